@@ -1,0 +1,13 @@
+//! `grade`: an autograder and reference-transcript checker for five console-game assignments.
+//!
+//! Data flows one way, one module per stage:
+//! case ([`cases`]) → run ([`run`], [`submission`]) → transcript ([`transcript`]) →
+//! checks ([`check`]) → report ([`report`]). The reference games ([`games`]) produce the
+//! canonical transcripts the checks compare against.
+
+pub mod commands;
+pub mod console;
+pub mod games;
+pub mod grade;
+pub mod run;
+pub mod transcript;

@@ -1,0 +1,187 @@
+//! The `grade` command line: parses arguments and hands each command to the library.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use grade::games::Assignment;
+
+const ABOUT: &str = "Grade console-game assignments against reference transcripts.";
+
+const LONG_ABOUT: &str = "\
+Grade console-game assignments against reference transcripts.
+
+grade runs a student's program on scripted input, exactly as a person at a terminal would
+type it, compares what it printed with the reference implementation of the assignment, and
+reports a score per test case with feedback the student can act on.
+
+Assignments: m, silver_dollar, connect6, collect, nim.";
+
+const EXAMPLES: &str = "\
+Examples:
+  grade ./nim.cpp --assignment nim          grade a C++ submission with the built-in cases
+  grade submission/ -a collect --format json
+  grade play nim                            play the reference game yourself
+  grade record nim --input moves.txt        print the reference transcript for scripted input
+  grade list nim                            list the cases and their points
+  grade doctor                              show which sandbox layers work on this machine";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "grade",
+    version,
+    about = ABOUT,
+    long_about = LONG_ABOUT,
+    after_help = EXAMPLES,
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+
+    #[command(flatten)]
+    grade: GradeArgs,
+}
+
+/// Options for grading a submission (the default command).
+#[derive(Args, Debug)]
+struct GradeArgs {
+    /// The submission: an executable, a .py/.c/.cpp/.cc/.java file, or a directory holding one.
+    #[arg(required = true)]
+    submission: Option<PathBuf>,
+
+    /// The assignment: m, silver_dollar, connect6, collect or nim.
+    #[arg(short, long, required = true)]
+    assignment: Option<Assignment>,
+
+    #[command(flatten)]
+    options: grade::grade::GradeOptions,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Play the reference game in this terminal.
+    #[command(
+        long_about = "Play the reference implementation of an assignment in this terminal.\n\n\
+        It behaves exactly as a student's program should: same text, prompts flushed before \
+        each read. At end of input (Ctrl-D) it exits quietly with status 0.",
+        after_help = "Game arguments:\n  \
+        collect BOARD_FILE                       the board file, rows of digits separated by spaces\n  \
+        silver_dollar [--seed N]                 a random strip drawn from seed N (default 0)\n  \
+        silver_dollar --board \"_ _ 0 _ 1\"        a given strip: _ empty, coins numbered from 0\n  \
+        connect6 [--size N]                      an N×N board (default 19)\n\n\
+        Examples:\n  grade play nim\n  grade play collect board.txt\n  grade play silver_dollar --seed 7"
+    )]
+    Play {
+        /// The assignment to play.
+        assignment: Assignment,
+        /// Game arguments (see below).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        game_args: Vec<String>,
+    },
+
+    /// Print the reference transcript for scripted input.
+    #[command(
+        long_about = "Run the reference game on the input lines in FILE and print the canonical \
+        transcript: the game's output with each input line echoed where the game asked for it, \
+        as a terminal would show it. If the game ends before the input does, or wants more \
+        input than FILE holds, the transcript ends there and a note goes to stderr."
+    )]
+    Record {
+        /// The assignment.
+        assignment: Assignment,
+        /// A file of input lines, one per line ("-" for standard input).
+        #[arg(short, long)]
+        input: PathBuf,
+        /// Game arguments, as for `grade play`.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        game_args: Vec<String>,
+    },
+
+    /// List the assignments, or one assignment's cases with their points.
+    List {
+        /// Only this assignment.
+        assignment: Option<Assignment>,
+        /// Use the cases in DIR instead of the built-in ones.
+        #[arg(long, value_name = "DIR")]
+        cases: Option<PathBuf>,
+    },
+
+    /// Print a visible case's input and reference transcript.
+    Show {
+        /// The assignment.
+        assignment: Assignment,
+        /// The case name.
+        case: String,
+        /// Use the cases in DIR instead of the built-in ones.
+        #[arg(long, value_name = "DIR")]
+        cases: Option<PathBuf>,
+    },
+
+    /// Write reference transcripts for the cases in cases/ (maintainers).
+    Bless {
+        /// Only this assignment.
+        assignment: Option<Assignment>,
+        /// The repository root holding cases/ and reference/.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
+
+    /// Check that every stored reference transcript matches what the reference produces now.
+    Verify {
+        /// Only this assignment.
+        assignment: Option<Assignment>,
+        /// The repository root holding cases/ and reference/.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
+
+    /// Show which containment layers and which input-detection method work on this machine.
+    Doctor,
+
+    /// Run any command with scripted input under the sandbox and print its transcript.
+    Run(grade::run::cli::RunArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Play {
+            assignment,
+            game_args,
+        }) => grade::commands::play(assignment, &game_args),
+        Some(Command::Record {
+            assignment,
+            input,
+            game_args,
+        }) => grade::commands::record(assignment, &input, &game_args),
+        Some(Command::List { assignment, cases }) => {
+            grade::commands::list(assignment, cases.as_deref())
+        }
+        Some(Command::Show {
+            assignment,
+            case,
+            cases,
+        }) => grade::commands::show(assignment, &case, cases.as_deref()),
+        Some(Command::Bless { assignment, root }) => grade::commands::bless(assignment, &root),
+        Some(Command::Verify { assignment, root }) => grade::commands::verify(assignment, &root),
+        Some(Command::Doctor) => grade::run::doctor::print(),
+        Some(Command::Run(args)) => grade::run::cli::run_command(&args),
+        None => match (cli.grade.submission, cli.grade.assignment) {
+            (Some(submission), Some(assignment)) => {
+                grade::grade::grade_command(&submission, assignment, &cli.grade.options)
+            }
+            _ => Err(anyhow::anyhow!(
+                "usage: grade SUBMISSION --assignment NAME (see grade --help)"
+            )),
+        },
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(error) => {
+            eprintln!("grade: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}
