@@ -9,5 +9,7 @@ pub mod commands;
 pub mod console;
 pub mod games;
 pub mod grade;
+pub mod report;
+pub mod results;
 pub mod run;
 pub mod transcript;

@@ -1,0 +1,194 @@
+//! The results of grading: what each check found, per case and in total.
+//!
+//! This is the one input every report format reads (`report/`), and its serde form is the
+//! stable JSON report documented in docs/report-format.md.
+
+use serde::Serialize;
+
+/// Whether a case's input and expected output may be shown to the student.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Visibility {
+    /// Input, expected output and differences are shown.
+    #[default]
+    Visible,
+    /// Run and scored; only pass/fail and points are shown.
+    Hidden,
+}
+
+/// The overall state of a case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CaseStatus {
+    /// Every check passed.
+    Passed,
+    /// Some check lost points.
+    Failed,
+    /// The case could not be run at all (build failure, runner error).
+    Error,
+}
+
+/// How the student's program ended, in the report's vocabulary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ended {
+    /// Exited by itself.
+    Exit,
+    /// Killed by a signal not sent by the grader.
+    Signal,
+    /// Wall-clock limit.
+    Timeout,
+    /// CPU-time limit.
+    CpuLimit,
+    /// Memory limit.
+    MemoryLimit,
+    /// Output limit.
+    OutputLimit,
+    /// Asked for input after the script ended, and was stopped.
+    WaitingForInput,
+    /// The submission did not build, so nothing ran.
+    BuildFailed,
+}
+
+impl Ended {
+    /// A short phrase for text reports.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Ended::Exit => "exited",
+            Ended::Signal => "killed by a signal",
+            Ended::Timeout => "timed out",
+            Ended::CpuLimit => "ran out of CPU time",
+            Ended::MemoryLimit => "ran out of memory",
+            Ended::OutputLimit => "printed too much output",
+            Ended::WaitingForInput => "was waiting for more input (stopped)",
+            Ended::BuildFailed => "did not build",
+        }
+    }
+}
+
+/// What the runner reports about one run of the student's program.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunSummary {
+    /// How it ended.
+    pub ended: Ended,
+    /// Exit status when it exited by itself.
+    pub exit_code: Option<i32>,
+    /// Signal number when it was killed by a signal.
+    pub signal: Option<i32>,
+    /// Wall time in milliseconds.
+    pub wall_ms: u64,
+    /// CPU time in milliseconds.
+    pub cpu_ms: u64,
+    /// Peak memory in KiB, when known.
+    pub peak_memory_kib: Option<u64>,
+    /// Input lines never read because the program ended first.
+    pub unread_inputs: usize,
+    /// True when prompts only appeared after the program had read its input.
+    pub prompts_late: bool,
+    /// True when output was cut at the output limit.
+    pub output_truncated: bool,
+    /// How input requests were detected ("seccomp", "proc-polling", "quiescence").
+    pub detection: String,
+}
+
+/// The first place where the student's output and the reference differ, for feedback.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Difference {
+    /// What was being compared at the difference (e.g. "line 7", "board 3, row 2", "item 4").
+    pub location: String,
+    /// The reference's text around the difference (a few lines).
+    pub expected: String,
+    /// The student's text around the difference (a few lines).
+    pub actual: String,
+    /// How many input lines had been sent when the differing output was printed.
+    pub inputs_before: usize,
+    /// A relaxation under which the check would have passed, if any (e.g. "ignoring case").
+    pub relaxation: Option<String>,
+}
+
+/// The result of one check of one case.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CheckResult {
+    /// The check's name (unique within the case).
+    pub name: String,
+    /// The kind: transcript, lines, board, contains, exit.
+    pub kind: String,
+    /// Whether it passed.
+    pub passed: bool,
+    /// Points earned.
+    pub score: f64,
+    /// Points possible.
+    pub max_score: f64,
+    /// One line saying what was found (e.g. "matches at level: ignore blank lines").
+    pub detail: String,
+    /// Where it first differed (absent when passed, or for hidden cases).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub difference: Option<Difference>,
+}
+
+/// The result of one case.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CaseResult {
+    /// The case name.
+    pub name: String,
+    /// Which handout rule the case tests.
+    pub description: String,
+    /// Whether details may be shown.
+    pub visibility: Visibility,
+    /// Points earned.
+    pub score: f64,
+    /// Points possible.
+    pub max_score: f64,
+    /// Passed, failed or error.
+    pub status: CaseStatus,
+    /// Each check's result.
+    pub checks: Vec<CheckResult>,
+    /// How the program's run went.
+    pub run: RunSummary,
+    /// The input lines sent (empty for hidden cases).
+    pub input: Vec<String>,
+    /// Notes for the student that are not check failures (e.g. unflushed prompts).
+    pub notes: Vec<String>,
+    /// The student's program's stderr, when it printed any (empty for hidden cases; capped).
+    pub stderr: String,
+}
+
+/// A submission that did not build: the compiler's messages.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BuildFailure {
+    /// The command that failed.
+    pub command: String,
+    /// What the compiler printed.
+    pub messages: String,
+}
+
+/// The result of grading one submission against one assignment's cases.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GradeResult {
+    /// The assignment name.
+    pub assignment: String,
+    /// The submission as given on the command line.
+    pub submission: String,
+    /// Points earned over all cases.
+    pub score: f64,
+    /// Points possible over all cases.
+    pub max_score: f64,
+    /// Each case's result, in case order.
+    pub cases: Vec<CaseResult>,
+    /// Present when the submission did not build (every case then scores 0).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub build_failure: Option<BuildFailure>,
+    /// Total wall time of grading in milliseconds (building and running).
+    pub wall_ms: u64,
+}
+
+impl GradeResult {
+    /// True when every case earned full marks.
+    pub fn full_marks(&self) -> bool {
+        self.build_failure.is_none()
+            && self
+                .cases
+                .iter()
+                .all(|c| c.status == CaseStatus::Passed && c.score + 1e-9 >= c.max_score)
+    }
+}
