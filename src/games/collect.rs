@@ -104,7 +104,11 @@ impl Board {
 
     /// The cell at 0-based `row`, `col`; `None` when blank or outside the board.
     pub fn get(&self, row: usize, col: usize) -> Option<u8> {
-        self.rows.get(row).and_then(|r| r.get(col)).copied().flatten()
+        self.rows
+            .get(row)
+            .and_then(|r| r.get(col))
+            .copied()
+            .flatten()
     }
 
     /// The board as printed: a blank cell is a space, cells joined by one space, trailing
@@ -156,9 +160,8 @@ impl Board {
     pub fn has_move(&self) -> bool {
         (0..self.height()).any(|r| {
             (0..self.width()).any(|c| {
-                self.get(r, c).is_some_and(|v| {
-                    self.get(r + 1, c) == Some(v) || self.get(r, c + 1) == Some(v)
-                })
+                self.get(r, c)
+                    .is_some_and(|v| self.get(r + 1, c) == Some(v) || self.get(r, c + 1) == Some(v))
             })
         })
     }
@@ -406,7 +409,9 @@ Game over
     #[test]
     fn bad_selections() {
         let b = board("1 1\n2 2");
-        for line in ["0 1", "1 0", "3 1", "1 3", "-1 1", "1", "1 1 1", "a b", "", "1,1"] {
+        for line in [
+            "0 1", "1 0", "3 1", "1 3", "-1 1", "1", "1 1 1", "a b", "", "1,1",
+        ] {
             assert_eq!(parse_selection(line, &b), Selection::BadSize, "{line:?}");
         }
         assert_eq!(parse_selection(" 2  2 ", &b), Selection::Cell(1, 1));

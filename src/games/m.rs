@@ -47,7 +47,10 @@ impl GameOfM {
 
     /// The points inserting `number` at 0-based `index` would score (1 + related neighbours).
     pub fn points(&self, number: u8, index: usize) -> u32 {
-        let left = index.checked_sub(1).and_then(|i| self.slots.get(i)).copied();
+        let left = index
+            .checked_sub(1)
+            .and_then(|i| self.slots.get(i))
+            .copied();
         let right = self.slots.get(index + 1).copied();
         1 + [left, right]
             .into_iter()
@@ -64,7 +67,12 @@ impl GameOfM {
             Err(_) => problems.push(ERR_NUMBER_NOT_INTEGER),
             Ok(n) if !(0..=9).contains(&n) => problems.push(ERR_NUMBER_RANGE),
             Ok(n) => {
-                if self.slots.iter().flatten().any(|&used| i64::from(used) == n) {
+                if self
+                    .slots
+                    .iter()
+                    .flatten()
+                    .any(|&used| i64::from(used) == n)
+                {
                     problems.push(ERR_USED);
                 }
             }

@@ -285,7 +285,10 @@ mod tests {
         assert_eq!(MoveAnswer::parse("0"), MoveAnswer::TooFew);
         assert_eq!(MoveAnswer::parse("-7"), MoveAnswer::TooFew);
         assert_eq!(MoveAnswer::parse("4"), MoveAnswer::TooMany);
-        assert_eq!(MoveAnswer::parse("99999999999999999999999"), MoveAnswer::TooMany);
+        assert_eq!(
+            MoveAnswer::parse("99999999999999999999999"),
+            MoveAnswer::TooMany
+        );
         assert_eq!(MoveAnswer::parse("003"), MoveAnswer::Take(3));
         assert_eq!(parse_yes_no("yes"), None);
         assert_eq!(parse_yes_no(" n"), Some(false));
@@ -384,9 +387,8 @@ Would you like to play again? (Y/N): N
     fn end_of_input_returns_quietly() {
         let recording = record(&Setup::Nim, &["y", "3"]);
         assert!(recording.wanted_more_input);
-        assert!(recording
-            .transcript
-            .terminal_text()
-            .ends_with("Computer removes 1.\n\nPlayer Turn - Matches: ||||| ||||| ||||| ||\nRemove (1 - 3): "));
+        assert!(recording.transcript.terminal_text().ends_with(
+            "Computer removes 1.\n\nPlayer Turn - Matches: ||||| ||||| ||||| ||\nRemove (1 - 3): "
+        ));
     }
 }

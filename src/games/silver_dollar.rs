@@ -33,10 +33,11 @@ impl Start {
         };
         match args {
             [] => Ok(Start::Seeded(0)),
-            [flag, value] if flag == "--seed" => value
-                .parse()
-                .map(Start::Seeded)
-                .map_err(|_| usage(&format!("--seed needs a non-negative integer, got '{value}'"))),
+            [flag, value] if flag == "--seed" => value.parse().map(Start::Seeded).map_err(|_| {
+                usage(&format!(
+                    "--seed needs a non-negative integer, got '{value}'"
+                ))
+            }),
             [flag, value] if flag == "--board" => parse_strip(value)
                 .map(Start::Strip)
                 .map_err(|problem| usage(&format!("bad --board \"{value}\": {problem}"))),
@@ -229,10 +230,7 @@ pub fn play(start: &Start, console: &mut dyn Console) {
         last_mover = player;
         player = 3 - player;
     }
-    console.write(&format!(
-        "{}\nPlayer {last_mover} wins!\n",
-        strip.render()
-    ));
+    console.write(&format!("{}\nPlayer {last_mover} wins!\n", strip.render()));
 }
 
 #[cfg(test)]
@@ -246,10 +244,10 @@ mod tests {
 
     #[test]
     fn fixed_strip_game_with_illegal_moves() {
-        let setup = Setup::SilverDollar(Start::Strip(
-            parse_strip("_ 0 _ _ 1").expect("strip"),
-        ));
-        let input = ["x", "2", "0 1", "1 4", "1 2", "5 3", "abc", "1 1 1", "1 1", "0 1"];
+        let setup = Setup::SilverDollar(Start::Strip(parse_strip("_ 0 _ _ 1").expect("strip")));
+        let input = [
+            "x", "2", "0 1", "1 4", "1 2", "5 3", "abc", "1 1 1", "1 1", "0 1",
+        ];
         let recording = record(&setup, &input);
         let expected = "\
 Enter the number of coins: x
@@ -294,7 +292,10 @@ Player 1 wins!
     fn already_finished_start_announces_player_2() {
         let setup = Setup::SilverDollar(Start::Strip(parse_strip("0 1 _").expect("strip")));
         let text = record(&setup, &["2"]).transcript.terminal_text();
-        assert_eq!(text, "Enter the number of coins: 2\n0 1 _\nPlayer 2 wins!\n");
+        assert_eq!(
+            text,
+            "Enter the number of coins: 2\n0 1 _\nPlayer 2 wins!\n"
+        );
     }
 
     #[test]
@@ -308,8 +309,9 @@ Player 1 wins!
             }
             assert_eq!(s.length, s.positions[4] + 1);
         }
-        let firsts: std::collections::BTreeSet<usize> =
-            (0..200).map(|seed| CoinStrip::random(1, seed).positions[0]).collect();
+        let firsts: std::collections::BTreeSet<usize> = (0..200)
+            .map(|seed| CoinStrip::random(1, seed).positions[0])
+            .collect();
         assert_eq!(firsts.len(), 6, "all six starting squares occur");
     }
 
@@ -329,7 +331,8 @@ Player 1 wins!
 
     #[test]
     fn arguments() {
-        let args = |a: &[&str]| Start::from_args(&a.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        let args =
+            |a: &[&str]| Start::from_args(&a.iter().map(|s| s.to_string()).collect::<Vec<_>>());
         assert_eq!(args(&[]).ok(), Some(Start::Seeded(0)));
         assert_eq!(args(&["--seed", "42"]).ok(), Some(Start::Seeded(42)));
         assert_eq!(
