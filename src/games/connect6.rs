@@ -134,11 +134,7 @@ impl Board {
         let run = |dr: isize, dc: isize| {
             let mut count = 0;
             let (mut r, mut c) = (row, col);
-            loop {
-                let (Some(nr), Some(nc)) = (r.checked_add_signed(dr), c.checked_add_signed(dc))
-                else {
-                    break;
-                };
+            while let (Some(nr), Some(nc)) = (r.checked_add_signed(dr), c.checked_add_signed(dc)) {
                 if self.get(nr, nc) != Some(stone) {
                     break;
                 }
