@@ -19,7 +19,6 @@ pub struct GradescopeExporter;
 #[derive(Serialize)]
 struct Results {
     score: f64,
-    max_score: f64,
     execution_time: f64,
     output: String,
     tests: Vec<Test>,
@@ -85,7 +84,6 @@ impl Exporter for GradescopeExporter {
             .collect();
         let results = Results {
             score: result.score,
-            max_score: result.max_score,
             execution_time: result.wall_ms as f64 / 1000.0,
             output,
             tests,

@@ -143,7 +143,7 @@ mod tests {
                 let text = description.as_ref().unwrap().as_str();
                 assert!(text.contains("Remove·(1·-·3):·⏎"), "{text}");
                 assert!(text.contains("Remove·(1-3):→garbage⏎"), "{text}");
-                assert!(text.contains("Would have passed ignoring case."));
+                assert!(text.contains("relaxation: ignoring case"));
             }
             other => panic!("expected a failure, got {other:?}"),
         }

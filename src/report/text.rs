@@ -102,6 +102,12 @@ fn render(result: &GradeResult, style: Style) -> String {
         .map(|c| c.name.chars().count())
         .max()
         .unwrap_or(0);
+    let points_width = result
+        .cases
+        .iter()
+        .map(|c| points_of(c.score, c.max_score).chars().count())
+        .max()
+        .unwrap_or(0);
     for case in &result.cases {
         let pad = width.saturating_sub(case.name.chars().count());
         let _ = write!(
@@ -112,6 +118,14 @@ fn render(result: &GradeResult, style: Style) -> String {
             " ".repeat(pad),
             points_of(case.score, case.max_score)
         );
+        let details = !full_marks(case) || !case.notes.is_empty();
+        if !details && case.visibility == Visibility::Visible {
+            out.push('\n');
+            continue;
+        }
+        let points_pad =
+            points_width.saturating_sub(points_of(case.score, case.max_score).chars().count());
+        out.push_str(&" ".repeat(points_pad));
         if result.build_failure.is_some() || case.run.ended == Ended::BuildFailed {
             let _ = writeln!(out, "  {}", style.dim(NOT_BUILT));
             continue;
@@ -152,6 +166,13 @@ fn mark(case: &CaseResult, style: Style) -> String {
     }
 }
 
+/// True when the case passed with every point (a visible one then needs no feedback).
+fn full_marks(case: &CaseResult) -> bool {
+    case.status == CaseStatus::Passed
+        && !lost(case.score, case.max_score)
+        && case.checks.iter().all(|c| c.passed)
+}
+
 /// True when `score` is short of `max_score` (tolerating float noise).
 fn lost(score: f64, max_score: f64) -> bool {
     score + 1e-9 < max_score
@@ -171,9 +192,7 @@ pub(crate) fn case_feedback(case: &CaseResult, style: Style) -> String {
     if case.visibility == Visibility::Hidden {
         return format!("{HIDDEN_NOTE}\n");
     }
-    let failed = case.status != CaseStatus::Passed
-        || lost(case.score, case.max_score)
-        || case.checks.iter().any(|c| !c.passed);
+    let failed = !full_marks(case);
     let mut out = String::new();
 
     if failed {
@@ -311,7 +330,10 @@ fn check_feedback(out: &mut String, check: &CheckResult, style: Style) {
         }
     }
     if let Some(relaxation) = &difference.relaxation {
-        let _ = writeln!(out, "  Would have passed {relaxation}.");
+        let _ = writeln!(
+            out,
+            "  Would have passed with this relaxation: {relaxation}"
+        );
     }
 }
 
@@ -378,9 +400,12 @@ mod tests {
     #[test]
     fn marks_points_and_total() {
         let report = text(&sample(), false);
-        assert!(report.contains("✓ computer_wins   5/5"), "{report}");
+        assert!(
+            report.contains("✓ computer_wins   5/5\n✗ rejects_zero"),
+            "{report}"
+        );
         assert!(report.contains("✗ rejects_zero    2.5/5"), "{report}");
-        assert!(report.contains("✗ hidden_endgame  0/5  hidden case: details not shown"));
+        assert!(report.contains("✗ hidden_endgame  0/5    hidden case: details not shown"));
         assert!(report.trim_end().ends_with("Score: 7.5/17.5"), "{report}");
         assert!(!report.contains('\x1b'), "no ANSI escapes without colour");
     }
@@ -412,7 +437,7 @@ mod tests {
             ),
             "{report}"
         );
-        assert!(report.contains("Would have passed ignoring case."));
+        assert!(report.contains("Would have passed with this relaxation: ignoring case\n"));
         assert!(report.contains("Note: prompts were not flushed before reading input"));
         assert!(report.contains("warning: unused variable"));
     }
@@ -447,8 +472,39 @@ mod tests {
         let first_case = report.find("computer_wins").unwrap();
         assert!(build < first_case);
         assert!(report.contains("'cout' was not declared"));
-        assert!(report.contains("! computer_wins   0/5  not run: the submission did not build"));
+        assert!(report.contains("! computer_wins   0/5    not run: the submission did not build"));
+        assert!(report.contains("! replay          0/2.5  not run: the submission did not build"));
         assert!(!report.contains("Input sent:"));
         assert!(report.trim_end().ends_with("Score: 0/17.5"));
+    }
+
+    #[test]
+    fn long_input_shows_a_window_around_the_difference() {
+        let mut result = sample();
+        let case = &mut result.cases[1];
+        case.input = (1..=100).map(|n| format!("in{n}")).collect();
+        if let Some(difference) = case.checks[0].difference.as_mut() {
+            difference.inputs_before = 60;
+        }
+        let report = text(&result, false);
+        assert!(report.contains("… 45 earlier lines"), "{report}");
+        assert!(report.contains(" 60  in60\n      ▶ first difference here (after 60 input lines)"));
+        assert!(report.contains("… 25 more lines"), "{report}");
+        assert!(!report.contains("in45\n") && !report.contains("in76\n"));
+    }
+
+    #[test]
+    fn difference_before_any_input_is_marked_first() {
+        let mut result = sample();
+        if let Some(difference) = result.cases[1].checks[0].difference.as_mut() {
+            difference.inputs_before = 0;
+        }
+        let report = text(&result, false);
+        assert!(
+            report.contains(
+                "Input sent:\n      ▶ first difference here (after 0 input lines)\n      1  3\n"
+            ),
+            "{report}"
+        );
     }
 }
