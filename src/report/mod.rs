@@ -1,8 +1,15 @@
 //! Reports: one file per output format behind one trait, the way hyperfine's `export/` does it.
 //!
-//! Every format reads the same [`GradeResult`]. Skeleton: filled in by the reports work.
+//! Every format reads the same [`GradeResult`]. Before rendering, each exporter passes the
+//! result through [`for_students`], which strips everything a hidden case must never show
+//! (its input, stderr, differences and check details), so no format can leak them by mistake.
 
-use crate::results::GradeResult;
+pub mod gradescope;
+pub mod json;
+pub mod junit;
+pub mod text;
+
+use crate::results::{CaseResult, GradeResult, Visibility};
 
 /// The report formats `--format` accepts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -33,23 +40,265 @@ pub trait Exporter {
 
 /// The exporter for a format.
 pub fn exporter(format: Format, options: RenderOptions) -> Box<dyn Exporter> {
-    let _ = (format, options);
-    Box::new(PlainSummary)
+    match format {
+        Format::Text => Box::new(text::TextExporter::new(options)),
+        Format::Json => Box::new(json::JsonExporter),
+        Format::Junit => Box::new(junit::JunitExporter),
+        Format::Gradescope => Box::new(gradescope::GradescopeExporter),
+    }
 }
 
-/// Placeholder until the formats land: one line per case.
-struct PlainSummary;
+/// What a hidden check's `detail` is replaced with: the detail may quote expected output.
+pub const HIDDEN_DETAIL: &str = "hidden case: details not shown";
 
-impl Exporter for PlainSummary {
-    fn export(&self, result: &GradeResult) -> anyhow::Result<Vec<u8>> {
-        let mut out = String::new();
-        for case in &result.cases {
-            out.push_str(&format!(
-                "{} {}/{}\n",
-                case.name, case.score, case.max_score
-            ));
+/// A copy of `result` that is safe to show to the student who submitted it.
+///
+/// Hidden cases keep their name, description, points, status, run summary and each
+/// check's name, kind, points and pass/fail; their input, stderr and notes are emptied,
+/// differences removed and check details replaced by [`HIDDEN_DETAIL`]. Visible cases are
+/// unchanged. Every exporter renders this copy, never the raw result.
+pub fn for_students(result: &GradeResult) -> GradeResult {
+    let mut shown = result.clone();
+    for case in &mut shown.cases {
+        redact_case(case);
+    }
+    shown
+}
+
+/// Strips a hidden case in place (see [`for_students`]); visible cases are left alone.
+fn redact_case(case: &mut CaseResult) {
+    if case.visibility != Visibility::Hidden {
+        return;
+    }
+    case.input.clear();
+    case.stderr.clear();
+    case.notes.clear();
+    for check in &mut case.checks {
+        check.difference = None;
+        check.detail = HIDDEN_DETAIL.to_string();
+    }
+}
+
+/// Formats points without needless decimals: `5`, `2.5`, `0.33` (rounded to 2 decimals).
+pub fn points(value: f64) -> String {
+    if !value.is_finite() {
+        return value.to_string();
+    }
+    let rounded = (value * 100.0).round() / 100.0;
+    let text = format!("{rounded:.2}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" {
+        "0".to_string()
+    } else {
+        text.to_string()
+    }
+}
+
+/// "earned/possible" with [`points`] formatting, e.g. `3.5/5`.
+pub fn points_of(score: f64, max_score: f64) -> String {
+    format!("{}/{}", points(score), points(max_score))
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::results::{BuildFailure, CaseStatus, CheckResult, Difference, Ended, RunSummary};
+
+    /// The hidden case's input: must never appear in any report.
+    pub(crate) const SECRET_INPUT: &str = "SECRET-INPUT-7731";
+    /// The hidden case's expected output: must never appear in any report.
+    pub(crate) const SECRET_EXPECTED: &str = "SECRET-EXPECTED-4242";
+    /// The hidden case's stderr: must never appear in any report.
+    pub(crate) const SECRET_STDERR: &str = "SECRET-STDERR-9090";
+    /// The hidden case's note: must never appear in any report.
+    pub(crate) const SECRET_NOTE: &str = "SECRET-NOTE-5150";
+
+    fn run(ended: Ended, exit_code: Option<i32>, wall_ms: u64) -> RunSummary {
+        RunSummary {
+            ended,
+            exit_code,
+            signal: None,
+            wall_ms,
+            cpu_ms: wall_ms / 2,
+            peak_memory_kib: Some(2048),
+            unread_inputs: 0,
+            prompts_late: false,
+            output_truncated: false,
+            detection: "seccomp".to_string(),
         }
-        out.push_str(&format!("total {}/{}\n", result.score, result.max_score));
-        Ok(out.into_bytes())
+    }
+
+    fn check(name: &str, kind: &str, score: f64, max: f64, detail: &str) -> CheckResult {
+        CheckResult {
+            name: name.to_string(),
+            kind: kind.to_string(),
+            passed: score >= max,
+            score,
+            max_score: max,
+            detail: detail.to_string(),
+            difference: None,
+        }
+    }
+
+    /// A realistic nim result: one passed case, one failed visible case with a difference,
+    /// one failed hidden case (full of secrets), one timeout.
+    pub(crate) fn sample() -> GradeResult {
+        let passed = CaseResult {
+            name: "computer_wins".to_string(),
+            description: "\"The player who removes the last coin wins.\"".to_string(),
+            visibility: Visibility::Visible,
+            score: 5.0,
+            max_score: 5.0,
+            status: CaseStatus::Passed,
+            checks: vec![
+                check("output", "transcript", 4.0, 4.0, "matches at level: exact"),
+                check("exit", "exit", 1.0, 1.0, "exited with status 0"),
+            ],
+            run: run(Ended::Exit, Some(0), 41),
+            input: vec!["3".to_string(), "2".to_string()],
+            notes: vec![],
+            stderr: String::new(),
+        };
+
+        let mut transcript = check(
+            "output",
+            "transcript",
+            0.0,
+            2.5,
+            "differs at every level (exact … ignore case)",
+        );
+        transcript.difference = Some(Difference {
+            location: "line 4".to_string(),
+            expected: "Computer removes 2.\nRemove (1 - 3): \n".to_string(),
+            actual: "Computer removes 2.\nRemove (1-3):\tgarbage\n".to_string(),
+            inputs_before: 2,
+            relaxation: Some("ignoring case".to_string()),
+        });
+        let failed = CaseResult {
+            name: "rejects_zero".to_string(),
+            description: "\"You must remove between 1 and 3 coins.\"".to_string(),
+            visibility: Visibility::Visible,
+            score: 2.5,
+            max_score: 5.0,
+            status: CaseStatus::Failed,
+            checks: vec![
+                transcript,
+                check("result", "lines", 2.5, 2.5, "2 of 2 lines match"),
+            ],
+            run: run(Ended::Exit, Some(0), 52),
+            input: vec!["3".to_string(), "0".to_string(), "1".to_string()],
+            notes: vec!["prompts were not flushed before reading input".to_string()],
+            stderr: "warning: unused variable\n".to_string(),
+        };
+
+        let mut hidden_check = check(
+            "output",
+            "contains",
+            0.0,
+            5.0,
+            &format!("missing {SECRET_EXPECTED}"),
+        );
+        hidden_check.difference = Some(Difference {
+            location: "line 9".to_string(),
+            expected: format!("{SECRET_EXPECTED}\n"),
+            actual: "something else\n".to_string(),
+            inputs_before: 1,
+            relaxation: None,
+        });
+        let hidden = CaseResult {
+            name: "hidden_endgame".to_string(),
+            description: "\"The game ends when no coins are left.\"".to_string(),
+            visibility: Visibility::Hidden,
+            score: 0.0,
+            max_score: 5.0,
+            status: CaseStatus::Failed,
+            checks: vec![hidden_check],
+            run: run(Ended::Exit, Some(1), 33),
+            input: vec![SECRET_INPUT.to_string()],
+            notes: vec![SECRET_NOTE.to_string()],
+            stderr: format!("{SECRET_STDERR}\n"),
+        };
+
+        let mut timeout_run = run(Ended::Timeout, None, 2000);
+        timeout_run.unread_inputs = 1;
+        let timeout = CaseResult {
+            name: "replay".to_string(),
+            description: "\"Play again (Y/N)?\"".to_string(),
+            visibility: Visibility::Visible,
+            score: 0.0,
+            max_score: 2.5,
+            status: CaseStatus::Failed,
+            checks: vec![check("exit", "exit", 0.0, 2.5, "did not exit (timed out)")],
+            run: timeout_run,
+            input: vec!["1".to_string(), "N".to_string()],
+            notes: vec![],
+            stderr: String::new(),
+        };
+
+        GradeResult {
+            assignment: "nim".to_string(),
+            submission: "./student_bin".to_string(),
+            score: 7.5,
+            max_score: 17.5,
+            cases: vec![passed, failed, hidden, timeout],
+            build_failure: None,
+            wall_ms: 2345,
+        }
+    }
+
+    /// The same cases after a build failure: nothing ran, everything scores 0.
+    pub(crate) fn build_failure() -> GradeResult {
+        let mut result = sample();
+        result.score = 0.0;
+        result.wall_ms = 480;
+        result.build_failure = Some(BuildFailure {
+            command: "g++ -O2 -o nim nim.cpp".to_string(),
+            messages: "nim.cpp:12:5: error: 'cout' was not declared in this scope".to_string(),
+        });
+        for case in &mut result.cases {
+            case.score = 0.0;
+            case.status = CaseStatus::Error;
+            case.run = run(Ended::BuildFailed, None, 0);
+            case.notes.clear();
+            case.stderr.clear();
+            for check in &mut case.checks {
+                check.score = 0.0;
+                check.passed = false;
+                check.detail = "not run: the submission did not build".to_string();
+                check.difference = None;
+            }
+        }
+        result
+    }
+
+    /// Asserts that none of the hidden case's secrets appear in `report`.
+    pub(crate) fn assert_no_secrets(report: &str) {
+        for secret in [SECRET_INPUT, SECRET_EXPECTED, SECRET_STDERR, SECRET_NOTE] {
+            assert!(!report.contains(secret), "report leaks {secret}:\n{report}");
+        }
+    }
+
+    #[test]
+    fn points_drop_needless_decimals() {
+        assert_eq!(points(5.0), "5");
+        assert_eq!(points(2.5), "2.5");
+        assert_eq!(points(1.0 / 3.0), "0.33");
+        assert_eq!(points(0.1 + 0.2), "0.3");
+        assert_eq!(points(-0.0001), "0");
+        assert_eq!(points(87.5), "87.5");
+        assert_eq!(points(100.0), "100");
+        assert_eq!(points_of(3.5, 5.0), "3.5/5");
+    }
+
+    #[test]
+    fn for_students_strips_hidden_cases_only() {
+        let raw = sample();
+        let shown = for_students(&raw);
+        let hidden = &shown.cases[2];
+        assert!(hidden.input.is_empty() && hidden.stderr.is_empty() && hidden.notes.is_empty());
+        assert!(hidden.checks.iter().all(|c| c.difference.is_none()));
+        assert!(hidden.checks.iter().all(|c| c.detail == HIDDEN_DETAIL));
+        assert_eq!(hidden.score, raw.cases[2].score);
+        assert_eq!(shown.cases[1], raw.cases[1]);
     }
 }

@@ -1,0 +1,155 @@
+//! Gradescope's results.json (gradescope-autograders.readthedocs.io, "Autograder
+//! Specifications"): a top-level score, execution time and summary, and one test per case.
+//!
+//! Visibility mapping: visible cases → `"visible"`; hidden cases → `"after_published"`, so
+//! students see a hidden case's pass/fail and points only once the instructor publishes
+//! grades, and even then its output is just "hidden case" (its input and expected output are
+//! never in the file). Gradescope's `"hidden"` would hide the test from students for good.
+
+use serde::Serialize;
+
+use super::text::{case_feedback, Style};
+use super::{for_students, points_of, Exporter};
+use crate::results::{CaseStatus, GradeResult, Visibility};
+
+/// Renders Gradescope's results.json.
+pub struct GradescopeExporter;
+
+/// The top level of results.json.
+#[derive(Serialize)]
+struct Results {
+    score: f64,
+    execution_time: f64,
+    output: String,
+    tests: Vec<Test>,
+}
+
+/// One entry of `tests`.
+#[derive(Serialize)]
+struct Test {
+    name: String,
+    number: String,
+    score: f64,
+    max_score: f64,
+    status: &'static str,
+    output: String,
+    visibility: &'static str,
+}
+
+/// Gradescope's visibility value for a case (see the module documentation).
+pub fn gradescope_visibility(visibility: Visibility) -> &'static str {
+    match visibility {
+        Visibility::Visible => "visible",
+        Visibility::Hidden => "after_published",
+    }
+}
+
+impl Exporter for GradescopeExporter {
+    fn export(&self, result: &GradeResult) -> anyhow::Result<Vec<u8>> {
+        let result = for_students(result);
+        let passed = result
+            .cases
+            .iter()
+            .filter(|c| c.status == CaseStatus::Passed && c.score + 1e-9 >= c.max_score)
+            .count();
+        let mut output = format!(
+            "{}: {} ({} of {} cases with full marks)",
+            result.assignment,
+            points_of(result.score, result.max_score),
+            passed,
+            result.cases.len()
+        );
+        if let Some(failure) = &result.build_failure {
+            output = format!(
+                "The submission did not build, so every case scores 0.\n$ {}\n{}",
+                failure.command, failure.messages
+            );
+        }
+        let tests = result
+            .cases
+            .iter()
+            .enumerate()
+            .map(|(index, case)| {
+                let full = case.status == CaseStatus::Passed && case.score + 1e-9 >= case.max_score;
+                Test {
+                    name: case.name.clone(),
+                    number: (index + 1).to_string(),
+                    score: case.score,
+                    max_score: case.max_score,
+                    status: if full { "passed" } else { "failed" },
+                    output: case_feedback(case, Style::default()),
+                    visibility: gradescope_visibility(case.visibility),
+                }
+            })
+            .collect();
+        let results = Results {
+            score: result.score,
+            execution_time: result.wall_ms as f64 / 1000.0,
+            output,
+            tests,
+        };
+        let mut bytes = serde_json::to_vec_pretty(&results)?;
+        bytes.push(b'\n');
+        Ok(bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::tests::{assert_no_secrets, build_failure, sample};
+    use serde_json::{json, Value};
+
+    fn results_of(result: &GradeResult) -> (String, Value) {
+        let bytes = GradescopeExporter.export(result).unwrap();
+        let text = String::from_utf8(bytes).unwrap();
+        let value = serde_json::from_str(&text).unwrap();
+        (text, value)
+    }
+
+    #[test]
+    fn numbers_are_numbers_and_tests_are_complete() {
+        let (_, results) = results_of(&sample());
+        assert_eq!(results["score"], json!(7.5));
+        assert!(results["execution_time"].is_number());
+        assert_eq!(results["execution_time"], json!(2.345));
+        let tests = results["tests"].as_array().unwrap();
+        assert_eq!(tests.len(), 4);
+        for (index, test) in tests.iter().enumerate() {
+            assert_eq!(test["number"], json!((index + 1).to_string()));
+            assert!(test["score"].is_number() && test["max_score"].is_number());
+            assert!(test["name"].is_string() && test["output"].is_string());
+        }
+        assert_eq!(tests[0]["status"], "passed");
+        assert_eq!(tests[1]["status"], "failed");
+        assert_eq!(tests[1]["score"], json!(2.5));
+        let feedback = tests[1]["output"].as_str().unwrap();
+        assert!(feedback.contains("Remove·(1-3):→garbage⏎"), "{feedback}");
+        assert!(!feedback.contains('\x1b'));
+    }
+
+    #[test]
+    fn visibility_keeps_hidden_details_from_students() {
+        let (text, results) = results_of(&sample());
+        assert_no_secrets(&text);
+        let tests = results["tests"].as_array().unwrap();
+        assert_eq!(tests[0]["visibility"], "visible");
+        assert_eq!(tests[2]["visibility"], "after_published");
+        assert_eq!(tests[2]["output"], "hidden case: details not shown\n");
+        assert_eq!(tests[2]["status"], "failed");
+    }
+
+    #[test]
+    fn build_failure_in_top_level_output() {
+        let (text, results) = results_of(&build_failure());
+        assert_no_secrets(&text);
+        assert_eq!(results["score"], json!(0.0));
+        let output = results["output"].as_str().unwrap();
+        assert!(output.contains("g++ -O2 -o nim nim.cpp"));
+        assert!(output.contains("'cout' was not declared"));
+        for test in results["tests"].as_array().unwrap() {
+            assert_eq!(test["status"], "failed");
+            assert_eq!(test["score"], json!(0.0));
+        }
+    }
+}

@@ -1,0 +1,510 @@
+//! The default human report: a line per case with ✓/✗ and points, and for each visible case
+//! that lost points the feedback a student can act on (the input sent, the first difference
+//! with whitespace made visible, the relaxation that would have passed, notes, how the run
+//! ended). The per-case feedback is shared with the Gradescope and JUnit formats.
+
+use std::fmt::Write as _;
+
+use super::{for_students, points, points_of, Exporter, RenderOptions};
+use crate::results::{CaseResult, CaseStatus, CheckResult, Ended, GradeResult, Visibility};
+use crate::transcript::show_whitespace;
+
+/// How many input lines are listed in full; longer inputs show a window around the difference.
+const MAX_INPUT_LINES: usize = 30;
+/// How many stderr lines a failed case shows.
+const MAX_STDERR_LINES: usize = 10;
+/// Shown instead of a hidden case's details.
+const HIDDEN_NOTE: &str = "hidden case: details not shown";
+/// Shown for cases that never ran because the build failed.
+const NOT_BUILT: &str = "not run: the submission did not build";
+
+/// Renders the text report; colour only when [`RenderOptions::color`] is set.
+pub struct TextExporter {
+    style: Style,
+}
+
+impl TextExporter {
+    /// A text exporter with the given rendering options.
+    pub fn new(options: RenderOptions) -> Self {
+        TextExporter {
+            style: Style {
+                color: options.color,
+            },
+        }
+    }
+}
+
+impl Exporter for TextExporter {
+    fn export(&self, result: &GradeResult) -> anyhow::Result<Vec<u8>> {
+        Ok(render(&for_students(result), self.style).into_bytes())
+    }
+}
+
+/// ANSI styling that collapses to plain text when colour is off.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Style {
+    /// Whether to emit ANSI escapes at all.
+    pub(crate) color: bool,
+}
+
+impl Style {
+    fn paint(self, code: &str, text: &str) -> String {
+        if self.color {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+    fn green(self, text: &str) -> String {
+        self.paint("32", text)
+    }
+    fn red(self, text: &str) -> String {
+        self.paint("31", text)
+    }
+    fn yellow(self, text: &str) -> String {
+        self.paint("33", text)
+    }
+    fn bold(self, text: &str) -> String {
+        self.paint("1", text)
+    }
+    fn dim(self, text: &str) -> String {
+        self.paint("2", text)
+    }
+}
+
+/// The whole report for an already redacted result.
+fn render(result: &GradeResult, style: Style) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{}",
+        style.bold(&format!("{}: {}", result.assignment, result.submission))
+    );
+    out.push('\n');
+
+    if let Some(failure) = &result.build_failure {
+        let _ = writeln!(
+            out,
+            "{} {}",
+            style.red(&style.bold("Build failed:")),
+            failure.command
+        );
+        for line in failure.messages.lines() {
+            let _ = writeln!(out, "    {line}");
+        }
+        let _ = writeln!(out, "Every case scores 0.");
+        out.push('\n');
+    }
+
+    let width = result
+        .cases
+        .iter()
+        .map(|c| c.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    let points_width = result
+        .cases
+        .iter()
+        .map(|c| points_of(c.score, c.max_score).chars().count())
+        .max()
+        .unwrap_or(0);
+    for case in &result.cases {
+        let pad = width.saturating_sub(case.name.chars().count());
+        let _ = write!(
+            out,
+            "{} {}{}  {}",
+            mark(case, style),
+            case.name,
+            " ".repeat(pad),
+            points_of(case.score, case.max_score)
+        );
+        let details = !full_marks(case) || !case.notes.is_empty();
+        if !details && case.visibility == Visibility::Visible {
+            out.push('\n');
+            continue;
+        }
+        let points_pad =
+            points_width.saturating_sub(points_of(case.score, case.max_score).chars().count());
+        out.push_str(&" ".repeat(points_pad));
+        if result.build_failure.is_some() || case.run.ended == Ended::BuildFailed {
+            let _ = writeln!(out, "  {}", style.dim(NOT_BUILT));
+            continue;
+        }
+        if case.visibility == Visibility::Hidden {
+            let _ = writeln!(out, "  {}", style.dim(HIDDEN_NOTE));
+            continue;
+        }
+        out.push('\n');
+        for line in case_feedback(case, style).lines() {
+            if line.is_empty() {
+                out.push('\n');
+            } else {
+                let _ = writeln!(out, "    {line}");
+            }
+        }
+    }
+
+    out.push('\n');
+    let _ = writeln!(
+        out,
+        "{}",
+        style.bold(&format!(
+            "Score: {}",
+            points_of(result.score, result.max_score)
+        ))
+    );
+    out
+}
+
+/// ✓ for a case with full marks, ✗ for one that lost points, ! for one that could not run.
+fn mark(case: &CaseResult, style: Style) -> String {
+    match case.status {
+        CaseStatus::Passed if lost(case.score, case.max_score) => style.red("✗"),
+        CaseStatus::Passed => style.green("✓"),
+        CaseStatus::Failed => style.red("✗"),
+        CaseStatus::Error => style.yellow("!"),
+    }
+}
+
+/// True when the case passed with every point (a visible one then needs no feedback).
+fn full_marks(case: &CaseResult) -> bool {
+    case.status == CaseStatus::Passed
+        && !lost(case.score, case.max_score)
+        && case.checks.iter().all(|c| c.passed)
+}
+
+/// True when `score` is short of `max_score` (tolerating float noise).
+fn lost(score: f64, max_score: f64) -> bool {
+    score + 1e-9 < max_score
+}
+
+/// The feedback for one case, without a header line and without indentation.
+///
+/// Hidden cases get only [`HIDDEN_NOTE`]; cases that never ran because the build failed get
+/// only a note saying so. Visible cases that lost points get the rule, the input sent with
+/// the point of the first difference marked, each failing check with its difference in
+/// context, how the run ended, stderr and notes; visible cases with full marks only their
+/// notes (or "passed" when there are none).
+pub(crate) fn case_feedback(case: &CaseResult, style: Style) -> String {
+    if case.run.ended == Ended::BuildFailed {
+        return format!("{NOT_BUILT}\n");
+    }
+    if case.visibility == Visibility::Hidden {
+        return format!("{HIDDEN_NOTE}\n");
+    }
+    let failed = !full_marks(case);
+    let mut out = String::new();
+
+    if failed {
+        if !case.description.is_empty() {
+            let _ = writeln!(out, "{} {}", style.bold("Rule:"), case.description);
+        }
+        let failing: Vec<&CheckResult> = case
+            .checks
+            .iter()
+            .filter(|c| !c.passed || lost(c.score, c.max_score))
+            .collect();
+        if !case.input.is_empty() {
+            let marker = failing
+                .iter()
+                .filter_map(|c| c.difference.as_ref())
+                .map(|d| d.inputs_before)
+                .min();
+            input_listing(&mut out, &case.input, marker, style);
+        }
+        for check in failing {
+            check_feedback(&mut out, check, style);
+        }
+        run_feedback(&mut out, case);
+        if !case.stderr.trim().is_empty() {
+            let _ = writeln!(out, "{}", style.bold("The program's stderr:"));
+            let lines: Vec<&str> = case.stderr.lines().collect();
+            for line in lines.iter().take(MAX_STDERR_LINES) {
+                let _ = writeln!(out, "  {}", style.dim(line));
+            }
+            if lines.len() > MAX_STDERR_LINES {
+                let _ = writeln!(
+                    out,
+                    "  {}",
+                    style.dim(&format!("… {} more lines", lines.len() - MAX_STDERR_LINES))
+                );
+            }
+        }
+    }
+    for note in &case.notes {
+        let _ = writeln!(out, "{} {note}", style.bold("Note:"));
+    }
+    if out.is_empty() {
+        out.push_str("passed\n");
+    }
+    out
+}
+
+/// Lists the input lines, numbered, with a marker after the `marker`-th line.
+fn input_listing(out: &mut String, input: &[String], marker: Option<usize>, style: Style) {
+    let _ = writeln!(out, "{}", style.bold("Input sent:"));
+    let total = input.len();
+    let (start, end) = if total <= MAX_INPUT_LINES {
+        (0, total)
+    } else {
+        let around = marker.unwrap_or(0).min(total);
+        let start = around.saturating_sub(MAX_INPUT_LINES / 2);
+        let end = (start + MAX_INPUT_LINES).min(total);
+        (end.saturating_sub(MAX_INPUT_LINES), end)
+    };
+    let number_width = total.to_string().len();
+    let marker_line = |out: &mut String, sent: usize| {
+        let _ = writeln!(
+            out,
+            "  {}",
+            style.red(&format!(
+                "▶ first difference here (after {sent} input line{})",
+                if sent == 1 { "" } else { "s" }
+            ))
+        );
+    };
+    if start > 0 {
+        let _ = writeln!(out, "  {}", style.dim(&format!("… {start} earlier lines")));
+    }
+    if marker == Some(0) && start == 0 {
+        marker_line(out, 0);
+    }
+    for (index, line) in input.iter().enumerate().take(end).skip(start) {
+        let _ = writeln!(
+            out,
+            "  {:>number_width$}  {}",
+            index + 1,
+            show_whitespace(line)
+        );
+        if marker == Some(index + 1) {
+            marker_line(out, index + 1);
+        }
+    }
+    if end < total {
+        let _ = writeln!(
+            out,
+            "  {}",
+            style.dim(&format!("… {} more lines", total - end))
+        );
+    }
+    if let Some(sent) = marker {
+        if sent > total {
+            marker_line(out, sent);
+        }
+    }
+}
+
+/// One failing check: name, kind, detail, then its first difference and relaxation.
+fn check_feedback(out: &mut String, check: &CheckResult, style: Style) {
+    let _ = writeln!(
+        out,
+        "{} {} ({}), {}: {}",
+        style.red("✗"),
+        style.bold(&format!("check {}", check.name)),
+        check.kind,
+        points_of(check.score, check.max_score),
+        check.detail
+    );
+    let Some(difference) = &check.difference else {
+        return;
+    };
+    let _ = writeln!(
+        out,
+        "  First difference at {} (· space, → tab, ⏎ end of line):",
+        difference.location
+    );
+    let expected = shown_lines(&difference.expected);
+    let actual = shown_lines(&difference.actual);
+    for (label, lines, other) in [
+        ("expected:", &expected, &actual),
+        ("got:", &actual, &expected),
+    ] {
+        let _ = writeln!(out, "  {}", style.bold(label));
+        if lines.is_empty() {
+            let _ = writeln!(out, "    │ {}", style.dim("(nothing)"));
+        }
+        for (index, line) in lines.iter().enumerate() {
+            let same = other.get(index) == Some(line);
+            let text = if same { style.dim(line) } else { line.clone() };
+            let _ = writeln!(out, "    │ {text}");
+        }
+    }
+    if let Some(relaxation) = &difference.relaxation {
+        let _ = writeln!(
+            out,
+            "  Would have passed with this relaxation: {relaxation}"
+        );
+    }
+}
+
+/// `text` with whitespace made visible, split into display lines.
+fn shown_lines(text: &str) -> Vec<String> {
+    let shown = show_whitespace(text);
+    let mut lines: Vec<String> = shown.split('\n').map(str::to_string).collect();
+    if lines.last().is_some_and(|l| l.is_empty()) {
+        lines.pop();
+    }
+    lines
+}
+
+/// How the run ended, when that explains lost points: anything but a clean exit.
+fn run_feedback(out: &mut String, case: &CaseResult) {
+    let run = &case.run;
+    let ended = match run.ended {
+        Ended::Exit => match run.exit_code {
+            Some(code) if code != 0 => format!("exited with status {code}"),
+            _ => String::new(),
+        },
+        Ended::Signal => match run.signal {
+            Some(signal) => format!("was killed by signal {signal}"),
+            None => run.ended.describe().to_string(),
+        },
+        other => other.describe().to_string(),
+    };
+    if !ended.is_empty() {
+        let _ = writeln!(
+            out,
+            "Run: the program {ended} after {} s.",
+            points(run.wall_ms as f64 / 1000.0)
+        );
+    }
+    if run.output_truncated {
+        let _ = writeln!(out, "Run: output was cut at the output limit.");
+    }
+    if run.unread_inputs > 0 {
+        let _ = writeln!(
+            out,
+            "Run: {} input line{} never read.",
+            run.unread_inputs,
+            if run.unread_inputs == 1 {
+                " was"
+            } else {
+                "s were"
+            }
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::tests::{assert_no_secrets, build_failure, sample};
+
+    fn text(result: &GradeResult, color: bool) -> String {
+        let bytes = TextExporter::new(RenderOptions { color })
+            .export(result)
+            .unwrap();
+        String::from_utf8(bytes).unwrap()
+    }
+
+    #[test]
+    fn marks_points_and_total() {
+        let report = text(&sample(), false);
+        assert!(
+            report.contains("✓ computer_wins   5/5\n✗ rejects_zero"),
+            "{report}"
+        );
+        assert!(report.contains("✗ rejects_zero    2.5/5"), "{report}");
+        assert!(report.contains("✗ hidden_endgame  0/5    hidden case: details not shown"));
+        assert!(report.trim_end().ends_with("Score: 7.5/17.5"), "{report}");
+        assert!(!report.contains('\x1b'), "no ANSI escapes without colour");
+    }
+
+    #[test]
+    fn failed_case_shows_input_diff_and_relaxation() {
+        let report = text(&sample(), false);
+        assert!(report.contains("Rule: \"You must remove between 1 and 3 coins.\""));
+        assert!(report.contains("Input sent:"));
+        assert!(report.contains("  1  3\n"), "{report}");
+        // The marker comes right after the second input line.
+        assert!(
+            report.contains(
+                "      2  0\n      ▶ first difference here (after 2 input lines)\n      3  1\n"
+            ),
+            "{report}"
+        );
+        assert!(report.contains("check output (transcript), 0/2.5"));
+        assert!(report.contains("First difference at line 4"));
+        assert!(
+            report.contains(
+                "expected:\n        │ Computer·removes·2.⏎\n        │ Remove·(1·-·3):·⏎\n"
+            ),
+            "{report}"
+        );
+        assert!(
+            report.contains(
+                "got:\n        │ Computer·removes·2.⏎\n        │ Remove·(1-3):→garbage⏎\n"
+            ),
+            "{report}"
+        );
+        assert!(report.contains("Would have passed with this relaxation: ignoring case\n"));
+        assert!(report.contains("Note: prompts were not flushed before reading input"));
+        assert!(report.contains("warning: unused variable"));
+    }
+
+    #[test]
+    fn timeout_shows_how_the_run_ended() {
+        let report = text(&sample(), false);
+        assert!(
+            report.contains("Run: the program timed out after 2 s."),
+            "{report}"
+        );
+        assert!(report.contains("Run: 1 input line was never read."));
+    }
+
+    #[test]
+    fn hidden_case_leaks_nothing() {
+        assert_no_secrets(&text(&sample(), false));
+        assert_no_secrets(&text(&sample(), true));
+    }
+
+    #[test]
+    fn colour_only_when_asked() {
+        let report = text(&sample(), true);
+        assert!(report.contains("\x1b[32m✓\x1b[0m"));
+        assert!(report.contains("\x1b[31m✗\x1b[0m"));
+    }
+
+    #[test]
+    fn build_failure_at_top_and_every_case_zero() {
+        let report = text(&build_failure(), false);
+        let build = report.find("Build failed: g++ -O2 -o nim nim.cpp").unwrap();
+        let first_case = report.find("computer_wins").unwrap();
+        assert!(build < first_case);
+        assert!(report.contains("'cout' was not declared"));
+        assert!(report.contains("! computer_wins   0/5    not run: the submission did not build"));
+        assert!(report.contains("! replay          0/2.5  not run: the submission did not build"));
+        assert!(!report.contains("Input sent:"));
+        assert!(report.trim_end().ends_with("Score: 0/17.5"));
+    }
+
+    #[test]
+    fn long_input_shows_a_window_around_the_difference() {
+        let mut result = sample();
+        let case = &mut result.cases[1];
+        case.input = (1..=100).map(|n| format!("in{n}")).collect();
+        if let Some(difference) = case.checks[0].difference.as_mut() {
+            difference.inputs_before = 60;
+        }
+        let report = text(&result, false);
+        assert!(report.contains("… 45 earlier lines"), "{report}");
+        assert!(report.contains(" 60  in60\n      ▶ first difference here (after 60 input lines)"));
+        assert!(report.contains("… 25 more lines"), "{report}");
+        assert!(!report.contains("in45\n") && !report.contains("in76\n"));
+    }
+
+    #[test]
+    fn difference_before_any_input_is_marked_first() {
+        let mut result = sample();
+        if let Some(difference) = result.cases[1].checks[0].difference.as_mut() {
+            difference.inputs_before = 0;
+        }
+        let report = text(&result, false);
+        assert!(
+            report.contains(
+                "Input sent:\n      ▶ first difference here (after 0 input lines)\n      1  3\n"
+            ),
+            "{report}"
+        );
+    }
+}
