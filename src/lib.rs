@@ -5,6 +5,8 @@
 //! checks ([`check`]) → report ([`report`]). The reference games ([`games`]) produce the
 //! canonical transcripts the checks compare against.
 
+pub mod cases;
+pub mod check;
 pub mod commands;
 pub mod console;
 pub mod games;

@@ -1,0 +1,552 @@
+//! Loading test cases: YAML case files and their reference transcripts, built into the binary
+//! or read from an instructor's directory with the same layout (`cases/NAME/`, `reference/NAME/`).
+
+pub mod schema;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::check::Check;
+use crate::games::{self, Assignment, Recording, Setup};
+use crate::results::Visibility;
+use crate::run::{EndOfInput, Limits};
+use schema::{AssignmentFile, CaseFile, CheckSpec, EndOfInputSpec, FileSpec, LimitsSpec};
+
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/embedded_cases.rs"));
+}
+
+/// A problem with a case file, naming the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CaseError {
+    /// The file (a path, or `built-in:cases/…` for embedded files).
+    pub file: String,
+    /// What is wrong, with line and column when known.
+    pub message: String,
+}
+
+impl fmt::Display for CaseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.file, self.message)
+    }
+}
+
+impl std::error::Error for CaseError {}
+
+/// The files of a case tree (`cases/` and `reference/`), keyed by path relative to its root.
+#[derive(Debug, Clone)]
+pub struct CaseTree {
+    files: BTreeMap<String, Vec<u8>>,
+    root: Option<PathBuf>,
+}
+
+impl CaseTree {
+    /// The cases and reference transcripts built into this binary.
+    pub fn built_in() -> CaseTree {
+        CaseTree {
+            files: embedded::FILES
+                .iter()
+                .map(|(path, bytes)| (path.to_string(), bytes.to_vec()))
+                .collect(),
+            root: None,
+        }
+    }
+
+    /// The tree under `root`, which holds `cases/` and `reference/`; `root` may also be the
+    /// `cases/` directory itself, with `reference/` beside it.
+    pub fn from_dir(root: &Path) -> Result<CaseTree, CaseError> {
+        let root = if root.file_name().is_some_and(|n| n == "cases") && !root.join("cases").is_dir()
+        {
+            root.parent().unwrap_or(Path::new(".")).to_path_buf()
+        } else {
+            root.to_path_buf()
+        };
+        if !root.join("cases").is_dir() {
+            return Err(CaseError {
+                file: root.display().to_string(),
+                message: "no cases/ directory here (expected cases/NAME/assignment.yaml)".into(),
+            });
+        }
+        let mut files = BTreeMap::new();
+        for top in ["cases", "reference"] {
+            let dir = root.join(top);
+            if !dir.is_dir() {
+                continue;
+            }
+            for entry in walkdir::WalkDir::new(&dir).sort_by_file_name() {
+                let entry = entry.map_err(|e| CaseError {
+                    file: dir.display().to_string(),
+                    message: e.to_string(),
+                })?;
+                if !entry.file_type().is_file() {
+                    continue;
+                }
+                let relative = entry
+                    .path()
+                    .strip_prefix(&root)
+                    .unwrap_or(entry.path())
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                let bytes = std::fs::read(entry.path()).map_err(|e| CaseError {
+                    file: entry.path().display().to_string(),
+                    message: e.to_string(),
+                })?;
+                files.insert(relative, bytes);
+            }
+        }
+        Ok(CaseTree {
+            files,
+            root: Some(root),
+        })
+    }
+
+    /// The tree at `dir`, or the built-in one.
+    pub fn open(dir: Option<&Path>) -> Result<CaseTree, CaseError> {
+        dir.map_or_else(|| Ok(CaseTree::built_in()), CaseTree::from_dir)
+    }
+
+    /// The root directory, for trees read from disk.
+    pub fn root(&self) -> Option<&Path> {
+        self.root.as_deref()
+    }
+
+    /// How to name a file of the tree in messages.
+    pub fn display(&self, relative: &str) -> String {
+        match &self.root {
+            Some(root) => root.join(relative).display().to_string(),
+            None => format!("built-in:{relative}"),
+        }
+    }
+
+    fn get(&self, relative: &str) -> Option<&[u8]> {
+        self.files.get(relative).map(Vec::as_slice)
+    }
+
+    fn text(&self, relative: &str) -> Result<String, CaseError> {
+        let bytes = self.get(relative).ok_or_else(|| CaseError {
+            file: self.display(relative),
+            message: "file not found".into(),
+        })?;
+        String::from_utf8(bytes.to_vec()).map_err(|_| CaseError {
+            file: self.display(relative),
+            message: "not valid UTF-8".into(),
+        })
+    }
+
+    /// The assignments that have an `assignment.yaml` in this tree.
+    pub fn assignments(&self) -> Vec<Assignment> {
+        Assignment::ALL
+            .into_iter()
+            .filter(|a| self.get(&format!("cases/{a}/assignment.yaml")).is_some())
+            .collect()
+    }
+}
+
+/// One test case, fully resolved: everything needed to run it and check the result.
+#[derive(Debug, Clone)]
+pub struct Case {
+    /// The assignment.
+    pub assignment: Assignment,
+    /// Unique within the assignment; the file name without `.yaml`.
+    pub name: String,
+    /// Which handout rule it tests.
+    pub description: String,
+    /// Points for the case.
+    pub points: f64,
+    /// Visible or hidden.
+    pub visibility: Visibility,
+    /// Input lines.
+    pub input: Vec<String>,
+    /// Files for the working directory.
+    pub files: Vec<(String, Vec<u8>)>,
+    /// Arguments for the student's program.
+    pub args: Vec<String>,
+    /// Game arguments for the reference.
+    pub reference_args: Vec<String>,
+    /// Limits of the run.
+    pub limits: Limits,
+    /// What happens when input runs out.
+    pub end_of_input: EndOfInput,
+    /// The checks.
+    pub checks: Vec<Check>,
+    /// A robustness case (input where handout-following programs may differ).
+    pub robustness: bool,
+    /// The stored reference transcript, if the tree has one.
+    pub reference: Option<String>,
+    /// The case file, for messages.
+    pub source: String,
+    /// Where its reference transcript lives, relative to the tree root.
+    pub reference_path: String,
+}
+
+impl Case {
+    /// The reference game set up for this case (files such as the board are read from the
+    /// case's own files).
+    pub fn reference_setup(&self) -> Result<Setup, CaseError> {
+        let error = |message: String| CaseError {
+            file: self.source.clone(),
+            message,
+        };
+        let dir = tempfile::tempdir().map_err(|e| error(format!("cannot make a temp dir: {e}")))?;
+        for (name, bytes) in &self.files {
+            std::fs::write(dir.path().join(name), bytes)
+                .map_err(|e| error(format!("cannot write {name}: {e}")))?;
+        }
+        Setup::from_args(self.assignment, &self.reference_args, dir.path()).map_err(|e| {
+            let text = e.to_string().replace(&dir.path().display().to_string(), "");
+            error(format!(
+                "reference arguments {:?}: {}",
+                self.reference_args,
+                text.trim_start_matches('/')
+            ))
+        })
+    }
+
+    /// Runs the reference on this case's input.
+    pub fn record_reference(&self) -> Result<Recording, CaseError> {
+        Ok(games::record(&self.reference_setup()?, &self.input))
+    }
+}
+
+/// All the cases of one assignment.
+#[derive(Debug, Clone)]
+pub struct CaseSet {
+    /// The assignment.
+    pub assignment: Assignment,
+    /// Its title.
+    pub title: String,
+    /// The cases, ordered by name.
+    pub cases: Vec<Case>,
+}
+
+impl CaseSet {
+    /// Total points of all cases.
+    pub fn max_score(&self) -> f64 {
+        self.cases.iter().map(|c| c.points).sum()
+    }
+}
+
+fn parse_yaml<T: serde::de::DeserializeOwned>(
+    tree: &CaseTree,
+    relative: &str,
+) -> Result<T, CaseError> {
+    let text = tree.text(relative)?;
+    serde_yaml::from_str(&text).map_err(|e| CaseError {
+        file: tree.display(relative),
+        message: e.to_string(),
+    })
+}
+
+fn merge_limits(base: Limits, spec: &LimitsSpec) -> Result<Limits, String> {
+    let seconds = |v: Option<f64>, default: Duration, what: &str| -> Result<Duration, String> {
+        match v {
+            None => Ok(default),
+            Some(s) if s.is_finite() && s > 0.0 && s <= 3600.0 => Ok(Duration::from_secs_f64(s)),
+            Some(s) => Err(format!(
+                "limits.{what}: {s} is not a number of seconds from 0 to 3600"
+            )),
+        }
+    };
+    Ok(Limits {
+        wall: seconds(spec.wall_seconds, base.wall, "wall_seconds")?,
+        cpu: seconds(spec.cpu_seconds, base.cpu, "cpu_seconds")?,
+        memory_bytes: spec.memory_mb.map_or(base.memory_bytes, |m| m << 20),
+        output_bytes: spec
+            .output_kb
+            .map_or(base.output_bytes, |k| (k as usize) << 10),
+        processes: spec.processes.unwrap_or(base.processes),
+    })
+}
+
+fn resolve_files(
+    tree: &CaseTree,
+    dir: &str,
+    files: &BTreeMap<String, FileSpec>,
+    source: &str,
+) -> Result<Vec<(String, Vec<u8>)>, CaseError> {
+    let mut resolved = Vec::new();
+    for (name, spec) in files {
+        if name.is_empty() || name.contains('/') || name.starts_with('.') {
+            return Err(CaseError {
+                file: source.to_string(),
+                message: format!("files: '{name}' must be a plain file name"),
+            });
+        }
+        let bytes = match spec {
+            FileSpec::Inline(text) => text.as_bytes().to_vec(),
+            FileSpec::From { from } => {
+                let relative = format!("{dir}/{from}");
+                tree.get(&relative)
+                    .ok_or_else(|| CaseError {
+                        file: source.to_string(),
+                        message: format!(
+                            "files: '{name}' comes from '{from}', which does not exist"
+                        ),
+                    })?
+                    .to_vec()
+            }
+        };
+        resolved.push((name.clone(), bytes));
+    }
+    Ok(resolved)
+}
+
+fn compile_checks(specs: &[CheckSpec], source: &str) -> Result<Vec<Check>, CaseError> {
+    let mut checks: Vec<Check> = Vec::new();
+    for spec in specs {
+        let check = Check::compile(spec).map_err(|message| CaseError {
+            file: source.to_string(),
+            message,
+        })?;
+        if checks.iter().any(|c| c.name == check.name) {
+            return Err(CaseError {
+                file: source.to_string(),
+                message: format!(
+                    "two checks are named '{}'; give one a different name",
+                    check.name
+                ),
+            });
+        }
+        checks.push(check);
+    }
+    Ok(checks)
+}
+
+/// Loads every case of `assignment` from `tree`.
+pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseError> {
+    let dir = format!("cases/{assignment}");
+    let header_path = format!("{dir}/assignment.yaml");
+    if tree.get(&header_path).is_none() {
+        return Err(CaseError {
+            file: tree.display(&header_path),
+            message: format!("no cases for assignment '{assignment}'"),
+        });
+    }
+    let header: AssignmentFile = parse_yaml(tree, &header_path)?;
+    let header_source = tree.display(&header_path);
+    if header.assignment != assignment.name() {
+        return Err(CaseError {
+            file: header_source,
+            message: format!(
+                "assignment: '{}' does not match the directory name '{assignment}'",
+                header.assignment
+            ),
+        });
+    }
+    let base_limits =
+        merge_limits(Limits::default(), &header.limits).map_err(|message| CaseError {
+            file: header_source.clone(),
+            message,
+        })?;
+    let default_checks = compile_checks(&header.checks, &header_source)?;
+    let shared_files = resolve_files(tree, &dir, &header.files, &header_source)?;
+
+    let mut cases = Vec::new();
+    let prefix = format!("{dir}/");
+    let case_paths: Vec<String> = tree
+        .files
+        .keys()
+        .filter(|k| {
+            k.strip_prefix(&prefix).is_some_and(|rest| {
+                !rest.contains('/') && rest.ends_with(".yaml") && rest != "assignment.yaml"
+            })
+        })
+        .cloned()
+        .collect();
+    for relative in case_paths {
+        let source = tree.display(&relative);
+        let file: CaseFile = parse_yaml(tree, &relative)?;
+        let error = |message: String| CaseError {
+            file: source.clone(),
+            message,
+        };
+        let stem = relative
+            .trim_start_matches(&prefix)
+            .trim_end_matches(".yaml")
+            .to_string();
+        if file.name != stem {
+            return Err(error(format!(
+                "name: '{}' does not match the file name '{stem}.yaml'",
+                file.name
+            )));
+        }
+        if !(file.points.is_finite() && file.points > 0.0) {
+            return Err(error("points: must be a positive number".into()));
+        }
+        let input = match (&file.input, &file.input_file) {
+            (Some(lines), None) => lines.clone(),
+            (None, Some(name)) => {
+                let text = tree.text(&format!("{dir}/{name}")).map_err(|e| {
+                    error(format!("input_file: cannot read '{name}': {}", e.message))
+                })?;
+                text.lines()
+                    .map(|l| l.trim_end_matches('\r').to_string())
+                    .collect()
+            }
+            (Some(_), Some(_)) => {
+                return Err(error("give either input or input_file, not both".into()))
+            }
+            (None, None) => return Err(error("missing input (or input_file)".into())),
+        };
+        if let Some(line) = input.iter().find(|l| l.contains('\n')) {
+            return Err(error(format!("input: line {line:?} contains a newline")));
+        }
+        let mut files = shared_files.clone();
+        for (name, bytes) in resolve_files(tree, &dir, &file.files, &source)? {
+            files.retain(|(n, _)| *n != name);
+            files.push((name, bytes));
+        }
+        let mut checks = match &file.checks {
+            Some(specs) => compile_checks(specs, &source)?,
+            None => default_checks.clone(),
+        };
+        for extra in compile_checks(&file.extra_checks, &source)? {
+            if checks.iter().any(|c| c.name == extra.name) {
+                return Err(error(format!(
+                    "extra check '{}' repeats a check's name",
+                    extra.name
+                )));
+            }
+            checks.push(extra);
+        }
+        if checks.is_empty() {
+            return Err(error("the case has no checks".into()));
+        }
+        let args = file.args.clone().unwrap_or_else(|| header.args.clone());
+        let reference_args = file
+            .reference_args
+            .clone()
+            .or_else(|| header.reference_args.clone())
+            .unwrap_or_else(|| args.clone());
+        let end_of_input = match file.end_of_input.unwrap_or(header.end_of_input) {
+            EndOfInputSpec::Stop => EndOfInput::Stop,
+            EndOfInputSpec::Close => EndOfInput::Close,
+        };
+        let reference_path = format!("reference/{assignment}/{stem}.txt");
+        let reference = tree
+            .get(&reference_path)
+            .map(|b| String::from_utf8_lossy(b).into_owned());
+        let case = Case {
+            assignment,
+            name: file.name,
+            description: file.description.trim().to_string(),
+            points: file.points,
+            visibility: file.visibility,
+            input,
+            files,
+            args,
+            reference_args,
+            limits: merge_limits(base_limits.clone(), &file.limits).map_err(&error)?,
+            end_of_input,
+            checks,
+            robustness: file.robustness,
+            reference,
+            source,
+            reference_path,
+        };
+        // Fail early on a case the reference cannot even start (bad board file, bad args).
+        case.reference_setup()?;
+        cases.push(case);
+    }
+    if cases.is_empty() {
+        return Err(CaseError {
+            file: header_source,
+            message: "no case files next to it".into(),
+        });
+    }
+    let set = CaseSet {
+        assignment,
+        title: header
+            .title
+            .unwrap_or_else(|| assignment.title().to_string()),
+        cases,
+    };
+    if let Some(total) = header.total_points {
+        if (set.max_score() - total).abs() > 1e-6 {
+            return Err(CaseError {
+                file: header_source,
+                message: format!(
+                    "total_points is {total} but the cases add up to {}",
+                    set.max_score()
+                ),
+            });
+        }
+    }
+    Ok(set)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(files: &[(&str, &str)]) -> CaseTree {
+        CaseTree {
+            files: files
+                .iter()
+                .map(|(p, c)| (p.to_string(), c.as_bytes().to_vec()))
+                .collect(),
+            root: None,
+        }
+    }
+
+    const HEADER: &str = "assignment: nim\nchecks:\n  - kind: exit\n";
+
+    #[test]
+    fn loads_a_minimal_case() {
+        let t = tree(&[
+            ("cases/nim/assignment.yaml", HEADER),
+            (
+                "cases/nim/first.yaml",
+                "name: first\ndescription: d\npoints: 2\ninput: [y, \"3\"]\nlimits: {wall_seconds: 2}\n",
+            ),
+        ]);
+        let set = load(&t, Assignment::Nim).expect("loads");
+        assert_eq!(set.cases.len(), 1);
+        assert_eq!(set.cases[0].input, vec!["y", "3"]);
+        assert_eq!(set.cases[0].limits.wall, Duration::from_secs(2));
+        assert_eq!(set.max_score(), 2.0);
+    }
+
+    #[test]
+    fn unknown_keys_name_file_line_and_key() {
+        let t = tree(&[
+            ("cases/nim/assignment.yaml", HEADER),
+            (
+                "cases/nim/first.yaml",
+                "name: first\ndescription: d\npoints: 2\ninptu: [y]\n",
+            ),
+        ]);
+        let e = load(&t, Assignment::Nim).expect_err("fails");
+        assert_eq!(e.file, "built-in:cases/nim/first.yaml");
+        assert!(e.message.contains("inptu"), "{}", e.message);
+        assert!(e.message.contains("line 4"), "{}", e.message);
+    }
+
+    #[test]
+    fn bad_values_are_errors() {
+        for (body, expected) in [
+            ("name: other\ndescription: d\npoints: 1\ninput: []\n", "does not match the file name"),
+            ("name: first\ndescription: d\npoints: 0\ninput: []\n", "points"),
+            ("name: first\ndescription: d\npoints: 1\n", "missing input"),
+            ("name: first\ndescription: d\npoints: 1\ninput: []\nvisibility: secret\n", "visibility"),
+            (
+                "name: first\ndescription: d\npoints: 1\ninput: []\nchecks: [{kind: lines, name: x, pattern: \"(\"}]\n",
+                "bad pattern",
+            ),
+        ] {
+            let t = tree(&[("cases/nim/assignment.yaml", HEADER), ("cases/nim/first.yaml", body)]);
+            let e = load(&t, Assignment::Nim).expect_err(body);
+            assert!(e.message.contains(expected), "{body}: {}", e.message);
+        }
+    }
+
+    #[test]
+    fn built_in_cases_load() {
+        let tree = CaseTree::built_in();
+        for assignment in tree.assignments() {
+            load(&tree, assignment).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+}

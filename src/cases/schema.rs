@@ -1,0 +1,216 @@
+//! The YAML schema of case files, exactly as written on disk (docs/case-format.md).
+//!
+//! Every struct denies unknown keys so that a typo in a case file is an error that names the
+//! file, line and key instead of a silently ignored setting.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use crate::results::Visibility;
+
+/// `cases/NAME/assignment.yaml`: how the program is invoked and what every case shares.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AssignmentFile {
+    /// The assignment name; must match the directory name.
+    pub assignment: String,
+    /// A human title for listings.
+    #[serde(default)]
+    pub title: Option<String>,
+    /// Command-line arguments passed to the student's program (e.g. the board file).
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// Game arguments for the reference (as for `grade play`); defaults to `args`.
+    #[serde(default)]
+    pub reference_args: Option<Vec<String>>,
+    /// Files placed in every case's working directory.
+    #[serde(default)]
+    pub files: BTreeMap<String, FileSpec>,
+    /// Default limits for every case.
+    #[serde(default)]
+    pub limits: LimitsSpec,
+    /// Default end-of-input behaviour.
+    #[serde(default)]
+    pub end_of_input: EndOfInputSpec,
+    /// The checks every case runs unless it lists its own.
+    pub checks: Vec<CheckSpec>,
+    /// When given, the sum of all cases' points must equal it.
+    #[serde(default)]
+    pub total_points: Option<f64>,
+}
+
+/// `cases/NAME/CASE.yaml`: one test case.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaseFile {
+    /// The case name; must match the file name without `.yaml`.
+    pub name: String,
+    /// Which handout rule the case tests, quoting the handout.
+    pub description: String,
+    /// Points for the case, shared among its checks by weight.
+    pub points: f64,
+    /// visible (default) or hidden.
+    #[serde(default)]
+    pub visibility: Visibility,
+    /// Input lines, inline.
+    #[serde(default)]
+    pub input: Option<Vec<String>>,
+    /// Input lines from a file next to the case file.
+    #[serde(default)]
+    pub input_file: Option<String>,
+    /// Files placed in the working directory (added to the assignment's).
+    #[serde(default)]
+    pub files: BTreeMap<String, FileSpec>,
+    /// Arguments for the student's program, replacing the assignment's.
+    #[serde(default)]
+    pub args: Option<Vec<String>>,
+    /// Game arguments for the reference, replacing the assignment's.
+    #[serde(default)]
+    pub reference_args: Option<Vec<String>>,
+    /// Limits, overriding the assignment's field by field.
+    #[serde(default)]
+    pub limits: LimitsSpec,
+    /// stop (default) or close.
+    #[serde(default)]
+    pub end_of_input: Option<EndOfInputSpec>,
+    /// Checks replacing the assignment's default checks.
+    #[serde(default)]
+    pub checks: Option<Vec<CheckSpec>>,
+    /// Checks added to the default (or given) checks.
+    #[serde(default)]
+    pub extra_checks: Vec<CheckSpec>,
+    /// Marks a robustness case: input where handout-following programs may differ, few points.
+    #[serde(default)]
+    pub robustness: bool,
+}
+
+/// A file's content: inline text, or `{from: path}` relative to the case file's directory.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum FileSpec {
+    /// The content itself.
+    Inline(String),
+    /// Content read from another file of the case directory.
+    From {
+        /// Path relative to the case file's directory.
+        from: String,
+    },
+}
+
+/// Limits as written in YAML; absent fields fall back to the assignment's, then the defaults.
+#[derive(Debug, Default, Deserialize, Clone, Copy)]
+#[serde(deny_unknown_fields)]
+pub struct LimitsSpec {
+    /// Wall-clock seconds.
+    pub wall_seconds: Option<f64>,
+    /// CPU seconds.
+    pub cpu_seconds: Option<f64>,
+    /// Memory in MiB.
+    pub memory_mb: Option<u64>,
+    /// Output in KiB.
+    pub output_kb: Option<u64>,
+    /// Processes and threads.
+    pub processes: Option<u32>,
+}
+
+/// What happens when the program wants more input than the script holds.
+#[derive(Debug, Default, Deserialize, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum EndOfInputSpec {
+    /// Stop the program (the case ends mid-game).
+    #[default]
+    Stop,
+    /// Close stdin and let the program react to end of input.
+    Close,
+}
+
+/// How far the `transcript` check may relax before it fails (each level includes the earlier).
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    /// Byte for byte.
+    Exact,
+    /// Ignoring spaces at line ends and blank lines at the very end.
+    TrailingWhitespace,
+    /// Also ignoring blank lines.
+    BlankLines,
+    /// Also treating any run of spaces as one and trimming lines.
+    Whitespace,
+    /// Also ignoring capitalisation.
+    Case,
+}
+
+/// One check as written in YAML; `kind` selects the variant.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum CheckSpec {
+    /// The whole output under the normalization ladder.
+    Transcript {
+        /// Check name (defaults to the kind).
+        name: Option<String>,
+        /// Share of the case's points (default 1).
+        weight: Option<f64>,
+        /// The loosest level that still passes (default whitespace).
+        level: Option<Level>,
+    },
+    /// The sequence of pattern matches in the output.
+    Lines {
+        /// Check name (required: a case may have several).
+        name: String,
+        /// Share of the case's points (default 1).
+        weight: Option<f64>,
+        /// A regular expression; with capture groups, the groups form the item.
+        pattern: String,
+        /// Compare only the integers in each item.
+        #[serde(default)]
+        numbers: bool,
+        /// Compare without regard to capitalisation (default true).
+        ignore_case: Option<bool>,
+        /// Compare without punctuation (default false).
+        #[serde(default)]
+        ignore_punctuation: bool,
+    },
+    /// The sequence of boards printed, cell by cell.
+    Board {
+        /// Check name (defaults to "board").
+        name: Option<String>,
+        /// Share of the case's points (default 1).
+        weight: Option<f64>,
+        /// A regular expression for one filled cell (e.g. "[0-9]", "[BW]").
+        cell: String,
+        /// A regular expression for a token that means an empty cell (e.g. "[._]").
+        empty: Option<String>,
+        /// Strip row numbers and column-letter header lines (default false).
+        #[serde(default)]
+        labels: bool,
+        /// The student may skip the first board the reference prints (default false).
+        #[serde(default)]
+        first_optional: bool,
+    },
+    /// How often a message appears, compared with the reference.
+    Contains {
+        /// Check name (defaults to the text).
+        name: Option<String>,
+        /// Share of the case's points (default 1).
+        weight: Option<f64>,
+        /// The message (matched ignoring case, punctuation and spacing unless `exact`).
+        text: String,
+        /// Match the text exactly as written (default false).
+        #[serde(default)]
+        exact: bool,
+        /// Only presence matters, not the number of times (default false).
+        #[serde(default)]
+        presence_only: bool,
+    },
+    /// Whether the program ended when the reference did (and not before).
+    Exit {
+        /// Check name (defaults to "exit").
+        name: Option<String>,
+        /// Share of the case's points (default 1).
+        weight: Option<f64>,
+        /// Also require exit status 0 when the game ended (default false).
+        #[serde(default)]
+        code: bool,
+    },
+}

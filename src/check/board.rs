@@ -1,0 +1,436 @@
+//! The `board` check: the sequence of boards printed, compared cell by cell, tolerant of how
+//! the board is drawn (borders, padding, separators, row and column labels).
+//!
+//! A board is a block of consecutive lines whose tokens are all cells. Lines made only of
+//! border characters (`+---+`, `====`) are skipped inside a block. A line with two or more `|`
+//! is read as pipe-separated cells (a blank segment is a blank cell); because the handouts
+//! draw pipe-terminated and pipe-started rows, such a line can have several readings, and two
+//! rows are equal when some reading of each agrees. Otherwise cells are whitespace-separated
+//! tokens, and rows with fewer tokens than the widest row of their board are aligned to it by
+//! column position (blank cells drawn as spaces, as in the collect game).
+
+use regex::Regex;
+
+use super::view::View;
+use super::Evaluation;
+use crate::results::Difference;
+
+/// How to recognise a board of one assignment.
+#[derive(Clone, Debug)]
+pub struct BoardSpec {
+    /// A filled cell token (anchored).
+    pub cell: Regex,
+    /// A token meaning an empty cell (anchored).
+    pub empty: Option<Regex>,
+    /// Strip numeric row labels and column-letter header lines.
+    pub labels: bool,
+    /// The student may skip the reference's first board.
+    pub first_optional: bool,
+}
+
+/// A cell: `None` is empty.
+type Cell = Option<String>;
+
+/// One row of a board: the ways it can be read.
+#[derive(Clone, Debug)]
+struct Row {
+    readings: Vec<Vec<Cell>>,
+    /// Token start columns when read from whitespace-separated tokens (for alignment).
+    columns: Option<Vec<usize>>,
+}
+
+/// One board found in the output.
+#[derive(Clone, Debug)]
+struct Board {
+    rows: Vec<Row>,
+    /// Indices of the output lines it was read from.
+    first_line: usize,
+    last_line: usize,
+    offset: usize,
+}
+
+fn is_border_char(c: char) -> bool {
+    matches!(c, '+' | '-' | '=' | '|' | '*' | '#' | '~') || ('\u{2500}'..='\u{257F}').contains(&c)
+}
+
+/// A line made only of border characters and spaces (and at least one border character).
+fn is_border_line(line: &str) -> bool {
+    line.chars().any(|c| !c.is_whitespace())
+        && line.chars().all(|c| c.is_whitespace() || is_border_char(c))
+}
+
+/// A header of column letters ("A B C …" or "ABC…"), skipped when labels are on.
+fn is_column_header(line: &str) -> bool {
+    let letters: Vec<char> = line
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '|')
+        .collect();
+    letters.len() >= 2
+        && letters
+            .iter()
+            .enumerate()
+            .all(|(i, c)| c.is_ascii_uppercase() && (*c as usize) == ('A' as usize) + i)
+}
+
+impl BoardSpec {
+    fn classify(&self, token: &str) -> Option<Cell> {
+        if let Some(empty) = &self.empty {
+            if empty.is_match(token) {
+                return Some(None);
+            }
+        }
+        self.cell.is_match(token).then(|| Some(token.to_string()))
+    }
+
+    fn is_label(&self, token: &str) -> bool {
+        self.labels && !token.is_empty() && token.chars().all(|c| c.is_ascii_digit())
+    }
+
+    /// Reads a line as a board row, or `None` when it is not one.
+    fn parse_row(&self, line: &str) -> Option<Row> {
+        if line.matches('|').count() >= 2 {
+            self.parse_piped(line)
+        } else {
+            self.parse_spaced(line)
+        }
+    }
+
+    fn parse_piped(&self, line: &str) -> Option<Row> {
+        let segments: Vec<&str> = line.split('|').collect();
+        let (lead, rest) = segments.split_first()?;
+        let (trail, inner) = rest.split_last()?;
+        let mut cells = Vec::new();
+        for segment in inner {
+            let token = segment.trim();
+            if token.is_empty() {
+                cells.push(None);
+            } else {
+                cells.push(self.classify(token)?);
+            }
+        }
+        let edge = |segment: &str| -> Result<Option<Cell>, ()> {
+            let token = segment.trim();
+            if token.is_empty() || self.is_label(token) {
+                Ok(None)
+            } else {
+                self.classify(token).map(Some).ok_or(())
+            }
+        };
+        let lead_cell = edge(lead).ok()?;
+        let trail_cell = edge(trail).ok()?;
+        let mut readings = Vec::new();
+        match (lead_cell, trail_cell) {
+            (Some(l), Some(t)) => {
+                readings.push([vec![l], cells, vec![t]].concat());
+            }
+            (Some(l), None) => readings.push([vec![l], cells].concat()),
+            (None, Some(t)) => readings.push([cells, vec![t]].concat()),
+            (None, None) => {
+                let lead_blank = lead.trim().is_empty() && !self.is_label(lead.trim());
+                let trail_blank = trail.trim().is_empty() && !self.is_label(trail.trim());
+                readings.push(cells.clone());
+                if lead_blank {
+                    readings.push([vec![None], cells.clone()].concat());
+                }
+                if trail_blank {
+                    readings.push([cells, vec![None]].concat());
+                }
+            }
+        }
+        Some(Row {
+            readings,
+            columns: None,
+        })
+    }
+
+    fn parse_spaced(&self, line: &str) -> Option<Row> {
+        let mut tokens: Vec<(usize, &str)> = Vec::new();
+        let mut start = None;
+        for (column, (byte, c)) in line.char_indices().enumerate() {
+            if c.is_whitespace() || is_border_char(c) && self.empty_is_not(c) {
+                if let Some((col, from)) = start.take() {
+                    tokens.push((col, &line[from..byte]));
+                }
+            } else if start.is_none() {
+                start = Some((column, byte));
+            }
+        }
+        if let Some((col, from)) = start {
+            tokens.push((col, &line[from..]));
+        }
+        if self.labels && tokens.len() > 1 {
+            if tokens.first().is_some_and(|(_, t)| self.is_label(t)) {
+                tokens.remove(0);
+            }
+            if tokens.len() > 1 && tokens.last().is_some_and(|(_, t)| self.is_label(t)) {
+                tokens.pop();
+            }
+        }
+        if tokens.is_empty() {
+            return None;
+        }
+        let mut cells = Vec::new();
+        let mut columns = Vec::new();
+        for (col, token) in tokens {
+            if let Some(cell) = self.classify(token) {
+                cells.push(cell);
+                columns.push(col);
+            } else {
+                // Cells written without separators ("..B..", "104768"): one cell per character.
+                let mut buf = [0u8; 4];
+                for (i, c) in token.chars().enumerate() {
+                    cells.push(self.classify(c.encode_utf8(&mut buf))?);
+                    columns.push(col + i);
+                }
+            }
+        }
+        Some(Row {
+            readings: vec![cells],
+            columns: Some(columns),
+        })
+    }
+
+    /// True unless `c` is itself an empty-cell token (so `-` can mean empty for some boards).
+    fn empty_is_not(&self, c: char) -> bool {
+        let mut buf = [0u8; 4];
+        !self
+            .empty
+            .as_ref()
+            .is_some_and(|e| e.is_match(c.encode_utf8(&mut buf)))
+    }
+
+    /// Finds every board in the view, in order.
+    fn extract(&self, view: &View) -> Vec<Board> {
+        let mut boards = Vec::new();
+        let mut current: Option<Board> = None;
+        for (index, (offset, line)) in view.lines().into_iter().enumerate() {
+            let line = line.trim_end();
+            let skip = is_border_line(line) || (self.labels && is_column_header(line));
+            if skip && current.is_some() {
+                continue;
+            }
+            match (!skip).then(|| self.parse_row(line)).flatten() {
+                Some(row) => {
+                    let board = current.get_or_insert_with(|| Board {
+                        rows: Vec::new(),
+                        first_line: index,
+                        last_line: index,
+                        offset,
+                    });
+                    board.rows.push(row);
+                    board.last_line = index;
+                }
+                None if skip => {}
+                None => boards.extend(current.take()),
+            }
+        }
+        boards.extend(current);
+        boards.into_iter().filter_map(finish).collect()
+    }
+}
+
+/// Aligns short whitespace rows to the widest row and drops rows that are entirely blank.
+fn finish(mut board: Board) -> Option<Board> {
+    let anchor: Option<Vec<usize>> = board
+        .rows
+        .iter()
+        .filter_map(|r| r.columns.clone())
+        .rev()
+        .max_by_key(|c| c.len());
+    if let Some(anchor) = anchor {
+        for row in &mut board.rows {
+            let (Some(columns), Some(cells)) = (&row.columns, row.readings.first()) else {
+                continue;
+            };
+            if columns.len() >= anchor.len() {
+                continue;
+            }
+            let mut aligned: Vec<Cell> = vec![None; anchor.len()];
+            let mut clash = false;
+            for (col, cell) in columns.iter().zip(cells) {
+                let nearest = anchor
+                    .iter()
+                    .enumerate()
+                    .min_by_key(|(_, a)| a.abs_diff(*col))
+                    .map(|(i, _)| i)
+                    .unwrap_or(0);
+                if aligned[nearest].is_some() {
+                    clash = true;
+                }
+                aligned[nearest] = cell.clone();
+            }
+            if !clash {
+                row.readings = vec![aligned];
+            }
+        }
+    }
+    board.rows.retain(|r| {
+        r.readings
+            .iter()
+            .all(|cells| cells.iter().any(Option::is_some))
+    });
+    (!board.rows.is_empty()).then_some(board)
+}
+
+fn rows_equal(a: &Row, b: &Row) -> bool {
+    a.readings.iter().any(|x| b.readings.iter().any(|y| x == y))
+}
+
+fn boards_equal(a: &Board, b: &Board) -> bool {
+    a.rows.len() == b.rows.len() && a.rows.iter().zip(&b.rows).all(|(x, y)| rows_equal(x, y))
+}
+
+/// Drops a board equal to the one before it (a redraw after an invalid input).
+fn dedup(boards: Vec<Board>) -> Vec<Board> {
+    let mut kept: Vec<Board> = Vec::new();
+    for board in boards {
+        if kept.last().is_none_or(|last| !boards_equal(last, &board)) {
+            kept.push(board);
+        }
+    }
+    kept
+}
+
+fn board_text(view: &View, board: Option<&Board>) -> String {
+    match board {
+        Some(b) => view
+            .text
+            .lines()
+            .skip(b.first_line)
+            .take(b.last_line - b.first_line + 1)
+            .collect::<Vec<_>>()
+            .join("\n"),
+        None => "(no board)".to_string(),
+    }
+}
+
+/// Compares the boards printed; not applicable when neither side prints one.
+pub fn evaluate(student: &View, reference: &View, spec: &BoardSpec) -> Evaluation {
+    let s = dedup(spec.extract(student));
+    let mut r = dedup(spec.extract(reference));
+    if s.is_empty() && r.is_empty() {
+        return Evaluation::not_applicable();
+    }
+    if spec.first_optional && r.len() > 1 {
+        let skipped = s.first().is_none_or(|first| !boards_equal(first, &r[0]));
+        if skipped {
+            r.remove(0);
+        }
+    }
+    let common = s.len().min(r.len());
+    let at = (0..common)
+        .find(|&i| !boards_equal(&s[i], &r[i]))
+        .or((s.len() != r.len()).then_some(common));
+    let Some(at) = at else {
+        return Evaluation::pass(format!("all {} boards match", r.len()));
+    };
+    let detail = match (s.get(at), r.get(at)) {
+        (Some(got), Some(want)) => {
+            let row = got
+                .rows
+                .iter()
+                .zip(&want.rows)
+                .position(|(x, y)| !rows_equal(x, y))
+                .unwrap_or(got.rows.len().min(want.rows.len()));
+            format!("board {} differs at row {}", at + 1, row + 1)
+        }
+        (None, Some(_)) => format!("found {} boards, expected {}", s.len(), r.len()),
+        (Some(_), None) => format!("found {} boards, expected only {}", s.len(), r.len()),
+        (None, None) => "no boards".to_string(),
+    };
+    let inputs_before = match (s.get(at), r.get(at)) {
+        (Some(b), _) => student.inputs_before(b.offset),
+        (None, Some(b)) => reference.inputs_before(b.offset),
+        (None, None) => 0,
+    };
+    Evaluation::fail(
+        detail,
+        Difference {
+            location: format!("board {}", at + 1),
+            expected: board_text(reference, r.get(at)),
+            actual: board_text(student, s.get(at)),
+            inputs_before,
+            relaxation: None,
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(text: &str) -> View {
+        View {
+            text: text.to_string(),
+            input_offsets: vec![],
+        }
+    }
+
+    fn spec(cell: &str, empty: Option<&str>, labels: bool) -> BoardSpec {
+        BoardSpec {
+            cell: Regex::new(&format!("^(?:{cell})$")).expect("regex"),
+            empty: empty.map(|e| Regex::new(&format!("^(?:{e})$")).expect("regex")),
+            labels,
+            first_optional: false,
+        }
+    }
+
+    #[test]
+    fn collect_blank_cells_align_by_column() {
+        let s = spec("[0-9]", None, false);
+        let reference = view("1 0\n0 5       8\n2 1   7 6 5\n4 1 3 7 5 6\n\nYour score is: 32\n");
+        let student =
+            view("1  0\n0  5           8\n2  1     7  6  5\n4  1  3  7  5  6  \nYour score: 32\n");
+        assert!(evaluate(&student, &reference, &s).passed);
+        let wrong = view("1 0\n0 5    8\n2 1    7 6 5\n4 1 3 7 5 6\n");
+        let e = evaluate(&wrong, &reference, &s);
+        assert!(!e.passed);
+        assert_eq!(e.detail, "board 1 differs at row 2");
+    }
+
+    #[test]
+    fn silver_dollar_plain_padded_and_boxed_agree() {
+        let s = spec("[0-9]+", Some("_"), false);
+        let reference = view("_ _ _ 0 _ 1 _ 2\nPlayer 1: Enter your move: \n");
+        for student in [
+            " _  _  _  0  _  1  _  2 \n",
+            "+---+---+---+---+---+---+---+---+\n|   |   |   | 0 |   | 1 |   | 2 |\n+---+---+---+---+---+---+---+---+\n",
+        ] {
+            let e = evaluate(&view(student), &reference, &s);
+            assert!(e.passed, "{student}: {}", e.detail);
+        }
+        let e = evaluate(&view("_ _ 0 _ _ 1 _ 2\n"), &reference, &s);
+        assert!(!e.passed);
+    }
+
+    #[test]
+    fn connect6_labels_and_redraws() {
+        let mut s = spec("[BW]", Some("[.]"), true);
+        s.first_optional = true;
+        let reference = view(
+            "  A B C\n0 . . .\n1 . . .\n2 . . .\nBlack: \n  A B C\n0 . . .\n1 . B .\n2 . . .\n",
+        );
+        let student = view("Black move: \n   A  B  C\n 0 .  .  .\n 1 .  B  .\n 2 .  .  .\nInvalid Enter again!\n   A  B  C\n 0 .  .  .\n 1 .  B  .\n 2 .  .  .\n");
+        let e = evaluate(&student, &reference, &s);
+        assert!(e.passed, "{}", e.detail);
+        let wrong = view("ABC\n0...\n1.W.\n2...\n");
+        assert!(!evaluate(&wrong, &reference, &s).passed);
+    }
+
+    #[test]
+    fn game_of_m_pipe_styles_both_read() {
+        let s = spec("[0-9]", Some("[_.]"), false);
+        let reference = view("Position: 1 2 3 4 5 6 7 8 9 10\n          | | | | | | | | 7 | |\n");
+        let started =
+            view("Position: 1 2 3 4 5 6 7 8 9 10\n|   |   |   |   |   |   |   |   | 7 |   |\n");
+        assert!(evaluate(&started, &reference, &s).passed);
+        let wrong = view("| 7 | | | | | | | | | |\n");
+        assert!(!evaluate(&wrong, &reference, &s).passed);
+    }
+
+    #[test]
+    fn not_applicable_without_boards() {
+        let s = spec("[0-9]", None, false);
+        assert!(evaluate(&view("hello\n"), &view("world\n"), &s).not_applicable);
+    }
+}

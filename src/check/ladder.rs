@@ -1,0 +1,176 @@
+//! The `transcript` check: the whole output under a normalization ladder
+//! (exact → trailing whitespace → blank lines → whitespace → case).
+
+use super::view::{context, View};
+use super::Evaluation;
+use crate::cases::schema::Level;
+use crate::results::Difference;
+
+/// Every level, strictest first.
+pub const LEVELS: [Level; 5] = [
+    Level::Exact,
+    Level::TrailingWhitespace,
+    Level::BlankLines,
+    Level::Whitespace,
+    Level::Case,
+];
+
+impl Level {
+    /// How the level reads in feedback.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Level::Exact => "exactly",
+            Level::TrailingWhitespace => "ignoring trailing spaces",
+            Level::BlankLines => "ignoring blank lines",
+            Level::Whitespace => "ignoring spacing",
+            Level::Case => "ignoring capitalisation",
+        }
+    }
+}
+
+/// A normalized line and the index of the original line it came from.
+struct Line {
+    text: String,
+    original: usize,
+}
+
+/// Normalizes `text` to `level`, keeping track of original line numbers.
+fn normalize(text: &str, level: Level) -> Vec<Line> {
+    if level == Level::Exact {
+        return text
+            .split_inclusive('\n')
+            .enumerate()
+            .map(|(original, l)| Line {
+                text: l.to_string(),
+                original,
+            })
+            .collect();
+    }
+    let mut lines: Vec<Line> = text
+        .lines()
+        .enumerate()
+        .map(|(original, l)| {
+            let mut t = l.trim_end().to_string();
+            if level >= Level::Whitespace {
+                t = t.split_whitespace().collect::<Vec<_>>().join(" ");
+            }
+            if level >= Level::Case {
+                t = t.to_lowercase();
+            }
+            Line { text: t, original }
+        })
+        .collect();
+    if level >= Level::BlankLines {
+        lines.retain(|l| !l.text.is_empty());
+    }
+    while lines.last().is_some_and(|l| l.text.is_empty()) {
+        lines.pop();
+    }
+    lines
+}
+
+/// The index of the first differing normalized line, if any.
+fn first_difference(student: &[Line], reference: &[Line]) -> Option<usize> {
+    let common = student.len().min(reference.len());
+    (0..common)
+        .find(|&i| student[i].text != reference[i].text)
+        .or((student.len() != reference.len()).then_some(common))
+}
+
+/// Compares the views; passes when they are equal at `loosest` or any stricter level.
+pub fn evaluate(student: &View, reference: &View, loosest: Level) -> Evaluation {
+    let passing = LEVELS.into_iter().find(|&level| {
+        let s = normalize(&student.text, level);
+        let r = normalize(&reference.text, level);
+        first_difference(&s, &r).is_none()
+    });
+    match passing {
+        Some(level) if level <= loosest => {
+            Evaluation::pass(format!("matches {}", level.describe()))
+        }
+        _ => {
+            let s = normalize(&student.text, loosest);
+            let r = normalize(&reference.text, loosest);
+            let at = first_difference(&s, &r).unwrap_or(0);
+            let student_lines: Vec<&str> = student.text.lines().collect();
+            let reference_lines: Vec<&str> = reference.text.lines().collect();
+            let s_orig = s.get(at).map_or(student_lines.len(), |l| l.original);
+            let r_orig = r.get(at).map_or(reference_lines.len(), |l| l.original);
+            let offset: usize = student_lines.iter().take(s_orig).map(|l| l.len() + 1).sum();
+            Evaluation::fail(
+                format!(
+                    "differs {} at line {} of the output",
+                    loosest.describe(),
+                    r_orig + 1
+                ),
+                Difference {
+                    location: format!("line {}", r_orig + 1),
+                    expected: context(&reference_lines, r_orig),
+                    actual: context(&student_lines, s_orig),
+                    inputs_before: student.inputs_before(offset),
+                    relaxation: passing.map(|l| l.describe().to_string()),
+                },
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(text: &str) -> View {
+        View {
+            text: text.to_string(),
+            input_offsets: vec![],
+        }
+    }
+
+    #[test]
+    fn names_the_strictest_passing_level() {
+        let reference = view("Score: 1 to 2\n\nBoard\n");
+        let cases = [
+            ("Score: 1 to 2\n\nBoard\n", "matches exactly"),
+            (
+                "Score: 1 to 2  \n\nBoard\n\n",
+                "matches ignoring trailing spaces",
+            ),
+            ("Score: 1 to 2\nBoard\n", "matches ignoring blank lines"),
+            ("Score:  1 to 2\nBoard", "matches ignoring spacing"),
+            ("score: 1 TO 2\nboard\n", "matches ignoring capitalisation"),
+        ];
+        for (student, detail) in cases {
+            let e = evaluate(&view(student), &reference, Level::Case);
+            assert!(e.passed, "{student:?}");
+            assert_eq!(e.detail, detail);
+        }
+    }
+
+    #[test]
+    fn fails_beyond_the_allowed_level_and_names_the_relaxation() {
+        let reference = view("Score: 1 to 2\n");
+        let e = evaluate(
+            &view("score: 1 to 2\n"),
+            &reference,
+            Level::TrailingWhitespace,
+        );
+        assert!(!e.passed);
+        let d = e.difference.expect("difference");
+        assert_eq!(d.location, "line 1");
+        assert_eq!(d.relaxation.as_deref(), Some("ignoring capitalisation"));
+        let e = evaluate(&view("Score: 1 to 3\n"), &reference, Level::Case);
+        assert!(!e.passed);
+        assert_eq!(e.difference.expect("difference").relaxation, None);
+    }
+
+    #[test]
+    fn missing_output_is_a_difference() {
+        let e = evaluate(&view("a\n"), &view("a\nb\n"), Level::Whitespace);
+        assert!(!e.passed);
+        assert!(e
+            .difference
+            .expect("difference")
+            .actual
+            .contains("(end of output)"));
+    }
+}

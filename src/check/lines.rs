@@ -1,0 +1,388 @@
+//! The `lines` check (the sequence of pattern matches) and the `contains` check (how often a
+//! message appears), both compared with the reference's own output.
+
+use regex::Regex;
+
+use super::view::{context, View};
+use super::Evaluation;
+use crate::results::Difference;
+
+/// How matched items are reduced before comparing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ItemRules {
+    /// Keep only the integers.
+    pub numbers: bool,
+    /// Lowercase.
+    pub ignore_case: bool,
+    /// Drop punctuation.
+    pub ignore_punctuation: bool,
+}
+
+/// One match of the pattern: its normalized form, and where it was found.
+#[derive(Debug)]
+struct Item {
+    value: String,
+    line: usize,
+    offset: usize,
+}
+
+/// Reduces text to its comparable form under `rules`; spacing is always collapsed.
+pub fn reduce(text: &str, rules: ItemRules) -> String {
+    if rules.numbers {
+        return numbers_in(text).join(" ");
+    }
+    let mut t: String = if rules.ignore_punctuation {
+        text.chars()
+            .map(|c| if c.is_alphanumeric() { c } else { ' ' })
+            .collect()
+    } else {
+        text.to_string()
+    };
+    if rules.ignore_case {
+        t = t.to_lowercase();
+    }
+    t.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The integers written in `text`, in order (a minus sign directly before digits counts).
+fn numbers_in(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut current = String::new();
+    let mut previous = ' ';
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            if current.is_empty() && previous == '-' {
+                current.push('-');
+            }
+            current.push(c);
+        } else if !current.is_empty() {
+            found.push(std::mem::take(&mut current));
+        }
+        previous = c;
+    }
+    if !current.is_empty() {
+        found.push(current);
+    }
+    found
+}
+
+fn items(view: &View, pattern: &Regex, rules: ItemRules) -> Vec<Item> {
+    let mut found = Vec::new();
+    for (index, (start, line)) in view.lines().into_iter().enumerate() {
+        for captures in pattern.captures_iter(line) {
+            let Some(whole) = captures.get(0) else {
+                continue;
+            };
+            let raw = if captures.len() > 1 {
+                captures
+                    .iter()
+                    .skip(1)
+                    .flatten()
+                    .map(|m| m.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            } else {
+                whole.as_str().to_string()
+            };
+            found.push(Item {
+                value: reduce(&raw, rules),
+                line: index,
+                offset: start + whole.start(),
+            });
+        }
+    }
+    found
+}
+
+/// Compares the sequences of `pattern` matches; not applicable when neither side has one.
+pub fn evaluate_lines(
+    student: &View,
+    reference: &View,
+    pattern: &Regex,
+    rules: ItemRules,
+) -> Evaluation {
+    let s = items(student, pattern, rules);
+    let r = items(reference, pattern, rules);
+    if s.is_empty() && r.is_empty() {
+        return Evaluation::not_applicable();
+    }
+    let common = s.len().min(r.len());
+    let Some(at) = (0..common)
+        .find(|&i| s[i].value != r[i].value)
+        .or((s.len() != r.len()).then_some(common))
+    else {
+        return Evaluation::pass(format!("all {} match", r.len()));
+    };
+    let relaxation = [
+        (
+            ItemRules {
+                ignore_case: true,
+                ..rules
+            },
+            "ignoring capitalisation",
+        ),
+        (
+            ItemRules {
+                ignore_case: true,
+                ignore_punctuation: true,
+                ..rules
+            },
+            "ignoring capitalisation and punctuation",
+        ),
+        (
+            ItemRules {
+                numbers: true,
+                ..rules
+            },
+            "comparing only the numbers",
+        ),
+    ]
+    .into_iter()
+    .filter(|(relaxed, _)| *relaxed != rules)
+    .find(|(relaxed, _)| {
+        let s: Vec<String> = items(student, pattern, *relaxed)
+            .into_iter()
+            .map(|i| i.value)
+            .collect();
+        let r: Vec<String> = items(reference, pattern, *relaxed)
+            .into_iter()
+            .map(|i| i.value)
+            .collect();
+        s == r
+    })
+    .map(|(_, text)| text.to_string());
+
+    let student_lines: Vec<&str> = student.text.lines().collect();
+    let reference_lines: Vec<&str> = reference.text.lines().collect();
+    let detail = match (s.get(at), r.get(at)) {
+        (Some(got), Some(want)) => format!(
+            "match {} is \"{}\", expected \"{}\"",
+            at + 1,
+            got.value,
+            want.value
+        ),
+        (None, Some(want)) => format!(
+            "found {} matches, expected {}; the next expected is \"{}\"",
+            s.len(),
+            r.len(),
+            want.value
+        ),
+        (Some(got), None) => format!(
+            "found {} matches, expected {}; the first extra is \"{}\"",
+            s.len(),
+            r.len(),
+            got.value
+        ),
+        (None, None) => "no matches".to_string(),
+    };
+    let s_line = s.get(at).map_or(student_lines.len(), |i| i.line);
+    let r_line = r.get(at).map_or(reference_lines.len(), |i| i.line);
+    let inputs_before = match (s.get(at), r.get(at)) {
+        (Some(item), _) => student.inputs_before(item.offset),
+        (None, Some(item)) => reference.inputs_before(item.offset),
+        (None, None) => 0,
+    };
+    Evaluation::fail(
+        detail,
+        Difference {
+            location: format!("match {}", at + 1),
+            expected: context(&reference_lines, r_line),
+            actual: context(&student_lines, s_line),
+            inputs_before,
+            relaxation,
+        },
+    )
+}
+
+/// Where `needle` occurs in `view` (under the loose comparison unless `exact`).
+fn occurrences(view: &View, needle: &str, exact: bool) -> Vec<(usize, usize)> {
+    let rules = ItemRules {
+        numbers: false,
+        ignore_case: true,
+        ignore_punctuation: true,
+    };
+    let wanted = if exact {
+        needle.to_string()
+    } else {
+        reduce(needle, rules)
+    };
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    let mut found = Vec::new();
+    for (index, (start, line)) in view.lines().into_iter().enumerate() {
+        let haystack = if exact {
+            line.to_string()
+        } else {
+            reduce(line, rules)
+        };
+        let count = haystack.matches(wanted.as_str()).count();
+        found.extend(std::iter::repeat_n((index, start), count));
+    }
+    found
+}
+
+/// Compares how often `text` appears; not applicable when it appears on neither side.
+pub fn evaluate_contains(
+    student: &View,
+    reference: &View,
+    text: &str,
+    exact: bool,
+    presence_only: bool,
+) -> Evaluation {
+    let s = occurrences(student, text, exact);
+    let r = occurrences(reference, text, exact);
+    if s.is_empty() && r.is_empty() {
+        return Evaluation::not_applicable();
+    }
+    let same = if presence_only {
+        s.is_empty() == r.is_empty()
+    } else {
+        s.len() == r.len()
+    };
+    if same {
+        return Evaluation::pass(format!("\"{text}\" appears {} time(s)", r.len()));
+    }
+    let at = s.len().min(r.len());
+    let student_lines: Vec<&str> = student.text.lines().collect();
+    let reference_lines: Vec<&str> = reference.text.lines().collect();
+    let (s_line, r_line) = (
+        s.get(at).map_or(student_lines.len(), |o| o.0),
+        r.get(at).map_or(reference_lines.len(), |o| o.0),
+    );
+    let inputs_before = match (s.get(at), r.get(at)) {
+        (Some(o), _) => student.inputs_before(o.1),
+        (None, Some(o)) => reference.inputs_before(o.1),
+        (None, None) => 0,
+    };
+    let relaxation = (exact && occurrences(student, text, false).len() == r.len())
+        .then(|| "ignoring capitalisation and punctuation".to_string());
+    Evaluation::fail(
+        format!(
+            "\"{text}\" appears {} time(s), expected {}",
+            s.len(),
+            r.len()
+        ),
+        Difference {
+            location: format!("occurrence {}", at + 1),
+            expected: context(&reference_lines, r_line),
+            actual: context(&student_lines, s_line),
+            inputs_before,
+            relaxation,
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(text: &str) -> View {
+        View {
+            text: text.to_string(),
+            input_offsets: vec![],
+        }
+    }
+
+    const LOOSE: ItemRules = ItemRules {
+        numbers: false,
+        ignore_case: true,
+        ignore_punctuation: false,
+    };
+
+    #[test]
+    fn capture_groups_form_the_item() {
+        let pattern = Regex::new(r"(?i)game over\W+(\w+)\s+wins").expect("regex");
+        let reference = view("Game Over - Computer wins.\n");
+        let e = evaluate_lines(
+            &view("Game over - computer Wins!\n"),
+            &reference,
+            &pattern,
+            LOOSE,
+        );
+        assert!(e.passed, "{}", e.detail);
+        let e = evaluate_lines(
+            &view("Game Over - Player wins.\n"),
+            &reference,
+            &pattern,
+            LOOSE,
+        );
+        assert!(!e.passed);
+        assert_eq!(e.detail, "match 1 is \"player\", expected \"computer\"");
+    }
+
+    #[test]
+    fn numbers_mode_and_missing_items() {
+        let pattern = Regex::new(r"(?i)score.*").expect("regex");
+        let rules = ItemRules {
+            numbers: true,
+            ..LOOSE
+        };
+        let reference = view("Your score is: 32\nYour score is: 46\n");
+        assert!(
+            evaluate_lines(
+                &view("your score:32\nscore =  46\n"),
+                &reference,
+                &pattern,
+                rules
+            )
+            .passed
+        );
+        let e = evaluate_lines(&view("Your score is: 32\n"), &reference, &pattern, rules);
+        assert!(!e.passed);
+        assert!(e.detail.contains("expected 2"), "{}", e.detail);
+        assert!(evaluate_lines(&view("x\n"), &view("y\n"), &pattern, rules).not_applicable);
+    }
+
+    #[test]
+    fn numbers_keep_their_sign() {
+        assert_eq!(numbers_in("-3 to 4, x-5"), vec!["-3", "4", "-5"]);
+    }
+
+    #[test]
+    fn relaxation_is_suggested() {
+        let pattern = Regex::new(r"Computer removes \d").expect("regex");
+        let strict = ItemRules::default();
+        let e = evaluate_lines(
+            &view("computer removes 1\n"),
+            &view("Computer removes 1\n"),
+            &pattern,
+            strict,
+        );
+        assert!(e.passed || e.detail.contains("match"));
+    }
+
+    #[test]
+    fn contains_compares_counts_loosely() {
+        let reference = view("Please, answer Y or N.\nx\nPlease, answer Y or N.\n");
+        assert!(
+            evaluate_contains(
+                &view("please answer y or n!\nPlease answer Y or N\n"),
+                &reference,
+                "Please, answer Y or N.",
+                false,
+                false
+            )
+            .passed
+        );
+        let e = evaluate_contains(
+            &view("Please, answer Y or N.\n"),
+            &reference,
+            "Please, answer Y or N.",
+            false,
+            false,
+        );
+        assert!(!e.passed);
+        assert!(evaluate_contains(&view("a"), &view("b"), "zzz", false, false).not_applicable);
+        assert!(
+            evaluate_contains(
+                &view("Please, answer Y or N.\n"),
+                &reference,
+                "Please, answer Y or N.",
+                false,
+                true
+            )
+            .passed
+        );
+    }
+}

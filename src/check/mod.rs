@@ -1,0 +1,381 @@
+//! Comparing and scoring: every check extracts something from the student's transcript and the
+//! same thing from the reference transcript of the same case, and compares them — so no
+//! expected value is ever written by hand.
+
+pub mod board;
+pub mod ladder;
+pub mod lines;
+pub mod view;
+
+use regex::{Regex, RegexBuilder};
+
+use crate::cases::schema::{CheckSpec, Level};
+use crate::games::Recording;
+use crate::results::{CheckResult, Difference};
+use crate::transcript::Transcript;
+use board::BoardSpec;
+use lines::ItemRules;
+use view::{InputShown, View};
+
+/// A compiled check, ready to evaluate.
+#[derive(Clone, Debug)]
+pub struct Check {
+    /// Unique within its case.
+    pub name: String,
+    /// Its share of the case's points.
+    pub weight: f64,
+    /// What it compares.
+    pub kind: CheckKind,
+}
+
+/// What a check compares.
+#[derive(Clone, Debug)]
+pub enum CheckKind {
+    /// The whole output, passing at `level` or stricter.
+    Transcript { level: Level },
+    /// The sequence of pattern matches.
+    Lines { pattern: Regex, rules: ItemRules },
+    /// The sequence of boards.
+    Board(BoardSpec),
+    /// How often a message appears.
+    Contains {
+        text: String,
+        exact: bool,
+        presence_only: bool,
+    },
+    /// Whether the program ended when the reference did.
+    Exit { code: bool },
+}
+
+impl CheckKind {
+    /// The kind's name as used in case files and reports.
+    pub fn name(&self) -> &'static str {
+        match self {
+            CheckKind::Transcript { .. } => "transcript",
+            CheckKind::Lines { .. } => "lines",
+            CheckKind::Board(_) => "board",
+            CheckKind::Contains { .. } => "contains",
+            CheckKind::Exit { .. } => "exit",
+        }
+    }
+}
+
+fn anchored(pattern: &str, what: &str) -> Result<Regex, String> {
+    Regex::new(&format!("^(?:{pattern})$")).map_err(|e| format!("bad {what} pattern: {e}"))
+}
+
+impl Check {
+    /// Compiles a check as written in a case file; the error says what is wrong with it.
+    pub fn compile(spec: &CheckSpec) -> Result<Check, String> {
+        let (name, weight, kind) = match spec {
+            CheckSpec::Transcript {
+                name,
+                weight,
+                level,
+            } => (
+                name.clone().unwrap_or_else(|| "transcript".into()),
+                *weight,
+                CheckKind::Transcript {
+                    level: level.unwrap_or(Level::Whitespace),
+                },
+            ),
+            CheckSpec::Lines {
+                name,
+                weight,
+                pattern,
+                numbers,
+                ignore_case,
+                ignore_punctuation,
+            } => {
+                let ignore_case = ignore_case.unwrap_or(true);
+                let pattern = RegexBuilder::new(pattern)
+                    .case_insensitive(ignore_case)
+                    .build()
+                    .map_err(|e| format!("check '{name}': bad pattern: {e}"))?;
+                (
+                    name.clone(),
+                    *weight,
+                    CheckKind::Lines {
+                        pattern,
+                        rules: ItemRules {
+                            numbers: *numbers,
+                            ignore_case,
+                            ignore_punctuation: *ignore_punctuation,
+                        },
+                    },
+                )
+            }
+            CheckSpec::Board {
+                name,
+                weight,
+                cell,
+                empty,
+                labels,
+                first_optional,
+            } => (
+                name.clone().unwrap_or_else(|| "board".into()),
+                *weight,
+                CheckKind::Board(BoardSpec {
+                    cell: anchored(cell, "cell")?,
+                    empty: empty.as_deref().map(|e| anchored(e, "empty")).transpose()?,
+                    labels: *labels,
+                    first_optional: *first_optional,
+                }),
+            ),
+            CheckSpec::Contains {
+                name,
+                weight,
+                text,
+                exact,
+                presence_only,
+            } => {
+                if text.trim().is_empty() {
+                    return Err("a contains check needs a non-empty text".into());
+                }
+                (
+                    name.clone().unwrap_or_else(|| text.clone()),
+                    *weight,
+                    CheckKind::Contains {
+                        text: text.clone(),
+                        exact: *exact,
+                        presence_only: *presence_only,
+                    },
+                )
+            }
+            CheckSpec::Exit { name, weight, code } => (
+                name.clone().unwrap_or_else(|| "exit".into()),
+                *weight,
+                CheckKind::Exit { code: *code },
+            ),
+        };
+        let weight = weight.unwrap_or(1.0);
+        if !(weight.is_finite() && weight > 0.0) {
+            return Err(format!("check '{name}': weight must be a positive number"));
+        }
+        Ok(Check { name, weight, kind })
+    }
+}
+
+/// What the student's program did, as far as checks care.
+#[derive(Clone, Copy, Debug)]
+pub struct StudentRun<'a> {
+    /// Its transcript.
+    pub transcript: &'a Transcript,
+    /// It exited by itself (any status), rather than being stopped or killed.
+    pub exited: Option<i32>,
+    /// It was stopped while waiting for input after the script ended.
+    pub waiting_for_input: bool,
+    /// Its prompts appeared only after it had read input.
+    pub prompts_late: bool,
+    /// Input lines it never read.
+    pub unread_inputs: usize,
+}
+
+/// The verdict of one check before points are assigned.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    /// Nothing to compare on either side: the check is left out of the case's score.
+    pub not_applicable: bool,
+    /// Whether it passed.
+    pub passed: bool,
+    /// One line saying what was found.
+    pub detail: String,
+    /// Where it first differed.
+    pub difference: Option<Difference>,
+}
+
+impl Evaluation {
+    /// A passing verdict.
+    pub fn pass(detail: impl Into<String>) -> Self {
+        Evaluation {
+            not_applicable: false,
+            passed: true,
+            detail: detail.into(),
+            difference: None,
+        }
+    }
+
+    /// A failing verdict with the first difference.
+    pub fn fail(detail: impl Into<String>, difference: Difference) -> Self {
+        Evaluation {
+            not_applicable: false,
+            passed: false,
+            detail: detail.into(),
+            difference: Some(difference),
+        }
+    }
+
+    /// Nothing to compare.
+    pub fn not_applicable() -> Self {
+        Evaluation {
+            not_applicable: true,
+            passed: true,
+            detail: "nothing to compare".into(),
+            difference: None,
+        }
+    }
+}
+
+/// The views both sides are compared in, built once per case.
+struct Views {
+    student: View,
+    reference: View,
+}
+
+impl Views {
+    fn new(student: &StudentRun, reference: &Transcript, shown: InputShown) -> Views {
+        // A program whose prompts came late read all its input before printing: placing the
+        // inputs in its text would scramble it, so both sides are compared without them.
+        let shown = if student.prompts_late {
+            InputShown::Omitted
+        } else {
+            shown
+        };
+        Views {
+            student: View::new(student.transcript, shown),
+            reference: View::new(reference, shown),
+        }
+    }
+}
+
+impl Check {
+    /// Compares the student's run with the reference recording of the same case.
+    pub fn evaluate(&self, student: &StudentRun, reference: &Recording) -> Evaluation {
+        match &self.kind {
+            CheckKind::Transcript { level } => {
+                let v = Views::new(student, &reference.transcript, InputShown::Echoed);
+                ladder::evaluate(&v.student, &v.reference, *level)
+            }
+            CheckKind::Lines { pattern, rules } => {
+                let v = Views::new(student, &reference.transcript, InputShown::LineBreak);
+                lines::evaluate_lines(&v.student, &v.reference, pattern, *rules)
+            }
+            CheckKind::Board(spec) => {
+                let v = Views::new(student, &reference.transcript, InputShown::LineBreak);
+                board::evaluate(&v.student, &v.reference, spec)
+            }
+            CheckKind::Contains {
+                text,
+                exact,
+                presence_only,
+            } => {
+                let v = Views::new(student, &reference.transcript, InputShown::LineBreak);
+                lines::evaluate_contains(&v.student, &v.reference, text, *exact, *presence_only)
+            }
+            CheckKind::Exit { code } => evaluate_exit(student, reference, *code),
+        }
+    }
+}
+
+/// The game must end when the reference's does: not before (exiting with input unread, or
+/// at a point where the reference still asks for input) and not after (still asking).
+fn evaluate_exit(student: &StudentRun, reference: &Recording, code: bool) -> Evaluation {
+    let sent = student.transcript.input_count();
+    let difference = |expected: &str, actual: String| Difference {
+        location: "end of the run".into(),
+        expected: expected.into(),
+        actual,
+        inputs_before: sent,
+        relaxation: None,
+    };
+    if reference.wanted_more_input {
+        // The reference was still playing when the script ran out.
+        return match student.exited {
+            None if student.waiting_for_input => {
+                Evaluation::pass("still asking for input, like the reference")
+            }
+            None => Evaluation::fail(
+                "did not ask for more input when the script ended",
+                difference(
+                    "asks for more input",
+                    "stopped without asking for input".into(),
+                ),
+            ),
+            Some(status) => Evaluation::fail(
+                format!("ended (status {status}) while the reference was still playing"),
+                difference(
+                    "the game goes on and asks for more input",
+                    format!("the program ended with status {status} after {sent} input line(s)"),
+                ),
+            ),
+        };
+    }
+    match student.exited {
+        Some(status) if student.unread_inputs > 0 && reference.unread_lines == 0 => {
+            Evaluation::fail(
+                format!(
+                    "ended early with {} input line(s) unread",
+                    student.unread_inputs
+                ),
+                difference(
+                    "the game reads every input line before it ends",
+                    format!(
+                        "ended (status {status}) with {} line(s) unread",
+                        student.unread_inputs
+                    ),
+                ),
+            )
+        }
+        Some(status) if code && status != 0 => Evaluation::fail(
+            format!("exited with status {status}"),
+            difference("exit status 0", format!("exit status {status}")),
+        ),
+        Some(_) => Evaluation::pass("ended when the reference did"),
+        None if student.waiting_for_input => Evaluation::fail(
+            "kept asking for input after the game should have ended",
+            difference("the game ends", "the program asked for more input".into()),
+        ),
+        None => Evaluation::fail(
+            "did not end by itself",
+            difference("the game ends", "the program had to be stopped".into()),
+        ),
+    }
+}
+
+/// Evaluates every check of a case and shares `points` among the applicable ones by weight.
+pub fn score(
+    checks: &[Check],
+    student: &StudentRun,
+    reference: &Recording,
+    points: f64,
+    hide_details: bool,
+) -> Vec<CheckResult> {
+    let evaluations: Vec<Evaluation> = checks
+        .iter()
+        .map(|c| c.evaluate(student, reference))
+        .collect();
+    let total_weight: f64 = checks
+        .iter()
+        .zip(&evaluations)
+        .filter(|(_, e)| !e.not_applicable)
+        .map(|(c, _)| c.weight)
+        .sum();
+    checks
+        .iter()
+        .zip(evaluations)
+        .map(|(check, evaluation)| {
+            let max_score = if evaluation.not_applicable || total_weight <= 0.0 {
+                0.0
+            } else {
+                points * check.weight / total_weight
+            };
+            CheckResult {
+                name: check.name.clone(),
+                kind: check.kind.name().to_string(),
+                passed: evaluation.passed,
+                score: if evaluation.passed { max_score } else { 0.0 },
+                max_score,
+                detail: if hide_details && !evaluation.passed {
+                    "failed (hidden case)".to_string()
+                } else {
+                    evaluation.detail
+                },
+                difference: if hide_details {
+                    None
+                } else {
+                    evaluation.difference
+                },
+            }
+        })
+        .collect()
+}

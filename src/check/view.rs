@@ -1,0 +1,126 @@
+//! Text views of a transcript that checks compare, each remembering where inputs were sent.
+
+use crate::transcript::{decode_visible, Event, Stream, Transcript};
+
+/// How input lines appear in a view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputShown {
+    /// Echoed with a newline, as a terminal shows it (the canonical transcript).
+    Echoed,
+    /// As a bare line break: output is split where input was typed, but the input itself is
+    /// not part of the text (so echoed input never matches a pattern or looks like a board).
+    LineBreak,
+    /// Not at all: standard output only (for programs whose prompts came late).
+    Omitted,
+}
+
+/// Standard output of a transcript rendered as text, with the offsets where inputs were sent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct View {
+    /// The text.
+    pub text: String,
+    /// For each input line, the byte offset in `text` at which it was sent.
+    pub input_offsets: Vec<usize>,
+}
+
+impl View {
+    /// Renders the standard output of `transcript` with inputs shown as `shown`.
+    pub fn new(transcript: &Transcript, shown: InputShown) -> View {
+        let mut text = String::new();
+        let mut input_offsets = Vec::new();
+        for event in transcript.events() {
+            match event {
+                Event::Output {
+                    stream: Stream::Stdout,
+                    bytes,
+                } => text.push_str(&decode_visible(bytes)),
+                Event::Input { line } => {
+                    input_offsets.push(text.len());
+                    match shown {
+                        InputShown::Echoed => {
+                            text.push_str(line);
+                            text.push('\n');
+                        }
+                        InputShown::LineBreak => text.push('\n'),
+                        InputShown::Omitted => {}
+                    }
+                }
+                Event::Output { .. } | Event::InputClosed => {}
+            }
+        }
+        View {
+            text,
+            input_offsets,
+        }
+    }
+
+    /// How many inputs had been sent before the text at `offset` was printed.
+    pub fn inputs_before(&self, offset: usize) -> usize {
+        self.input_offsets.partition_point(|&o| o < offset)
+    }
+
+    /// The lines of the text with the byte offset where each starts.
+    pub fn lines(&self) -> Vec<(usize, &str)> {
+        let mut lines = Vec::new();
+        let mut start = 0;
+        for line in self.text.split_inclusive('\n') {
+            lines.push((start, line.trim_end_matches('\n')));
+            start += line.len();
+        }
+        lines
+    }
+}
+
+/// A few lines of `lines` around index `at`, for showing a difference in context.
+pub fn context(lines: &[&str], at: usize) -> String {
+    if lines.is_empty() {
+        return "(no output)".to_string();
+    }
+    if at >= lines.len() {
+        let from = lines.len().saturating_sub(2);
+        let mut shown = lines[from..].join("\n");
+        shown.push_str("\n(end of output)");
+        return shown;
+    }
+    let from = at.saturating_sub(2);
+    let to = (at + 3).min(lines.len());
+    lines[from..to].join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Transcript {
+        let mut t = Transcript::new();
+        t.push_output(Stream::Stdout, b"Remove (1 - 3): ");
+        t.push_input("3");
+        t.push_output(Stream::Stdout, b"Computer removes 1.\n");
+        t
+    }
+
+    #[test]
+    fn views_place_inputs_differently() {
+        let t = sample();
+        assert_eq!(
+            View::new(&t, InputShown::Echoed).text,
+            "Remove (1 - 3): 3\nComputer removes 1.\n"
+        );
+        assert_eq!(
+            View::new(&t, InputShown::LineBreak).text,
+            "Remove (1 - 3): \nComputer removes 1.\n"
+        );
+        let omitted = View::new(&t, InputShown::Omitted);
+        assert_eq!(omitted.text, "Remove (1 - 3): Computer removes 1.\n");
+        assert_eq!(omitted.inputs_before(0), 0);
+        assert_eq!(omitted.inputs_before(20), 1);
+    }
+
+    #[test]
+    fn lines_carry_offsets() {
+        let view = View::new(&sample(), InputShown::LineBreak);
+        let lines = view.lines();
+        assert_eq!(lines[1], (17, "Computer removes 1."));
+        assert_eq!(context(&["a", "b"], 5), "a\nb\n(end of output)");
+    }
+}
