@@ -3,7 +3,10 @@
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
-use anyhow::Context;
+use anyhow::{anyhow, bail, Context};
+
+use crate::cases::{self, Case, CaseSet, CaseTree};
+use crate::results::Visibility;
 
 use crate::console::TerminalConsole;
 use crate::games::{self, Assignment, Setup};
@@ -59,26 +62,189 @@ fn read_input_lines(path: &Path) -> anyhow::Result<Vec<String>> {
         .collect::<Result<_, _>>()?)
 }
 
-/// `grade list`.
+/// `grade list`: the assignments, or one assignment's cases with points.
 pub fn list(assignment: Option<Assignment>, cases: Option<&Path>) -> anyhow::Result<u8> {
-    let _ = (assignment, cases);
-    anyhow::bail!("grade list is not implemented yet")
+    let tree = CaseTree::open(cases)?;
+    match assignment {
+        None => {
+            for assignment in tree.assignments() {
+                let set = cases::load(&tree, assignment)?;
+                println!(
+                    "{:<14} {:>3} cases {:>6} points  {}",
+                    assignment.name(),
+                    set.cases.len(),
+                    crate::report::points(set.max_score()),
+                    set.title
+                );
+            }
+        }
+        Some(assignment) => {
+            let set = cases::load(&tree, assignment)?;
+            println!(
+                "{} ({}): {} points",
+                set.title,
+                assignment,
+                crate::report::points(set.max_score())
+            );
+            for case in &set.cases {
+                let mut tags = Vec::new();
+                if case.visibility == Visibility::Hidden {
+                    tags.push("hidden");
+                }
+                if case.robustness {
+                    tags.push("robustness");
+                }
+                let summary = case.description.lines().next().unwrap_or("");
+                println!(
+                    "  {:<28} {:>5}  {:<18} {}",
+                    case.name,
+                    crate::report::points(case.points),
+                    tags.join(","),
+                    summary
+                );
+            }
+        }
+    }
+    Ok(0)
 }
 
-/// `grade show`.
-pub fn show(assignment: Assignment, case: &str, cases: Option<&Path>) -> anyhow::Result<u8> {
-    let _ = (assignment, case, cases);
-    anyhow::bail!("grade show is not implemented yet")
+/// `grade show`: a visible case's input, files and reference transcript.
+pub fn show(assignment: Assignment, case_name: &str, cases: Option<&Path>) -> anyhow::Result<u8> {
+    let tree = CaseTree::open(cases)?;
+    let set = cases::load(&tree, assignment)?;
+    let case = find_case(&set, case_name)?;
+    if case.visibility == Visibility::Hidden {
+        bail!("case '{case_name}' of {assignment} is hidden: its input and expected output are not shown");
+    }
+    println!(
+        "{} — {} points",
+        case.name,
+        crate::report::points(case.points)
+    );
+    println!("{}\n", case.description);
+    if !case.args.is_empty() {
+        println!("Arguments: {}", case.args.join(" "));
+    }
+    for (name, bytes) in &case.files {
+        println!(
+            "File {name}:\n{}",
+            String::from_utf8_lossy(bytes).trim_end()
+        );
+    }
+    println!("Input ({} lines):", case.input.len());
+    for (number, line) in case.input.iter().enumerate() {
+        println!("{:>4}  {line}", number + 1);
+    }
+    let transcript = match &case.reference {
+        Some(text) => text.clone(),
+        None => case.record_reference()?.transcript.terminal_text(),
+    };
+    println!("\nReference transcript:\n{transcript}");
+    Ok(0)
 }
 
-/// `grade bless`.
+fn find_case<'a>(set: &'a CaseSet, name: &str) -> anyhow::Result<&'a Case> {
+    set.cases.iter().find(|c| c.name == name).ok_or_else(|| {
+        let names: Vec<&str> = set.cases.iter().map(|c| c.name.as_str()).collect();
+        anyhow!(
+            "{} has no case '{name}' (cases: {})",
+            set.assignment,
+            names.join(", ")
+        )
+    })
+}
+
+fn selected(tree: &CaseTree, assignment: Option<Assignment>) -> Vec<Assignment> {
+    assignment.map_or_else(|| tree.assignments(), |a| vec![a])
+}
+
+/// `grade bless`: writes the reference transcript of every case under `root`.
 pub fn bless(assignment: Option<Assignment>, root: &Path) -> anyhow::Result<u8> {
-    let _ = (assignment, root);
-    anyhow::bail!("grade bless is not implemented yet")
+    let tree = CaseTree::from_dir(root)?;
+    let mut written = 0;
+    for assignment in selected(&tree, assignment) {
+        let set = cases::load(&tree, assignment)?;
+        let dir = root.join("reference").join(assignment.name());
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("cannot create {}", dir.display()))?;
+        for case in &set.cases {
+            let text = case.record_reference()?.transcript.terminal_text();
+            let path = root.join(&case.reference_path);
+            if case.reference.as_deref() != Some(text.as_str()) {
+                std::fs::write(&path, &text)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                println!("wrote {}", path.display());
+                written += 1;
+            }
+        }
+        for orphan in orphans(&tree, &set) {
+            println!(
+                "note: {} has no case any more; remove it",
+                tree.display(&orphan)
+            );
+        }
+    }
+    println!("{written} reference transcript(s) written");
+    Ok(0)
 }
 
-/// `grade verify`.
+/// Stored transcripts of an assignment that belong to no case.
+fn orphans(tree: &CaseTree, set: &CaseSet) -> Vec<String> {
+    let prefix = format!("reference/{}/", set.assignment);
+    tree.paths()
+        .filter(|p| p.starts_with(&prefix) && p.ends_with(".txt"))
+        .filter(|p| !set.cases.iter().any(|c| c.reference_path == **p))
+        .cloned()
+        .collect()
+}
+
+/// `grade verify`: every stored transcript equals what the reference produces now.
 pub fn verify(assignment: Option<Assignment>, root: &Path) -> anyhow::Result<u8> {
-    let _ = (assignment, root);
-    anyhow::bail!("grade verify is not implemented yet")
+    let tree = CaseTree::from_dir(root)?;
+    let mut problems = 0;
+    let mut checked = 0;
+    for assignment in selected(&tree, assignment) {
+        let set = cases::load(&tree, assignment)?;
+        for case in &set.cases {
+            checked += 1;
+            let now = case.record_reference()?.transcript.terminal_text();
+            match &case.reference {
+                None => {
+                    problems += 1;
+                    println!(
+                        "{}: missing (run grade bless)",
+                        tree.display(&case.reference_path)
+                    );
+                }
+                Some(stored) if *stored != now => {
+                    problems += 1;
+                    println!(
+                        "{}: differs from the reference game:",
+                        tree.display(&case.reference_path)
+                    );
+                    let diff = similar::TextDiff::from_lines(stored.as_str(), now.as_str());
+                    print!(
+                        "{}",
+                        diff.unified_diff()
+                            .context_radius(2)
+                            .header("stored", "reference now")
+                    );
+                }
+                Some(_) => {}
+            }
+        }
+        for orphan in orphans(&tree, &set) {
+            problems += 1;
+            println!("{}: belongs to no case", tree.display(&orphan));
+        }
+    }
+    if problems > 0 {
+        println!(
+            "{problems} problem(s) in {checked} case(s); run `grade bless` after checking the diff"
+        );
+        Ok(1)
+    } else {
+        println!("{checked} reference transcript(s) verified");
+        Ok(0)
+    }
 }

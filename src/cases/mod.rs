@@ -120,6 +120,11 @@ impl CaseTree {
         }
     }
 
+    /// Every file path in the tree, relative to its root.
+    pub fn paths(&self) -> impl Iterator<Item = &String> {
+        self.files.keys()
+    }
+
     fn get(&self, relative: &str) -> Option<&[u8]> {
         self.files.get(relative).map(Vec::as_slice)
     }

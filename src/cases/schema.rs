@@ -141,6 +141,19 @@ pub enum Level {
     Case,
 }
 
+/// What a `lines` check compares between the two sides.
+#[derive(Debug, Default, Deserialize, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Compare {
+    /// The items, in order.
+    #[default]
+    Sequence,
+    /// How many items there are.
+    Count,
+    /// Whether there is at least one.
+    Presence,
+}
+
 /// One check as written in YAML; `kind` selects the variant.
 #[derive(Debug, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
@@ -149,7 +162,7 @@ pub enum CheckSpec {
     Transcript {
         /// Check name (defaults to the kind).
         name: Option<String>,
-        /// Share of the case's points (default 1).
+        /// Share of the case's points (default 1; 0 makes the check informational).
         weight: Option<f64>,
         /// The loosest level that still passes (default whitespace).
         level: Option<Level>,
@@ -158,7 +171,7 @@ pub enum CheckSpec {
     Lines {
         /// Check name (required: a case may have several).
         name: String,
-        /// Share of the case's points (default 1).
+        /// Share of the case's points (default 1; 0 makes the check informational).
         weight: Option<f64>,
         /// A regular expression; with capture groups, the groups form the item.
         pattern: String,
@@ -170,12 +183,20 @@ pub enum CheckSpec {
         /// Compare without punctuation (default false).
         #[serde(default)]
         ignore_punctuation: bool,
+        /// Collapse consecutive equal items on both sides, so a redraw after an invalid
+        /// input does not count (default false).
+        #[serde(default)]
+        dedup: bool,
+        /// What must agree: the sequence of items (default), only their count, or only
+        /// whether there is any.
+        #[serde(default)]
+        compare: Compare,
     },
     /// The sequence of boards printed, cell by cell.
     Board {
         /// Check name (defaults to "board").
         name: Option<String>,
-        /// Share of the case's points (default 1).
+        /// Share of the case's points (default 1; 0 makes the check informational).
         weight: Option<f64>,
         /// A regular expression for one filled cell (e.g. "[0-9]", "[BW]").
         cell: String,
@@ -192,7 +213,7 @@ pub enum CheckSpec {
     Contains {
         /// Check name (defaults to the text).
         name: Option<String>,
-        /// Share of the case's points (default 1).
+        /// Share of the case's points (default 1; 0 makes the check informational).
         weight: Option<f64>,
         /// The message (matched ignoring case, punctuation and spacing unless `exact`).
         text: String,
@@ -207,7 +228,7 @@ pub enum CheckSpec {
     Exit {
         /// Check name (defaults to "exit").
         name: Option<String>,
-        /// Share of the case's points (default 1).
+        /// Share of the case's points (default 1; 0 makes the check informational).
         weight: Option<f64>,
         /// Also require exit status 0 when the game ended (default false).
         #[serde(default)]

@@ -5,6 +5,7 @@ use regex::Regex;
 
 use super::view::{context, View};
 use super::Evaluation;
+use crate::cases::schema::Compare;
 use crate::results::Difference;
 
 /// How matched items are reduced before comparing.
@@ -16,6 +17,17 @@ pub struct ItemRules {
     pub ignore_case: bool,
     /// Drop punctuation.
     pub ignore_punctuation: bool,
+}
+
+/// Everything that shapes a `lines` comparison.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LineOptions {
+    /// How items are reduced.
+    pub rules: ItemRules,
+    /// Collapse consecutive equal items.
+    pub dedup: bool,
+    /// What must agree.
+    pub compare: Compare,
 }
 
 /// One match of the pattern: its normalized form, and where it was found.
@@ -66,7 +78,7 @@ fn numbers_in(text: &str) -> Vec<String> {
     found
 }
 
-fn items(view: &View, pattern: &Regex, rules: ItemRules) -> Vec<Item> {
+fn items(view: &View, pattern: &Regex, rules: ItemRules, dedup: bool) -> Vec<Item> {
     let mut found = Vec::new();
     for (index, (start, line)) in view.lines().into_iter().enumerate() {
         for captures in pattern.captures_iter(line) {
@@ -84,8 +96,12 @@ fn items(view: &View, pattern: &Regex, rules: ItemRules) -> Vec<Item> {
             } else {
                 whole.as_str().to_string()
             };
+            let value = reduce(&raw, rules);
+            if dedup && found.last().is_some_and(|last: &Item| last.value == value) {
+                continue;
+            }
             found.push(Item {
-                value: reduce(&raw, rules),
+                value,
                 line: index,
                 offset: start + whole.start(),
             });
@@ -99,19 +115,31 @@ pub fn evaluate_lines(
     student: &View,
     reference: &View,
     pattern: &Regex,
-    rules: ItemRules,
+    options: LineOptions,
 ) -> Evaluation {
-    let s = items(student, pattern, rules);
-    let r = items(reference, pattern, rules);
+    let LineOptions {
+        rules,
+        dedup,
+        compare,
+    } = options;
+    let s = items(student, pattern, rules, dedup);
+    let r = items(reference, pattern, rules, dedup);
     if s.is_empty() && r.is_empty() {
         return Evaluation::not_applicable();
     }
     let common = s.len().min(r.len());
-    let Some(at) = (0..common)
-        .find(|&i| s[i].value != r[i].value)
-        .or((s.len() != r.len()).then_some(common))
-    else {
-        return Evaluation::pass(format!("all {} match", r.len()));
+    let at = match compare {
+        Compare::Sequence => (0..common)
+            .find(|&i| s[i].value != r[i].value)
+            .or((s.len() != r.len()).then_some(common)),
+        Compare::Count => (s.len() != r.len()).then_some(common),
+        Compare::Presence => (s.is_empty() != r.is_empty()).then_some(0),
+    };
+    let Some(at) = at else {
+        return Evaluation::pass(match compare {
+            Compare::Presence => "present, like the reference".to_string(),
+            _ => format!("all {} match", r.len()),
+        });
     };
     let relaxation = [
         (
@@ -140,11 +168,11 @@ pub fn evaluate_lines(
     .into_iter()
     .filter(|(relaxed, _)| *relaxed != rules)
     .find(|(relaxed, _)| {
-        let s: Vec<String> = items(student, pattern, *relaxed)
+        let s: Vec<String> = items(student, pattern, *relaxed, dedup)
             .into_iter()
             .map(|i| i.value)
             .collect();
-        let r: Vec<String> = items(reference, pattern, *relaxed)
+        let r: Vec<String> = items(reference, pattern, *relaxed, dedup)
             .into_iter()
             .map(|i| i.value)
             .collect();
@@ -284,10 +312,14 @@ mod tests {
         }
     }
 
-    const LOOSE: ItemRules = ItemRules {
-        numbers: false,
-        ignore_case: true,
-        ignore_punctuation: false,
+    const LOOSE: LineOptions = LineOptions {
+        rules: ItemRules {
+            numbers: false,
+            ignore_case: true,
+            ignore_punctuation: false,
+        },
+        dedup: false,
+        compare: Compare::Sequence,
     };
 
     #[test]
@@ -314,8 +346,11 @@ mod tests {
     #[test]
     fn numbers_mode_and_missing_items() {
         let pattern = Regex::new(r"(?i)score.*").expect("regex");
-        let rules = ItemRules {
-            numbers: true,
+        let rules = LineOptions {
+            rules: ItemRules {
+                numbers: true,
+                ..LOOSE.rules
+            },
             ..LOOSE
         };
         let reference = view("Your score is: 32\nYour score is: 46\n");
@@ -341,15 +376,66 @@ mod tests {
 
     #[test]
     fn relaxation_is_suggested() {
-        let pattern = Regex::new(r"Computer removes \d").expect("regex");
-        let strict = ItemRules::default();
+        let pattern = Regex::new(r"(?i)computer removes \d").expect("regex");
+        let strict = LineOptions::default();
         let e = evaluate_lines(
             &view("computer removes 1\n"),
             &view("Computer removes 1\n"),
             &pattern,
             strict,
         );
-        assert!(e.passed || e.detail.contains("match"));
+        assert!(!e.passed);
+        let relaxation = e.difference.and_then(|d| d.relaxation);
+        assert_eq!(relaxation.as_deref(), Some("ignoring capitalisation"));
+    }
+
+    #[test]
+    fn dedup_count_and_presence() {
+        let pattern = Regex::new(r"(?i)player turn").expect("regex");
+        let reference = view("Player Turn\nComputer\nPlayer Turn\n");
+        let student = view("Player Turn\nPlayer Turn\nComputer\nPlayer Turn\n");
+        assert!(!evaluate_lines(&student, &reference, &pattern, LOOSE).passed);
+        let dedup = LineOptions {
+            dedup: true,
+            ..LOOSE
+        };
+        assert!(evaluate_lines(&student, &reference, &pattern, dedup).passed);
+        let errors = Regex::new(r"(?i)^[^?]*\b(used|empty)\b[^?]*$").expect("regex");
+        let presence = LineOptions {
+            compare: Compare::Presence,
+            ..LOOSE
+        };
+        assert!(
+            evaluate_lines(
+                &view("Number used, position empty!\n"),
+                &view("That number is used.\nThat position is not empty.\n"),
+                &errors,
+                presence
+            )
+            .passed
+        );
+        assert!(
+            !evaluate_lines(
+                &view("Your number? \n"),
+                &view("That number is used.\n"),
+                &errors,
+                presence
+            )
+            .passed
+        );
+        let count = LineOptions {
+            compare: Compare::Count,
+            ..LOOSE
+        };
+        assert!(
+            evaluate_lines(
+                &view("Player Turn\nPlayer Turn\n"),
+                &reference,
+                &pattern,
+                count
+            )
+            .passed
+        );
     }
 
     #[test]

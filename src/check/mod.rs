@@ -9,7 +9,7 @@ pub mod view;
 
 use regex::{Regex, RegexBuilder};
 
-use crate::cases::schema::{CheckSpec, Level};
+use crate::cases::schema::{CheckSpec, Compare, Level};
 use crate::games::Recording;
 use crate::results::{CheckResult, Difference};
 use crate::transcript::Transcript;
@@ -34,7 +34,12 @@ pub enum CheckKind {
     /// The whole output, passing at `level` or stricter.
     Transcript { level: Level },
     /// The sequence of pattern matches.
-    Lines { pattern: Regex, rules: ItemRules },
+    Lines {
+        pattern: Regex,
+        rules: ItemRules,
+        dedup: bool,
+        compare: Compare,
+    },
     /// The sequence of boards.
     Board(BoardSpec),
     /// How often a message appears.
@@ -86,6 +91,8 @@ impl Check {
                 numbers,
                 ignore_case,
                 ignore_punctuation,
+                dedup,
+                compare,
             } => {
                 let ignore_case = ignore_case.unwrap_or(true);
                 let pattern = RegexBuilder::new(pattern)
@@ -102,6 +109,8 @@ impl Check {
                             ignore_case,
                             ignore_punctuation: *ignore_punctuation,
                         },
+                        dedup: *dedup,
+                        compare: *compare,
                     },
                 )
             }
@@ -149,8 +158,8 @@ impl Check {
             ),
         };
         let weight = weight.unwrap_or(1.0);
-        if !(weight.is_finite() && weight > 0.0) {
-            return Err(format!("check '{name}': weight must be a positive number"));
+        if !(weight.is_finite() && weight >= 0.0) {
+            return Err(format!("check '{name}': weight must be a number from 0 up"));
         }
         Ok(Check { name, weight, kind })
     }
@@ -246,9 +255,19 @@ impl Check {
                 let v = Views::new(student, &reference.transcript, InputShown::Echoed);
                 ladder::evaluate(&v.student, &v.reference, *level)
             }
-            CheckKind::Lines { pattern, rules } => {
+            CheckKind::Lines {
+                pattern,
+                rules,
+                dedup,
+                compare,
+            } => {
                 let v = Views::new(student, &reference.transcript, InputShown::LineBreak);
-                lines::evaluate_lines(&v.student, &v.reference, pattern, *rules)
+                let options = lines::LineOptions {
+                    rules: *rules,
+                    dedup: *dedup,
+                    compare: *compare,
+                };
+                lines::evaluate_lines(&v.student, &v.reference, pattern, options)
             }
             CheckKind::Board(spec) => {
                 let v = Views::new(student, &reference.transcript, InputShown::LineBreak);
