@@ -1,14 +1,78 @@
-//! Grading a submission: case → run → transcript → checks → report. Skeleton.
+//! Grading a submission: case → run → transcript → checks → report.
+//!
+//! For each case the reference game is recorded on the case's input (and must equal the stored
+//! reference transcript), the student's program is run on the same input, and the case's
+//! checks compare the two. Cases run in parallel; the result is one [`GradeResult`].
 
-use std::path::Path;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
+use anyhow::{bail, Context};
 use clap::Args;
 
-use crate::games::Assignment;
+use crate::cases::schema::Level;
+use crate::cases::{self, Case, CaseSet, CaseTree};
+use crate::check::{self, Check, CheckKind, StudentRun};
+use crate::games::{Assignment, Recording};
+use crate::report::{self, Format, RenderOptions};
+use crate::results::{
+    BuildFailure, CaseResult, CaseStatus, CheckResult, Ended, GradeResult, RunSummary, Visibility,
+};
+use crate::run::{self, Ending, RunOutcome, RunSpec};
+use crate::submission::{self, PrepareError, Submission};
+use crate::transcript::Stream;
 
 /// Options of the default `grade SUBMISSION --assignment NAME` command.
-#[derive(Args, Debug, Default)]
-pub struct GradeOptions {}
+#[derive(Args, Debug, Default, Clone)]
+pub struct GradeOptions {
+    /// Grade against the cases in DIR (holding cases/ and reference/) instead of the built-in ones.
+    #[arg(long, value_name = "DIR")]
+    pub cases: Option<PathBuf>,
+
+    /// Only run cases whose name contains PATTERN (`*` matches anything).
+    #[arg(long = "case", value_name = "PATTERN")]
+    pub case_filter: Option<String>,
+
+    /// Report format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+
+    /// Write the report to FILE instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Require the whole transcript to match the reference exactly (trailing spaces and the
+    /// final newline forgiven), for courses that publish the reference transcripts.
+    #[arg(long)]
+    pub strict: bool,
+
+    /// Run the program under a pseudo-terminal, exactly as in a student's terminal.
+    #[arg(long)]
+    pub terminal: bool,
+
+    /// Wall-clock limit per case in seconds (overrides the cases').
+    #[arg(long, value_name = "SECONDS")]
+    pub wall_limit: Option<f64>,
+
+    /// CPU-time limit per case in seconds (overrides the cases').
+    #[arg(long, value_name = "SECONDS")]
+    pub cpu_limit: Option<f64>,
+
+    /// Memory limit per case in MiB (overrides the cases').
+    #[arg(long, value_name = "MIB")]
+    pub memory_limit: Option<u64>,
+
+    /// Output limit per case in KiB (overrides the cases').
+    #[arg(long, value_name = "KIB")]
+    pub output_limit: Option<u64>,
+
+    /// Cases run at once (default: the number of CPU cores).
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<usize>,
+}
 
 /// Grades one submission and writes the report; returns the process exit status.
 pub fn grade_command(
@@ -16,6 +80,420 @@ pub fn grade_command(
     assignment: Assignment,
     options: &GradeOptions,
 ) -> anyhow::Result<u8> {
-    let _ = (submission, assignment, options);
-    anyhow::bail!("grading is not implemented yet")
+    let tree = CaseTree::open(options.cases.as_deref())?;
+    let set = cases::load(&tree, assignment)?;
+    let result = grade(submission, &set, options)?;
+    let color = options.output.is_none()
+        && options.format == Format::Text
+        && std::io::stdout().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let bytes = report::exporter(options.format, RenderOptions { color }).export(&result)?;
+    match &options.output {
+        Some(path) => std::fs::write(path, &bytes)
+            .with_context(|| format!("cannot write the report to {}", path.display()))?,
+        None => {
+            let mut stdout = std::io::stdout().lock();
+            // A closed pipe (grade … | head) is not an error worth reporting.
+            let _ = stdout.write_all(&bytes).and_then(|()| stdout.flush());
+        }
+    }
+    Ok(if result.full_marks() { 0 } else { 1 })
+}
+
+/// Turns a `--case` pattern into a matcher: a substring, or a wildcard pattern with `*`.
+fn case_matcher(pattern: &str) -> anyhow::Result<regex::Regex> {
+    let escaped: Vec<String> = pattern.split('*').map(regex::escape).collect();
+    let anchored = if pattern.contains('*') {
+        format!("^{}$", escaped.join(".*"))
+    } else {
+        escaped.join("")
+    };
+    Ok(regex::Regex::new(&anchored)?)
+}
+
+/// Grades `submission` against the cases of `set`.
+pub fn grade(submission: &Path, set: &CaseSet, options: &GradeOptions) -> anyhow::Result<GradeResult> {
+    let started = Instant::now();
+    let selected: Vec<&Case> = match &options.case_filter {
+        None => set.cases.iter().collect(),
+        Some(pattern) => {
+            let matcher = case_matcher(pattern)?;
+            let chosen: Vec<&Case> = set.cases.iter().filter(|c| matcher.is_match(&c.name)).collect();
+            if chosen.is_empty() {
+                let names: Vec<&str> = set.cases.iter().map(|c| c.name.as_str()).collect();
+                bail!(
+                    "no case of {} matches '{pattern}' (cases: {})",
+                    set.assignment,
+                    names.join(", ")
+                );
+            }
+            chosen
+        }
+    };
+    let references = selected
+        .iter()
+        .map(|case| reference_for(case))
+        .collect::<anyhow::Result<Vec<Recording>>>()?;
+
+    let prepared = match submission::prepare(submission) {
+        Ok(prepared) => prepared,
+        Err(PrepareError::BuildFailed(failure)) => {
+            return Ok(build_failed(submission, set, &selected, failure, started));
+        }
+        Err(other) => return Err(other.into()),
+    };
+
+    let jobs = options
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, 64);
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<anyhow::Result<CaseResult>>>> =
+        Mutex::new((0..selected.len()).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.min(selected.len()) {
+            scope.spawn(|| loop {
+                let index = next.fetch_add(1, Ordering::SeqCst);
+                let Some(case) = selected.get(index) else {
+                    break;
+                };
+                let result = grade_case(case, &references[index], &prepared, options);
+                if let Ok(mut slots) = results.lock() {
+                    slots[index] = Some(result);
+                }
+            });
+        }
+    });
+    let slots = results
+        .into_inner()
+        .map_err(|_| anyhow::anyhow!("a grading thread failed"))?;
+    let mut cases = Vec::with_capacity(slots.len());
+    for slot in slots {
+        cases.push(slot.ok_or_else(|| anyhow::anyhow!("a case was not graded"))??);
+    }
+    Ok(GradeResult {
+        assignment: set.assignment.name().to_string(),
+        submission: submission.display().to_string(),
+        score: round(cases.iter().map(|c| c.score).sum()),
+        max_score: round(cases.iter().map(|c| c.max_score).sum()),
+        cases,
+        build_failure: None,
+        wall_ms: millis(started.elapsed()),
+    })
+}
+
+/// Records the reference on the case's input; it must equal the stored transcript.
+fn reference_for(case: &Case) -> anyhow::Result<Recording> {
+    let recording = case.record_reference()?;
+    match &case.reference {
+        None => bail!(
+            "{}: the case has no reference transcript ({}); run `grade bless`",
+            case.source,
+            case.reference_path
+        ),
+        Some(stored) if *stored != recording.transcript.terminal_text() => bail!(
+            "{}: the stored reference transcript {} differs from what the reference game \
+             produces now; check it with `grade verify` and re-run `grade bless`",
+            case.source,
+            case.reference_path
+        ),
+        Some(_) => Ok(recording),
+    }
+}
+
+fn round(value: f64) -> f64 {
+    (value * 1000.0).round() / 1000.0
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// The checks a case is graded with: its own, or under `--strict` the whole transcript.
+fn checks_for(case: &Case, strict: bool) -> Vec<Check> {
+    if strict {
+        vec![Check {
+            name: "transcript".into(),
+            weight: 1.0,
+            kind: CheckKind::Transcript {
+                level: Level::TrailingWhitespace,
+            },
+        }]
+    } else {
+        case.checks.clone()
+    }
+}
+
+/// The limits of a case with the command line's overrides applied.
+fn limits_for(case: &Case, options: &GradeOptions) -> run::Limits {
+    let mut limits = case.limits.clone();
+    if let Some(s) = options.wall_limit.filter(|s| s.is_finite() && *s > 0.0) {
+        limits.wall = Duration::from_secs_f64(s);
+    }
+    if let Some(s) = options.cpu_limit.filter(|s| s.is_finite() && *s > 0.0) {
+        limits.cpu = Duration::from_secs_f64(s);
+    }
+    if let Some(mib) = options.memory_limit {
+        limits.memory_bytes = mib << 20;
+    }
+    if let Some(kib) = options.output_limit {
+        limits.output_bytes = usize::try_from(kib << 10).unwrap_or(usize::MAX);
+    }
+    limits
+}
+
+/// Runs one case and checks it.
+fn grade_case(
+    case: &Case,
+    reference: &Recording,
+    submission: &Submission,
+    options: &GradeOptions,
+) -> anyhow::Result<CaseResult> {
+    let mut command = submission.command.clone();
+    command.extend(case.args.iter().cloned());
+    let spec = RunSpec {
+        command,
+        files: case.files.clone(),
+        readable: submission.readable.clone(),
+        env: submission.env.clone(),
+        input: case.input.clone(),
+        end_of_input: case.end_of_input,
+        limits: limits_for(case, options),
+        terminal: options.terminal,
+    };
+    let hidden = case.visibility == Visibility::Hidden;
+    let outcome = match run::run(&spec) {
+        Ok(outcome) => outcome,
+        Err(error) => {
+            return Ok(CaseResult {
+                name: case.name.clone(),
+                description: case.description.clone(),
+                visibility: case.visibility,
+                score: 0.0,
+                max_score: case.points,
+                status: CaseStatus::Error,
+                checks: Vec::new(),
+                run: RunSummary {
+                    ended: Ended::Signal,
+                    exit_code: None,
+                    signal: None,
+                    wall_ms: 0,
+                    cpu_ms: 0,
+                    peak_memory_kib: None,
+                    unread_inputs: case.input.len(),
+                    prompts_late: false,
+                    output_truncated: false,
+                    detection: String::new(),
+                },
+                input: if hidden { Vec::new() } else { case.input.clone() },
+                notes: vec![format!("the program could not be run: {error}")],
+                stderr: String::new(),
+            })
+        }
+    };
+    let student = StudentRun {
+        transcript: &outcome.transcript,
+        exited: match outcome.ending {
+            Ending::Exited(code) => Some(code),
+            _ => None,
+        },
+        waiting_for_input: outcome.ending == Ending::WaitingForInput,
+        prompts_late: outcome.prompts_late,
+        unread_inputs: outcome.unread_inputs,
+    };
+    let checks: Vec<CheckResult> = check::score(
+        &checks_for(case, options.strict),
+        &student,
+        reference,
+        case.points,
+        hidden,
+    );
+    let score = round(checks.iter().map(|c| c.score).sum());
+    let max_score: f64 = checks.iter().map(|c| c.max_score).sum();
+    let passed = checks.iter().all(|c| c.passed);
+    Ok(CaseResult {
+        name: case.name.clone(),
+        description: case.description.clone(),
+        visibility: case.visibility,
+        score,
+        max_score: round(max_score.max(case.points)),
+        status: if passed {
+            CaseStatus::Passed
+        } else {
+            CaseStatus::Failed
+        },
+        checks,
+        run: summary(&outcome),
+        input: if hidden { Vec::new() } else { case.input.clone() },
+        notes: notes(&outcome, case, options),
+        stderr: if hidden {
+            String::new()
+        } else {
+            capped(&outcome.transcript.output_text(Stream::Stderr), 2000)
+        },
+    })
+}
+
+/// Keeps at most `limit` bytes of `text` (on a character boundary), marking the cut.
+fn capped(text: &str, limit: usize) -> String {
+    if text.len() <= limit {
+        return text.to_string();
+    }
+    let mut end = limit;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}\n… ({} more bytes)", &text[..end], text.len() - end)
+}
+
+/// The report's view of how the run went.
+fn summary(outcome: &RunOutcome) -> RunSummary {
+    let (ended, exit_code, signal) = match outcome.ending {
+        Ending::Exited(code) => (Ended::Exit, Some(code), None),
+        Ending::Signaled(signal) => (Ended::Signal, None, Some(signal)),
+        Ending::WallTimeout => (Ended::Timeout, None, None),
+        Ending::CpuLimit => (Ended::CpuLimit, None, None),
+        Ending::MemoryLimit => (Ended::MemoryLimit, None, None),
+        Ending::OutputLimit => (Ended::OutputLimit, None, None),
+        Ending::WaitingForInput => (Ended::WaitingForInput, None, None),
+    };
+    RunSummary {
+        ended,
+        exit_code,
+        signal,
+        wall_ms: millis(outcome.wall),
+        cpu_ms: millis(outcome.cpu),
+        peak_memory_kib: outcome.peak_memory_bytes.map(|b| b >> 10),
+        unread_inputs: outcome.unread_inputs,
+        prompts_late: outcome.prompts_late,
+        output_truncated: outcome.output_truncated,
+        detection: outcome.detection.name().to_string(),
+    }
+}
+
+/// Things the student should know that are not check failures.
+fn notes(outcome: &RunOutcome, case: &Case, options: &GradeOptions) -> Vec<String> {
+    let limits = limits_for(case, options);
+    let mut notes = Vec::new();
+    if outcome.prompts_late {
+        notes.push(
+            "prompts were not flushed before reading input: they appeared only later, so a \
+             person at a terminal would not see them in time (flush output before reading, \
+             e.g. `cout << flush`, `fflush(stdout)`, `print(..., flush=True)`)"
+                .to_string(),
+        );
+    }
+    match outcome.ending {
+        Ending::WallTimeout => notes.push(format!(
+            "the program was stopped after the time limit of {} s",
+            limits.wall.as_secs_f64()
+        )),
+        Ending::CpuLimit => notes.push(format!(
+            "the program was stopped after using {} s of CPU time (an endless loop?)",
+            limits.cpu.as_secs_f64()
+        )),
+        Ending::MemoryLimit => notes.push(format!(
+            "the program was stopped for using more than {} MiB of memory",
+            limits.memory_bytes >> 20
+        )),
+        Ending::OutputLimit => notes.push(format!(
+            "the program was stopped after printing more than {} KiB",
+            limits.output_bytes >> 10
+        )),
+        Ending::Signaled(signal) => notes.push(format!(
+            "the program crashed: killed by signal {signal}{}",
+            signal_name(signal).map_or(String::new(), |n| format!(" ({n})"))
+        )),
+        Ending::Exited(_) | Ending::WaitingForInput => {}
+    }
+    if outcome.detection == run::Detection::Quiescence {
+        notes.push(
+            "input timing was estimated from output pauses on this machine; where each input \
+             appears in the transcript may be approximate"
+                .to_string(),
+        );
+    }
+    notes
+}
+
+fn signal_name(signal: i32) -> Option<&'static str> {
+    Some(match signal {
+        libc::SIGSEGV => "SIGSEGV, a memory access error",
+        libc::SIGABRT => "SIGABRT, the program aborted",
+        libc::SIGFPE => "SIGFPE, e.g. division by zero",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGILL => "SIGILL",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGTERM => "SIGTERM",
+        _ => return None,
+    })
+}
+
+/// The result when the submission does not build: every case scores 0.
+fn build_failed(
+    submission: &Path,
+    set: &CaseSet,
+    selected: &[&Case],
+    failure: BuildFailure,
+    started: Instant,
+) -> GradeResult {
+    let cases = selected
+        .iter()
+        .map(|case| CaseResult {
+            name: case.name.clone(),
+            description: case.description.clone(),
+            visibility: case.visibility,
+            score: 0.0,
+            max_score: case.points,
+            status: CaseStatus::Error,
+            checks: Vec::new(),
+            run: RunSummary {
+                ended: Ended::BuildFailed,
+                exit_code: None,
+                signal: None,
+                wall_ms: 0,
+                cpu_ms: 0,
+                peak_memory_kib: None,
+                unread_inputs: case.input.len(),
+                prompts_late: false,
+                output_truncated: false,
+                detection: String::new(),
+            },
+            input: Vec::new(),
+            notes: vec!["the submission did not build".to_string()],
+            stderr: String::new(),
+        })
+        .collect::<Vec<_>>();
+    GradeResult {
+        assignment: set.assignment.name().to_string(),
+        submission: submission.display().to_string(),
+        score: 0.0,
+        max_score: round(cases.iter().map(|c| c.max_score).sum()),
+        cases,
+        build_failure: Some(failure),
+        wall_ms: millis(started.elapsed()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn case_patterns_are_substrings_or_wildcards() {
+        let m = case_matcher("error").expect("pattern");
+        assert!(m.is_match("error-too-many"));
+        let w = case_matcher("error-*").expect("pattern");
+        assert!(w.is_match("error-too-many"));
+        assert!(!w.is_match("an-error-x"));
+        assert!(case_matcher("a.b").expect("pattern").is_match("a.b"));
+        assert!(!case_matcher("a.b").expect("pattern").is_match("axb"));
+    }
+
+    #[test]
+    fn capped_marks_the_cut() {
+        assert_eq!(capped("abc", 10), "abc");
+        assert_eq!(capped("ééé", 3), "é\n… (4 more bytes)");
+    }
 }

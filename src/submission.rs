@@ -1,0 +1,574 @@
+//! Turning what a student handed in into a command the runner can start.
+//!
+//! A submission is an executable, a `.py` file (run with a real python3 interpreter, resolved
+//! once, never a shim), a `.c`/`.cpp`/`.cc` file (compiled with gcc/g++ -O2), a `.java` file or
+//! a directory of `.java` files (javac; the class with `main` is found), or a directory holding
+//! one of these. Everything is copied into a private build directory first, so the program
+//! only ever sees its own files, never its neighbours (such as an instructor's cases).
+
+use std::fmt;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use crate::results::BuildFailure;
+
+/// The kind of program a submission is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Language {
+    /// A ready-made executable (any language).
+    Executable,
+    /// A Python 3 script.
+    Python,
+    /// A C source file.
+    C,
+    /// A C++ source file.
+    Cpp,
+    /// Java sources.
+    Java,
+}
+
+impl Language {
+    /// A short name for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Language::Executable => "executable",
+            Language::Python => "Python",
+            Language::C => "C",
+            Language::Cpp => "C++",
+            Language::Java => "Java",
+        }
+    }
+}
+
+/// A submission ready to run: the command, and the files it may read.
+#[derive(Debug)]
+pub struct Submission {
+    /// What kind of program it is.
+    pub language: Language,
+    /// The command line (the case's arguments are appended).
+    pub command: Vec<String>,
+    /// Paths outside the working directory the program needs to read.
+    pub readable: Vec<PathBuf>,
+    /// Extra environment for the run (e.g. the JVM's options).
+    pub env: Vec<(String, String)>,
+    /// Private copies of the sources and the build outputs; removed when dropped.
+    build_dir: tempfile::TempDir,
+}
+
+impl Submission {
+    /// The private directory holding the submission's files.
+    pub fn dir(&self) -> &Path {
+        self.build_dir.path()
+    }
+}
+
+/// Why a submission cannot be run.
+#[derive(Debug)]
+pub enum PrepareError {
+    /// The path does not exist or cannot be read.
+    Unreadable { path: PathBuf, reason: String },
+    /// The path exists but is not something `grade` knows how to run.
+    Unrecognised { path: PathBuf, reason: String },
+    /// A compiler or interpreter needed for it is not installed.
+    MissingTool { tool: String, language: Language },
+    /// The compiler rejected the program: every case scores 0, and the report shows why.
+    BuildFailed(BuildFailure),
+}
+
+impl fmt::Display for PrepareError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PrepareError::Unreadable { path, reason } => {
+                write!(f, "cannot read submission {}: {reason}", path.display())
+            }
+            PrepareError::Unrecognised { path, reason } => {
+                write!(f, "cannot run submission {}: {reason}", path.display())
+            }
+            PrepareError::MissingTool { tool, language } => write!(
+                f,
+                "{tool} is needed to run a {} submission but was not found on PATH",
+                language.name()
+            ),
+            PrepareError::BuildFailed(failure) => {
+                write!(f, "the submission did not build: {}", failure.command)
+            }
+        }
+    }
+}
+
+impl std::error::Error for PrepareError {}
+
+/// How long a compiler may run before the build counts as failed.
+const BUILD_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// JVM options that keep a student's Java program small and quick to start under the limits.
+const JVM_OPTIONS: &str = "-Xmx256m -Xss8m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
+    -XX:CompressedClassSpaceSize=64m -XX:ReservedCodeCacheSize=64m -XX:-UsePerfData";
+
+/// Prepares `path` for running: copies it into a private directory and builds it if needed.
+pub fn prepare(path: &Path) -> Result<Submission, PrepareError> {
+    let unreadable = |reason: String| PrepareError::Unreadable {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let metadata = std::fs::metadata(path).map_err(|e| unreadable(e.to_string()))?;
+    let build_dir = tempfile::Builder::new()
+        .prefix("grade-submission-")
+        .tempdir()
+        .map_err(|e| unreadable(format!("cannot create a build directory: {e}")))?;
+    // The run may use another uid: let it read (not write) the build directory.
+    let _ = std::fs::set_permissions(build_dir.path(), std::fs::Permissions::from_mode(0o755));
+    if metadata.is_dir() {
+        copy_dir(path, build_dir.path()).map_err(|e| unreadable(e.to_string()))?;
+        let entry = find_entry(path, build_dir.path())?;
+        build(path, entry, build_dir)
+    } else {
+        let name = path
+            .file_name()
+            .ok_or_else(|| unreadable("not a file name".into()))?;
+        let copy = build_dir.path().join(name);
+        std::fs::copy(path, &copy).map_err(|e| unreadable(e.to_string()))?;
+        build(path, copy, build_dir)
+    }
+}
+
+/// Copies the regular files of a submission directory (recursively, skipping hidden ones).
+fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    for entry in walkdir::WalkDir::new(from)
+        .max_depth(4)
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'))
+    {
+        let entry = entry.map_err(std::io::Error::other)?;
+        let relative = entry.path().strip_prefix(from).unwrap_or(entry.path());
+        let target = to.join(relative);
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target)?;
+        } else if entry.file_type().is_file() {
+            std::fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
+}
+
+fn extension(path: &Path) -> String {
+    path.extension()
+        .map(|e| e.to_string_lossy().to_lowercase())
+        .unwrap_or_default()
+}
+
+fn is_executable(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Chooses what to run in a submission directory (already copied to `copy`).
+fn find_entry(original: &Path, copy: &Path) -> Result<PathBuf, PrepareError> {
+    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(copy)
+        .max_depth(4)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.into_path())
+        .collect();
+    files.sort();
+    let with = |ext: &[&str]| -> Vec<&PathBuf> {
+        files
+            .iter()
+            .filter(|f| ext.contains(&extension(f).as_str()))
+            .collect()
+    };
+    let unrecognised = |reason: String| PrepareError::Unrecognised {
+        path: original.to_path_buf(),
+        reason,
+    };
+    let java = with(&["java"]);
+    if !java.is_empty() {
+        // A directory of Java sources is built as a whole.
+        return Ok(copy.to_path_buf());
+    }
+    for (kind, exts) in [
+        ("C++", &["cpp", "cc", "cxx"][..]),
+        ("C", &["c"][..]),
+        ("Python", &["py"][..]),
+    ] {
+        let found = with(exts);
+        match found.as_slice() {
+            [] => continue,
+            [one] => return Ok((*one).clone()),
+            many => {
+                // Prefer a file with the program's entry point.
+                let needle = if kind == "Python" { "__main__" } else { "main(" };
+                let mains: Vec<&&PathBuf> = many
+                    .iter()
+                    .filter(|f| std::fs::read_to_string(f).is_ok_and(|t| t.contains(needle)))
+                    .collect();
+                if let [one] = mains.as_slice() {
+                    return Ok((**one).clone());
+                }
+                if kind != "Python" {
+                    return Ok(copy.to_path_buf());
+                }
+                let names: Vec<String> = many
+                    .iter()
+                    .map(|f| f.strip_prefix(copy).unwrap_or(f).display().to_string())
+                    .collect();
+                return Err(unrecognised(format!(
+                    "it holds several Python files ({}) and none is clearly the main one",
+                    names.join(", ")
+                )));
+            }
+        }
+    }
+    let executables: Vec<&PathBuf> = files.iter().filter(|f| is_executable(f)).collect();
+    match executables.as_slice() {
+        [one] => Ok((*one).clone()),
+        [] => Err(unrecognised(
+            "it holds no .py, .c, .cpp, .cc or .java file and no executable".into(),
+        )),
+        _ => Err(unrecognised(
+            "it holds several executables; name the one to grade".into(),
+        )),
+    }
+}
+
+/// Builds (if needed) the entry point `entry` inside `build_dir`.
+fn build(
+    original: &Path,
+    entry: PathBuf,
+    build_dir: tempfile::TempDir,
+) -> Result<Submission, PrepareError> {
+    let dir = build_dir.path().to_path_buf();
+    let ext = extension(&entry);
+    let sources_in_dir = |exts: &[&str]| -> Vec<String> {
+        let mut found: Vec<String> = walkdir::WalkDir::new(&dir)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_file() && exts.contains(&extension(e.path()).as_str()))
+            .map(|e| e.path().display().to_string())
+            .collect();
+        found.sort();
+        found
+    };
+    let submission = |language, command: Vec<String>, readable: Vec<PathBuf>, env| Submission {
+        language,
+        command,
+        readable,
+        env,
+        build_dir,
+    };
+    if entry.is_dir() {
+        let java = sources_in_dir(&["java"]);
+        if !java.is_empty() {
+            return build_java(original, &dir, java)
+                .map(|cmd| submission(Language::Java, cmd, vec![dir.clone()], vec![]));
+        }
+        let cpp = sources_in_dir(&["cpp", "cc", "cxx"]);
+        let c = sources_in_dir(&["c"]);
+        let (language, compiler, sources) = if cpp.is_empty() {
+            (Language::C, "gcc", c)
+        } else {
+            (Language::Cpp, "g++", cpp)
+        };
+        let binary = compile_native(language, compiler, &dir, sources)?;
+        return Ok(submission(language, vec![binary], vec![dir.clone()], vec![]));
+    }
+    let entry_text = entry.display().to_string();
+    match ext.as_str() {
+        "py" => {
+            let python = python_interpreter().ok_or(PrepareError::MissingTool {
+                tool: "python3".into(),
+                language: Language::Python,
+            })?;
+            let mut readable = vec![dir.clone()];
+            readable.extend(python.readable.iter().cloned());
+            Ok(submission(
+                Language::Python,
+                vec![python.executable.display().to_string(), entry_text],
+                readable,
+                vec![],
+            ))
+        }
+        "c" => {
+            let binary = compile_native(Language::C, "gcc", &dir, vec![entry_text])?;
+            Ok(submission(Language::C, vec![binary], vec![dir.clone()], vec![]))
+        }
+        "cpp" | "cc" | "cxx" => {
+            let binary = compile_native(Language::Cpp, "g++", &dir, vec![entry_text])?;
+            Ok(submission(Language::Cpp, vec![binary], vec![dir.clone()], vec![]))
+        }
+        "java" => build_java(original, &dir, vec![entry_text])
+            .map(|cmd| submission(Language::Java, cmd, vec![dir.clone()], vec![])),
+        _ if is_executable(&entry) => Ok(submission(
+            Language::Executable,
+            vec![entry_text],
+            vec![dir.clone()],
+            vec![],
+        )),
+        _ => Err(PrepareError::Unrecognised {
+            path: original.to_path_buf(),
+            reason: "not executable, and not a .py, .c, .cpp, .cc or .java file".into(),
+        }),
+    }
+}
+
+/// Runs a build command in `dir` with a clean environment and a time limit.
+fn run_build(language: Language, tool: &str, args: &[String], dir: &Path) -> Result<(), PrepareError> {
+    let shown = format!("{tool} {}", args.join(" "))
+        .replace(&format!("{}/", dir.display()), "");
+    let child = Command::new(tool)
+        .args(args)
+        .current_dir(dir)
+        .env_clear()
+        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+        .env("LANG", "C.UTF-8")
+        .env("HOME", dir)
+        .env("TMPDIR", dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let mut child = match child {
+        Ok(child) => child,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(PrepareError::MissingTool {
+                tool: tool.to_string(),
+                language,
+            })
+        }
+        Err(e) => {
+            return Err(PrepareError::BuildFailed(BuildFailure {
+                command: shown,
+                messages: format!("cannot start {tool}: {e}"),
+            }))
+        }
+    };
+    let started = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if started.elapsed() > BUILD_TIMEOUT => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Err(_) => break None,
+        }
+    };
+    let output = child.wait_with_output().ok();
+    let messages = output
+        .map(|o| {
+            let mut text = String::from_utf8_lossy(&o.stdout).into_owned();
+            text.push_str(&String::from_utf8_lossy(&o.stderr));
+            text.replace(&format!("{}/", dir.display()), "")
+        })
+        .unwrap_or_default();
+    match status {
+        Some(status) if status.success() => Ok(()),
+        Some(_) => Err(PrepareError::BuildFailed(BuildFailure {
+            command: shown,
+            messages,
+        })),
+        None => Err(PrepareError::BuildFailed(BuildFailure {
+            command: shown,
+            messages: format!(
+                "{messages}\nthe build took longer than {} s and was stopped",
+                BUILD_TIMEOUT.as_secs()
+            ),
+        })),
+    }
+}
+
+/// Compiles C or C++ sources with -O2 into `dir/program`.
+fn compile_native(
+    language: Language,
+    compiler: &str,
+    dir: &Path,
+    sources: Vec<String>,
+) -> Result<String, PrepareError> {
+    let binary = dir.join("program").display().to_string();
+    let mut args = vec!["-O2".to_string(), "-o".to_string(), binary.clone()];
+    args.extend(sources);
+    if language == Language::C {
+        args.push("-lm".into());
+    }
+    run_build(language, compiler, &args, dir)?;
+    Ok(binary)
+}
+
+/// Compiles Java sources into `dir/classes` and finds the class with `main`.
+fn build_java(
+    original: &Path,
+    dir: &Path,
+    sources: Vec<String>,
+) -> Result<Vec<String>, PrepareError> {
+    let classes = dir.join("classes");
+    std::fs::create_dir_all(&classes).map_err(|e| PrepareError::Unreadable {
+        path: original.to_path_buf(),
+        reason: format!("cannot create the class directory: {e}"),
+    })?;
+    let main = sources
+        .iter()
+        .find_map(|s| java_main_class(Path::new(s)))
+        .ok_or_else(|| PrepareError::Unrecognised {
+            path: original.to_path_buf(),
+            reason: "no Java class declares `public static void main`".into(),
+        })?;
+    let mut args = vec![
+        "-encoding".to_string(),
+        "UTF-8".to_string(),
+        "-d".to_string(),
+        classes.display().to_string(),
+    ];
+    args.extend(sources);
+    run_build(Language::Java, "javac", &args, dir)?;
+    let java = find_on_path("java").ok_or(PrepareError::MissingTool {
+        tool: "java".into(),
+        language: Language::Java,
+    })?;
+    let mut command = vec![java.display().to_string()];
+    command.extend(JVM_OPTIONS.split_whitespace().map(String::from));
+    command.extend(["-cp".to_string(), classes.display().to_string(), main]);
+    Ok(command)
+}
+
+/// The fully qualified name of the class with `main` in a Java source, if it has one.
+fn java_main_class(source: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(source).ok()?;
+    let compact: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if !(compact.contains("static void main(") || compact.contains("static void main (")) {
+        return None;
+    }
+    let class = source.file_stem()?.to_string_lossy().into_owned();
+    let package = text.lines().find_map(|line| {
+        line.trim()
+            .strip_prefix("package ")
+            .map(|p| p.trim_end_matches(';').trim().to_string())
+    });
+    Some(match package {
+        Some(package) => format!("{package}.{class}"),
+        None => class,
+    })
+}
+
+/// Finds a program on PATH (without running anything).
+pub fn find_on_path(program: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|candidate| is_executable(candidate))
+}
+
+/// A real Python interpreter and the directories it reads its standard library from.
+#[derive(Clone, Debug)]
+pub struct Python {
+    /// The interpreter binary itself (not a pyenv shim or wrapper script).
+    pub executable: PathBuf,
+    /// Directories outside the system ones that it must read (its prefix).
+    pub readable: Vec<PathBuf>,
+}
+
+/// True when a user other than the owner can reach and run `path` (every parent searchable).
+fn usable_by_others(path: &Path) -> bool {
+    let mut current = Some(path);
+    while let Some(p) = current {
+        let Ok(meta) = std::fs::metadata(p) else {
+            return false;
+        };
+        let needed = if p == path { 0o005 } else { 0o001 };
+        if meta.permissions().mode() & needed != needed {
+            return false;
+        }
+        current = p.parent();
+    }
+    true
+}
+
+/// Asks an interpreter for its real executable and prefixes.
+fn probe_python(candidate: &Path) -> Option<Python> {
+    let output = Command::new(candidate)
+        .args([
+            "-c",
+            "import sys; print(sys.executable); print(sys.prefix); print(sys.base_prefix)",
+        ])
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    if !output.status.success() {
+        return None;
+    }
+    let text = String::from_utf8(output.stdout).ok()?;
+    let mut lines = text.lines().map(PathBuf::from);
+    let executable = std::fs::canonicalize(lines.next()?).ok()?;
+    let mut readable: Vec<PathBuf> = lines.filter(|p| p.is_dir()).collect();
+    readable.dedup();
+    Some(Python {
+        executable,
+        readable,
+    })
+}
+
+/// The python3 to run students' scripts with, resolved once per process.
+///
+/// The `python3` on PATH is followed through shims (pyenv) to the real binary. When the grader
+/// runs as root the program runs as an unprivileged user, so an interpreter that user cannot
+/// reach (e.g. under /root) is passed over for the system one.
+pub fn python_interpreter() -> Option<&'static Python> {
+    static PYTHON: OnceLock<Option<Python>> = OnceLock::new();
+    PYTHON
+        .get_or_init(|| {
+            let as_root = unsafe { libc::geteuid() } == 0;
+            let mut candidates: Vec<PathBuf> = find_on_path("python3").into_iter().collect();
+            candidates.extend(["/usr/bin/python3", "/usr/local/bin/python3"].map(PathBuf::from));
+            let probed: Vec<Python> = candidates
+                .iter()
+                .filter(|c| c.exists())
+                .filter_map(|c| probe_python(c))
+                .collect();
+            probed
+                .iter()
+                .find(|p| !as_root || usable_by_others(&p.executable))
+                .or(probed.first())
+                .cloned()
+        })
+        .as_ref()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn java_main_class_reads_package_and_name() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let source = dir.path().join("PlayGame.java");
+        std::fs::write(
+            &source,
+            "package lab1;\npublic class PlayGame {\n  public static void main(String[] args) {}\n}\n",
+        )
+        .expect("write");
+        assert_eq!(java_main_class(&source).as_deref(), Some("lab1.PlayGame"));
+        let other = dir.path().join("CoinStrip.java");
+        std::fs::write(&other, "public class CoinStrip {}\n").expect("write");
+        assert_eq!(java_main_class(&other), None);
+    }
+
+    #[test]
+    fn a_directory_with_two_unclear_python_files_is_refused() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("a.py"), "print(1)\n").expect("write");
+        std::fs::write(dir.path().join("b.py"), "print(2)\n").expect("write");
+        let e = find_entry(dir.path(), dir.path()).expect_err("ambiguous");
+        assert!(e.to_string().contains("several Python files"), "{e}");
+    }
+
+    #[test]
+    fn a_missing_submission_names_the_path() {
+        let e = prepare(Path::new("/nonexistent/nim.cpp")).expect_err("missing");
+        assert!(e.to_string().contains("/nonexistent/nim.cpp"), "{e}");
+    }
+}
