@@ -1,0 +1,284 @@
+//! The `grade` binary as a user runs it: help, play, record, list, show, verify, and clear
+//! one-line errors for bad input.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn grade() -> Command {
+    Command::cargo_bin("grade").expect("the grade binary is built")
+}
+
+const NIM_EXAMPLE: &str = "\
+The game of Nim. The player to remove the last match loses.
+
+Would you like to go first? (Y/N): y
+
+Player Turn - Matches: ||||| ||||| ||||| ||||| |
+Remove (1 - 3): 3
+
+Computer Turn - Matches: ||||| ||||| ||||| |||
+Computer removes 1.
+
+Player Turn - Matches: ||||| ||||| ||||| ||
+Remove (1 - 3): 2
+
+Computer Turn - Matches: ||||| ||||| ||||| 
+Computer removes 2.
+
+Player Turn - Matches: ||||| ||||| |||
+Remove (1 - 3): 3
+
+Computer Turn - Matches: ||||| ||||| 
+Computer removes 1.
+
+Player Turn - Matches: ||||| ||||
+Remove (1 - 3): 1
+
+Computer Turn - Matches: ||||| |||
+Computer removes 3.
+
+Player Turn - Matches: ||||| 
+Remove (1 - 3): 2
+
+Computer Turn - Matches: |||
+Computer removes 2.
+
+Player Turn - Matches: |
+Game Over - Computer wins.
+
+Would you like to play again? (Y/N): N
+";
+
+#[test]
+fn help_and_version_explain_the_tool() {
+    grade()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("grade ./nim.cpp --assignment nim"))
+        .stdout(predicate::str::contains("play"))
+        .stdout(predicate::str::contains("record"));
+    grade()
+        .args(["play", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("collect BOARD_FILE"))
+        .stdout(predicate::str::contains("--seed N"))
+        .stdout(predicate::str::contains("--size N"));
+    grade()
+        .arg("--version")
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("grade "));
+}
+
+#[test]
+fn record_reproduces_nims_example_execution() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let input = dir.path().join("moves.txt");
+    std::fs::write(&input, "y\n3\n2\n3\n1\n2\nN\n").expect("write");
+    grade()
+        .args(["record", "nim", "--input"])
+        .arg(&input)
+        .assert()
+        .success()
+        .stdout(NIM_EXAMPLE)
+        .stderr("");
+}
+
+#[test]
+fn record_notes_when_input_runs_out_or_is_left_over() {
+    grade()
+        .args(["record", "nim", "--input", "-"])
+        .write_stdin("y\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::ends_with("Remove (1 - 3): "))
+        .stderr(predicate::str::contains("wanted more input"));
+    grade()
+        .args(["record", "nim", "--input", "-"])
+        .write_stdin("y\n3\n2\n3\n1\n2\nN\nextra\n")
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("1 input line(s)"));
+}
+
+#[test]
+fn record_reproduces_collect_figure_4() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("input.txt"),
+        "1 0 4 7 6 8\n0 5 4 4 5 5\n2 1 4 4 4 6\n4 1 3 7 4 4",
+    )
+    .expect("write");
+    std::fs::write(dir.path().join("moves.txt"), "1 3\n1 1\n7 1\n3 4\n3 2\n").expect("write");
+    grade()
+        .current_dir(dir.path())
+        .args(["record", "collect", "--input", "moves.txt", "input.txt"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "Please enter a row and a column number: 1 3\n\n1 0\n0 5       8\n2 1   7 6 5\n4 1 3 7 5 6\n\nYour score is: 32\n",
+        ))
+        .stdout(predicate::str::contains("No movement happened try again"))
+        .stdout(predicate::str::contains("7 1\n\nPlease enter a correct size!\n"))
+        .stdout(predicate::str::contains("Your score is: 46"))
+        .stdout(predicate::str::ends_with("Your score is: 48\n\nGame over\n"));
+}
+
+#[test]
+fn record_reproduces_game_of_m_scoring_example() {
+    grade()
+        .args(["record", "m", "--input", "-"])
+        .write_stdin("6\n1\n3\n2\n9\n4\n1\n3\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Score: 1 to 2\n"))
+        .stdout(predicate::str::contains("Position to insert at? 4\n\nScore: 2 to 2\n"))
+        .stdout(predicate::str::contains("Position to insert at? 3\n\nScore: 2 to 5\n"));
+}
+
+#[test]
+fn record_reproduces_connect6_invalid_examples_and_silver_dollar() {
+    grade()
+        .args(["record", "connect6", "--input", "-"])
+        .write_stdin("H14\nH14\nH300\nb4\nA0\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Invalid Enter again!").count(3));
+    grade()
+        .args(["record", "silver_dollar", "--input", "-", "--board", "_ 0 _ 1"])
+        .write_stdin("2\n1 3\n1 1\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("_ 0 _ 1\n"))
+        .stdout(predicate::str::contains("Illegal move! Try again."));
+}
+
+/// What the terminal showed minus the typed answers: the program's own output.
+fn without_echo(transcript: &str, inputs: &[&str]) -> String {
+    let mut output = String::new();
+    let mut rest = transcript;
+    for input in inputs {
+        let echo = format!("{input}\n");
+        let at = rest.find(&echo).expect("each input is echoed in order");
+        output.push_str(&rest[..at]);
+        rest = &rest[at + echo.len()..];
+    }
+    output.push_str(rest);
+    output
+}
+
+#[test]
+fn play_behaves_like_a_students_program_and_exits_quietly_at_end_of_input() {
+    grade()
+        .args(["play", "nim"])
+        .write_stdin("y\n3\n2\n3\n1\n2\nN\n")
+        .assert()
+        .success()
+        .stdout(without_echo(NIM_EXAMPLE, &["y", "3", "2", "3", "1", "2", "N"]));
+    grade()
+        .args(["play", "nim"])
+        .write_stdin("")
+        .assert()
+        .success()
+        .stdout(predicate::str::ends_with("Would you like to go first? (Y/N): "));
+}
+
+#[test]
+fn bad_game_arguments_and_board_files_are_one_clear_line() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("ragged.txt"), "1 2 3\n4 5\n").expect("write");
+    grade()
+        .current_dir(dir.path())
+        .args(["play", "collect", "ragged.txt"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("ragged.txt:2"))
+        .stderr(predicate::str::contains("panicked").not());
+    grade()
+        .current_dir(dir.path())
+        .args(["play", "collect", "missing.txt"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("missing.txt"));
+    grade()
+        .args(["play", "chess"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unknown assignment 'chess'"));
+    grade()
+        .args(["play", "connect6", "--size", "99"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn built_in_cases_are_listed_shown_and_verified() {
+    grade()
+        .arg("list")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("nim"));
+    grade()
+        .args(["list", "nim"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("example-execution"));
+    grade()
+        .args(["show", "nim", "example-execution"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Game Over - Computer wins."));
+    grade()
+        .args(["show", "nim", "no-such-case"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no case 'no-such-case'"));
+    grade()
+        .args(["verify", "--root", env!("CARGO_MANIFEST_DIR")])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("verified"));
+}
+
+#[test]
+fn case_file_errors_name_the_file_line_and_key() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let nim = dir.path().join("cases/nim");
+    std::fs::create_dir_all(&nim).expect("mkdir");
+    std::fs::write(nim.join("assignment.yaml"), "assignment: nim\nchecks:\n  - kind: exit\n").expect("write");
+    std::fs::write(
+        nim.join("first.yaml"),
+        "name: first\ndescription: d\npoints: 1\ninptu: [y]\n",
+    )
+    .expect("write");
+    grade()
+        .args(["list", "nim", "--cases"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("first.yaml"))
+        .stderr(predicate::str::contains("inptu"))
+        .stderr(predicate::str::contains("line 4"));
+    // A stored transcript that no longer matches the reference makes verify fail with a diff.
+    std::fs::write(nim.join("first.yaml"), "name: first\ndescription: d\npoints: 1\ninput: [y]\n").expect("write");
+    grade().arg("bless").arg("--root").arg(dir.path()).assert().success();
+    grade().arg("verify").arg("--root").arg(dir.path()).assert().success();
+    std::fs::write(dir.path().join("reference/nim/first.txt"), "stale\n").expect("write");
+    grade()
+        .arg("verify")
+        .arg("--root")
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("-stale"));
+    std::fs::remove_file(dir.path().join("reference/nim/first.txt")).expect("rm");
+    grade()
+        .arg("verify")
+        .arg("--root")
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("missing"));
+}
