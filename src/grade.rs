@@ -112,13 +112,21 @@ fn case_matcher(pattern: &str) -> anyhow::Result<regex::Regex> {
 }
 
 /// Grades `submission` against the cases of `set`.
-pub fn grade(submission: &Path, set: &CaseSet, options: &GradeOptions) -> anyhow::Result<GradeResult> {
+pub fn grade(
+    submission: &Path,
+    set: &CaseSet,
+    options: &GradeOptions,
+) -> anyhow::Result<GradeResult> {
     let started = Instant::now();
     let selected: Vec<&Case> = match &options.case_filter {
         None => set.cases.iter().collect(),
         Some(pattern) => {
             let matcher = case_matcher(pattern)?;
-            let chosen: Vec<&Case> = set.cases.iter().filter(|c| matcher.is_match(&c.name)).collect();
+            let chosen: Vec<&Case> = set
+                .cases
+                .iter()
+                .filter(|c| matcher.is_match(&c.name))
+                .collect();
             if chosen.is_empty() {
                 let names: Vec<&str> = set.cases.iter().map(|c| c.name.as_str()).collect();
                 bail!(
@@ -285,7 +293,11 @@ fn grade_case(
                     output_truncated: false,
                     detection: String::new(),
                 },
-                input: if hidden { Vec::new() } else { case.input.clone() },
+                input: if hidden {
+                    Vec::new()
+                } else {
+                    case.input.clone()
+                },
                 notes: vec![format!("the program could not be run: {error}")],
                 stderr: String::new(),
             })
@@ -324,7 +336,11 @@ fn grade_case(
         },
         checks,
         run: summary(&outcome),
-        input: if hidden { Vec::new() } else { case.input.clone() },
+        input: if hidden {
+            Vec::new()
+        } else {
+            case.input.clone()
+        },
         notes: notes(&outcome, case, options),
         stderr: if hidden {
             String::new()

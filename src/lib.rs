@@ -13,6 +13,6 @@ pub mod games;
 pub mod grade;
 pub mod report;
 pub mod results;
-pub mod submission;
 pub mod run;
+pub mod submission;
 pub mod transcript;

@@ -3,7 +3,7 @@
 //! A submission is an executable, a `.py` file (run with a real python3 interpreter, resolved
 //! once, never a shim), a `.c`/`.cpp`/`.cc` file (compiled with gcc/g++ -O2), a `.java` file or
 //! a directory of `.java` files (javac; the class with `main` is found), or a directory holding
-//! one of these. Everything is copied into a private build directory first, so the program
+//! one of these (a top-level executable named `run` or `run.sh` is always its entry point). Everything is copied into a private build directory first, so the program
 //! only ever sees its own files, never its neighbours (such as an instructor's cases).
 
 use std::fmt;
@@ -184,6 +184,13 @@ fn find_entry(original: &Path, copy: &Path) -> Result<PathBuf, PrepareError> {
         path: original.to_path_buf(),
         reason,
     };
+    // An explicit entry point wins: a top-level executable `run` (or `run.sh`).
+    for name in ["run", "run.sh"] {
+        let candidate = copy.join(name);
+        if is_executable(&candidate) {
+            return Ok(candidate);
+        }
+    }
     let java = with(&["java"]);
     if !java.is_empty() {
         // A directory of Java sources is built as a whole.
@@ -200,7 +207,11 @@ fn find_entry(original: &Path, copy: &Path) -> Result<PathBuf, PrepareError> {
             [one] => return Ok((*one).clone()),
             many => {
                 // Prefer a file with the program's entry point.
-                let needle = if kind == "Python" { "__main__" } else { "main(" };
+                let needle = if kind == "Python" {
+                    "__main__"
+                } else {
+                    "main("
+                };
                 let mains: Vec<&&PathBuf> = many
                     .iter()
                     .filter(|f| std::fs::read_to_string(f).is_ok_and(|t| t.contains(needle)))
@@ -229,7 +240,7 @@ fn find_entry(original: &Path, copy: &Path) -> Result<PathBuf, PrepareError> {
             "it holds no .py, .c, .cpp, .cc or .java file and no executable".into(),
         )),
         _ => Err(unrecognised(
-            "it holds several executables; name the one to grade".into(),
+            "it holds several executables; name the one to grade `run`".into(),
         )),
     }
 }
@@ -273,7 +284,12 @@ fn build(
             (Language::Cpp, "g++", cpp)
         };
         let binary = compile_native(language, compiler, &dir, sources)?;
-        return Ok(submission(language, vec![binary], vec![dir.clone()], vec![]));
+        return Ok(submission(
+            language,
+            vec![binary],
+            vec![dir.clone()],
+            vec![],
+        ));
     }
     let entry_text = entry.display().to_string();
     match ext.as_str() {
@@ -293,11 +309,21 @@ fn build(
         }
         "c" => {
             let binary = compile_native(Language::C, "gcc", &dir, vec![entry_text])?;
-            Ok(submission(Language::C, vec![binary], vec![dir.clone()], vec![]))
+            Ok(submission(
+                Language::C,
+                vec![binary],
+                vec![dir.clone()],
+                vec![],
+            ))
         }
         "cpp" | "cc" | "cxx" => {
             let binary = compile_native(Language::Cpp, "g++", &dir, vec![entry_text])?;
-            Ok(submission(Language::Cpp, vec![binary], vec![dir.clone()], vec![]))
+            Ok(submission(
+                Language::Cpp,
+                vec![binary],
+                vec![dir.clone()],
+                vec![],
+            ))
         }
         "java" => build_java(original, &dir, vec![entry_text])
             .map(|cmd| submission(Language::Java, cmd, vec![dir.clone()], vec![])),
@@ -315,9 +341,13 @@ fn build(
 }
 
 /// Runs a build command in `dir` with a clean environment and a time limit.
-fn run_build(language: Language, tool: &str, args: &[String], dir: &Path) -> Result<(), PrepareError> {
-    let shown = format!("{tool} {}", args.join(" "))
-        .replace(&format!("{}/", dir.display()), "");
+fn run_build(
+    language: Language,
+    tool: &str,
+    args: &[String],
+    dir: &Path,
+) -> Result<(), PrepareError> {
+    let shown = format!("{tool} {}", args.join(" ")).replace(&format!("{}/", dir.display()), "");
     let child = Command::new(tool)
         .args(args)
         .current_dir(dir)

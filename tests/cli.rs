@@ -134,8 +134,12 @@ fn record_reproduces_game_of_m_scoring_example() {
         .assert()
         .success()
         .stdout(predicate::str::contains("Score: 1 to 2\n"))
-        .stdout(predicate::str::contains("Position to insert at? 4\n\nScore: 2 to 2\n"))
-        .stdout(predicate::str::contains("Position to insert at? 3\n\nScore: 2 to 5\n"));
+        .stdout(predicate::str::contains(
+            "Position to insert at? 4\n\nScore: 2 to 2\n",
+        ))
+        .stdout(predicate::str::contains(
+            "Position to insert at? 3\n\nScore: 2 to 5\n",
+        ));
 }
 
 #[test]
@@ -147,7 +151,14 @@ fn record_reproduces_connect6_invalid_examples_and_silver_dollar() {
         .success()
         .stdout(predicate::str::contains("Invalid Enter again!").count(3));
     grade()
-        .args(["record", "silver_dollar", "--input", "-", "--board", "_ 0 _ 1"])
+        .args([
+            "record",
+            "silver_dollar",
+            "--input",
+            "-",
+            "--board",
+            "_ 0 _ 1",
+        ])
         .write_stdin("2\n1 3\n1 1\n")
         .assert()
         .success()
@@ -176,13 +187,18 @@ fn play_behaves_like_a_students_program_and_exits_quietly_at_end_of_input() {
         .write_stdin("y\n3\n2\n3\n1\n2\nN\n")
         .assert()
         .success()
-        .stdout(without_echo(NIM_EXAMPLE, &["y", "3", "2", "3", "1", "2", "N"]));
+        .stdout(without_echo(
+            NIM_EXAMPLE,
+            &["y", "3", "2", "3", "1", "2", "N"],
+        ));
     grade()
         .args(["play", "nim"])
         .write_stdin("")
         .assert()
         .success()
-        .stdout(predicate::str::ends_with("Would you like to go first? (Y/N): "));
+        .stdout(predicate::str::ends_with(
+            "Would you like to go first? (Y/N): ",
+        ));
 }
 
 #[test]
@@ -247,7 +263,11 @@ fn case_file_errors_name_the_file_line_and_key() {
     let dir = tempfile::tempdir().expect("tempdir");
     let nim = dir.path().join("cases/nim");
     std::fs::create_dir_all(&nim).expect("mkdir");
-    std::fs::write(nim.join("assignment.yaml"), "assignment: nim\nchecks:\n  - kind: exit\n").expect("write");
+    std::fs::write(
+        nim.join("assignment.yaml"),
+        "assignment: nim\nchecks:\n  - kind: exit\n",
+    )
+    .expect("write");
     std::fs::write(
         nim.join("first.yaml"),
         "name: first\ndescription: d\npoints: 1\ninptu: [y]\n",
@@ -262,9 +282,23 @@ fn case_file_errors_name_the_file_line_and_key() {
         .stderr(predicate::str::contains("inptu"))
         .stderr(predicate::str::contains("line 4"));
     // A stored transcript that no longer matches the reference makes verify fail with a diff.
-    std::fs::write(nim.join("first.yaml"), "name: first\ndescription: d\npoints: 1\ninput: [y]\n").expect("write");
-    grade().arg("bless").arg("--root").arg(dir.path()).assert().success();
-    grade().arg("verify").arg("--root").arg(dir.path()).assert().success();
+    std::fs::write(
+        nim.join("first.yaml"),
+        "name: first\ndescription: d\npoints: 1\ninput: [y]\n",
+    )
+    .expect("write");
+    grade()
+        .arg("bless")
+        .arg("--root")
+        .arg(dir.path())
+        .assert()
+        .success();
+    grade()
+        .arg("verify")
+        .arg("--root")
+        .arg(dir.path())
+        .assert()
+        .success();
     std::fs::write(dir.path().join("reference/nim/first.txt"), "stale\n").expect("write");
     grade()
         .arg("verify")

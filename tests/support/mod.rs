@@ -1,0 +1,134 @@
+//! Shared helpers for the integration tests that run real programs through `grade`.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+/// The `grade` binary under test.
+pub fn grade() -> Command {
+    Command::cargo_bin("grade").expect("the grade binary is built")
+}
+
+/// True when `tool` is on PATH. Otherwise the test is skipped with a message, except under
+/// `CI=true`, where a missing toolchain is a failure.
+pub fn have(tool: &str) -> bool {
+    let found = std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(tool).is_file()));
+    if !found {
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!("{tool} is required under CI=true but was not found on PATH");
+        }
+        eprintln!("skipped: {tool} not found");
+    }
+    found
+}
+
+/// The toolchain a program needs, from its extension.
+pub fn tools_for(program: &Path) -> &'static [&'static str] {
+    match program.extension().and_then(|e| e.to_str()) {
+        Some("py") => &["python3"],
+        Some("c") => &["gcc"],
+        Some("cpp") | Some("cc") => &["g++"],
+        Some("java") => &["javac", "java"],
+        _ if program.is_dir() => {
+            let has_java = std::fs::read_dir(program).is_ok_and(|entries| {
+                entries
+                    .filter_map(Result::ok)
+                    .any(|e| e.path().extension().is_some_and(|x| x == "java"))
+            });
+            if has_java {
+                &["javac", "java"]
+            } else {
+                &[]
+            }
+        }
+        _ => &[],
+    }
+}
+
+/// A test program under tests/programs/.
+pub fn program(relative: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/programs")
+        .join(relative)
+}
+
+/// Grades `submission` with the JSON report; returns the exit code and the parsed report.
+pub fn grade_json(submission: &Path, assignment: &str, extra: &[&str]) -> (i32, serde_json::Value) {
+    let output = grade()
+        .arg(submission)
+        .args(["--assignment", assignment, "--format", "json"])
+        .args(extra)
+        .output()
+        .expect("grade runs");
+    let code = output.status.code().unwrap_or(-1);
+    let report = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "grade {} -a {assignment} {extra:?} did not print a JSON report ({e}); exit {code}\nstdout: {}\nstderr: {}",
+            submission.display(),
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    (code, report)
+}
+
+/// Grades `submission` with the text report; returns the exit code and the report text.
+pub fn grade_text(submission: &Path, assignment: &str, extra: &[&str]) -> (i32, String) {
+    let output = grade()
+        .arg(submission)
+        .args(["--assignment", assignment])
+        .args(extra)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("grade runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned()
+            + &String::from_utf8_lossy(&output.stderr),
+    )
+}
+
+/// Names and scores of the cases that lost points, for assertion messages.
+pub fn lost_points(report: &serde_json::Value) -> Vec<String> {
+    report["cases"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| c["score"].as_f64() < c["max_score"].as_f64())
+        .map(|c| {
+            let failed: Vec<String> = c["checks"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|k| k["passed"] == false)
+                .map(|k| format!("{}: {}", k["name"], k["detail"]))
+                .collect();
+            format!(
+                "{} ({}/{}): {}",
+                c["name"],
+                c["score"],
+                c["max_score"],
+                failed.join("; ")
+            )
+        })
+        .collect()
+}
+
+/// A submission directory that runs the reference itself: a copy of the grade binary and a
+/// `run` script calling `grade play` — "the reference, run as a student".
+pub fn reference_as_student(assignment: &str, game_args: &[&str]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let binary = assert_cmd::cargo::cargo_bin("grade");
+    std::fs::copy(&binary, dir.path().join("grade")).expect("copy the grade binary");
+    let script = format!(
+        "#!/bin/sh\nexec \"$(dirname \"$0\")/grade\" play {assignment} {} \"$@\"\n",
+        game_args.join(" ")
+    );
+    let run = dir.path().join("run");
+    std::fs::write(&run, script).expect("write run");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&run, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    dir
+}
