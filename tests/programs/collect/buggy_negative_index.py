@@ -2,6 +2,7 @@
 # TARGET: "Please enter a correct size!" for a row or column of 0 (rows and columns start at 1)
 # Programming Assignment 3 - number board collect game
 # usage: python3 assignment3.py input.txt
+# (an extra blank line before "Game over"; otherwise laid out like Figure 4)
 import sys
 
 
@@ -110,6 +111,7 @@ def main():
         board = apply_gravity(board)
         print_board(board)
         print_score(score)
+    print()
     print("Game over")
 
 

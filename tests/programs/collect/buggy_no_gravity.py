@@ -2,6 +2,7 @@
 # TARGET: "that column moves down to fill the row with blank cells" (Figure 4's first move already shows it)
 # Programming Assignment 3 - number board collect game
 # usage: python3 assignment3.py input.txt
+# (an extra blank line before "Game over"; otherwise laid out like Figure 4)
 import sys
 
 
@@ -105,6 +106,7 @@ def main():
         board = apply_gravity(board)
         print_board(board)
         print_score(score)
+    print()
     print("Game over")
 
 

@@ -2,6 +2,7 @@
 # TARGET: "Game over" on a board that has no move at the start
 # Programming Assignment 3 - number board collect game
 # usage: python3 assignment3.py input.txt
+# (an extra blank line before "Game over"; otherwise laid out like Figure 4)
 import sys
 
 
@@ -112,6 +113,7 @@ def main():
         print_score(score)
         if game_over(board):
             break
+    print()
     print("Game over")
 
 

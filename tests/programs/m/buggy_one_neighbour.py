@@ -1,7 +1,7 @@
 # BUG: only one neighbour is ever scored (elif-style: the right neighbour is checked only if the left one did not score)
 # TARGET: scoring with both neighbours: "possible that a player can get up to three points" (handout example 1 at 3 between 3 and 9 gives 2 to 5)
 # CS118 Programming Assignment - The Game of M
-# Board drawn the way the handout's first example draws it.
+# Board drawn the way the handout's first example draws it; "Game over!" before the result.
 # At the end of input, input() raises EOFError and the program dies with a traceback.
 
 EMPTY = -1          # dummy value for an empty position
@@ -81,6 +81,7 @@ def main():
     print("Score:", scores[0], "to", scores[1])
     print()
     show_board(board)
+    print("Game over!")
     if scores[0] > scores[1]:
         print("Player 1 wins!")
     elif scores[1] > scores[0]:

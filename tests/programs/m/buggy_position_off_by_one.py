@@ -1,7 +1,7 @@
 # BUG: positions are validated as 0-9 instead of 1-10: position 10 is refused and position 0 goes into the last cell via index -1
 # TARGET: position range 1-10: a case inserting at position 10 (or entering position 0)
 # CS118 Programming Assignment - The Game of M
-# Board drawn the way the handout's first example draws it.
+# Board drawn the way the handout's first example draws it; "Game over!" before the result.
 # At the end of input, input() raises EOFError and the program dies with a traceback.
 
 EMPTY = -1          # dummy value for an empty position
@@ -80,6 +80,7 @@ def main():
     print("Score:", scores[0], "to", scores[1])
     print()
     show_board(board)
+    print("Game over!")
     if scores[0] > scores[1]:
         print("Player 1 wins!")
     elif scores[1] > scores[0]:

@@ -1,7 +1,7 @@
 # BUG: a tie is announced as a win for player 2 (the comparison uses > for player 1 and else for player 2)
 # TARGET: the ending: a case whose final score is a tie ("It's a tie!")
 # CS118 Programming Assignment - The Game of M
-# Board drawn the way the handout's first example draws it.
+# Board drawn the way the handout's first example draws it; "Game over!" before the result.
 # At the end of input, input() raises EOFError and the program dies with a traceback.
 
 EMPTY = -1          # dummy value for an empty position
@@ -80,6 +80,7 @@ def main():
     print("Score:", scores[0], "to", scores[1])
     print()
     show_board(board)
+    print("Game over!")
     if scores[0] > scores[1]:
         print("Player 1 wins!")
     else:

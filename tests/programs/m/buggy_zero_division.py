@@ -1,7 +1,7 @@
 # BUG: the multiple test divides by the other number, so a 0 next to a number crashes with ZeroDivisionError
 # TARGET: "0 is a multiple of all integers": any case placing 0 next to a filled position (or a number next to 0)
 # CS118 Programming Assignment - The Game of M
-# Board drawn the way the handout's first example draws it.
+# Board drawn the way the handout's first example draws it; "Game over!" before the result.
 # At the end of input, input() raises EOFError and the program dies with a traceback.
 
 EMPTY = -1          # dummy value for an empty position
@@ -78,6 +78,7 @@ def main():
     print("Score:", scores[0], "to", scores[1])
     print()
     show_board(board)
+    print("Game over!")
     if scores[0] > scores[1]:
         print("Player 1 wins!")
     elif scores[1] > scores[0]:

@@ -4,6 +4,7 @@ import java.util.Scanner;
 
 /**
  * PlayGame: runs the Silver Dollar Game in the terminal.
+ * A blank line is printed before every board.
  * Uses Scanner.nextInt (a token reader); ends with a NoSuchElementException when input runs out.
  */
 public class PlayGame {
@@ -22,6 +23,7 @@ public class PlayGame {
         int player = 1;
         int lastMover = 2; // if the board starts finished, player 1 cannot move
         while (!strip.isGameOver()) {
+            System.out.println();
             System.out.println(strip);
             boolean moved = false;
             while (!moved) {
@@ -48,6 +50,7 @@ public class PlayGame {
             lastMover = player;
             player = (player == 1) ? 2 : 1;
         }
+        System.out.println();
         System.out.println(strip);
         System.out.println("Player " + lastMover + " wins!");
     }
