@@ -176,6 +176,7 @@ pub fn run_command(args: &RunArgs) -> anyhow::Result<u8> {
         let value = json!({
             "events": events,
             "terminal_text": t.terminal_text(),
+            "stdout": t.output_text(Stream::Stdout),
             "stderr": t.output_text(Stream::Stderr),
             "ending": ending_name(outcome.ending),
             "code": code,

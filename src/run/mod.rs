@@ -18,7 +18,8 @@
 //!   `LD_PRELOAD=/usr/libexec/coreutils/libstdbuf.so _STDBUF_O=0` so C stdio prompts appear
 //!   before reads; then `RunSpec::env`.
 //! * A fresh temporary working directory holding only `RunSpec::files`, removed afterwards.
-//! * Own session and process group; stdin/stdout pipes (or a pseudo-terminal), stderr a pipe.
+//! * Own session and process group; stdin, stdout and stderr pipes, or with `terminal` one
+//!   pseudo-terminal for all three (stderr then merges into stdout, as on a real terminal).
 //! * Per-run cgroups ([`cgroup`]): memory and process limits, CPU accounting, `cgroup.kill`.
 //!   `GRADE_NO_CGROUP=1` disables them (for tests). Without them: `RLIMIT_AS` (the JVM does
 //!   not start under 512 MiB of address space with default flags) and a /proc kill sweep.
@@ -539,7 +540,10 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
     let want_seccomp = matches!(forced, None | Some(Detection::Seccomp)) && seccomp::supported_arch();
 
     // Input and output channels.
-    let (stdin_child, stdout_child, stdin, stdin_probe, stdout_parent): (
+    // Under a terminal, stderr shares it (as in a student's terminal: Python's input()
+    // writes its prompt to stderr when stdin and stdout are terminals).
+    let (stdin_child, stdout_child, stderr_child, stdin, stdin_probe, stdout_parent): (
+        Stdio,
         Stdio,
         Stdio,
         OwnedFd,
@@ -549,12 +553,20 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
         let p = pty::open().map_err(RunError::Setup)?;
         let s1 = p.slave.try_clone().map_err(RunError::Setup)?;
         let s2 = p.slave.try_clone().map_err(RunError::Setup)?;
+        let s3 = p.slave.try_clone().map_err(RunError::Setup)?;
         let master = p.master.try_clone().map_err(RunError::Setup)?;
-        (Stdio::from(s1), Stdio::from(s2), p.master, p.slave, Some(master))
+        (
+            Stdio::from(s1),
+            Stdio::from(s2),
+            Stdio::from(s3),
+            p.master,
+            p.slave,
+            Some(master),
+        )
     } else {
         let (r, w) = pipe().map_err(RunError::Setup)?;
         let probe = w.try_clone().map_err(RunError::Setup)?;
-        (Stdio::from(r), Stdio::piped(), w, probe, None)
+        (Stdio::from(r), Stdio::piped(), Stdio::piped(), w, probe, None)
     };
     set_nonblocking(stdin.as_raw_fd());
     let stdin_id = fd_identity(stdin_probe.as_raw_fd());
@@ -615,7 +627,7 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
         .current_dir(workdir.path())
         .stdin(stdin_child)
         .stdout(stdout_child)
-        .stderr(Stdio::piped());
+        .stderr(stderr_child);
     // SAFETY: the closure only makes async-signal-safe syscalls on data prepared above.
     unsafe {
         cmd.pre_exec(move || {
