@@ -201,6 +201,15 @@ impl RunCgroups {
             return false;
         };
         let deadline = Instant::now() + within;
+        let empty = |dir: &Path| {
+            fs::read_to_string(dir.join("cgroup.procs"))
+                .map(|t| t.trim().is_empty())
+                .unwrap_or(true)
+        };
+        if empty(dir) {
+            return true; // the usual case: the program exited and left nothing behind
+        }
+        let mut pause = Duration::from_micros(20);
         let has_kill = self
             .v2
             .as_ref()
@@ -218,14 +227,14 @@ impl RunCgroups {
                     }
                 }
             }
-            let left = fs::read_to_string(dir.join("cgroup.procs")).unwrap_or_default();
-            if left.trim().is_empty() {
+            if empty(dir) {
                 return true;
             }
             if Instant::now() >= deadline {
                 return false;
             }
-            std::thread::sleep(Duration::from_millis(1));
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(2));
         }
     }
 

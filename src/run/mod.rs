@@ -8,7 +8,8 @@
 //! seccomp user notification on the read family of syscalls on fd 0 ([`seccomp`]); where
 //! seccomp is refused, polling /proc for a thread of the run blocked reading our stdin
 //! ([`procpoll`]); last resort: no output for 30 ms, no unread input and every thread asleep.
-//! `GRADE_DETECTION=proc-polling|quiescence` forces a fallback (for tests).
+//! `GRADE_DETECTION=proc-polling|quiescence` forces a fallback (for tests), and
+//! `GRADE_DISABLE=cgroup,landlock,netns,uid,stdbuf` switches layers off (diagnosis, benchmarks).
 //!
 //! # The environment of a run
 //! * The environment is cleared and set to exactly: `PATH=/usr/local/bin:/usr/bin:/bin`,
@@ -501,6 +502,29 @@ impl Tree<'_> {
     }
 }
 
+/// Layers switched off with `GRADE_DISABLE=cgroup,landlock,netns,uid,stdbuf` (diagnosis and
+/// benchmarks; `grade doctor` does not read it).
+#[derive(Debug, Default, Clone, Copy)]
+struct Disabled {
+    cgroup: bool,
+    landlock: bool,
+    netns: bool,
+    uid: bool,
+    stdbuf: bool,
+}
+
+fn disabled_layers() -> Disabled {
+    let list = std::env::var("GRADE_DISABLE").unwrap_or_default();
+    let has = |name: &str| list.split(',').any(|x| x.trim() == name);
+    Disabled {
+        cgroup: has("cgroup") || std::env::var_os("GRADE_NO_CGROUP").is_some(),
+        landlock: has("landlock"),
+        netns: has("netns"),
+        uid: has("uid"),
+        stdbuf: has("stdbuf"),
+    }
+}
+
 fn forced_detection() -> Option<Detection> {
     match std::env::var("GRADE_DETECTION").ok()?.as_str() {
         "seccomp" => Some(Detection::Seccomp),
@@ -525,17 +549,22 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
         .tempdir()
         .map_err(RunError::Setup)?;
     write_files(workdir.path(), &spec.files).map_err(RunError::Setup)?;
-    let uid = caps.root.then(sandbox::per_run_uid);
+    let off = disabled_layers();
+    let uid = (caps.root && !off.uid).then(sandbox::per_run_uid);
     if let Some(uid) = uid {
         chown_tree(workdir.path(), uid).map_err(RunError::Setup)?;
     }
-    let cgroups_enabled = std::env::var_os("GRADE_NO_CGROUP").is_none();
+    let cgroups_enabled = !off.cgroup;
     let mut cgroups = cgroup::RunCgroups::create(
         cgroups_enabled,
         spec.limits.memory_bytes,
         spec.limits.processes,
     );
-    let landlock = sandbox::build_landlock(workdir.path(), &spec.readable).ok();
+    let landlock = if off.landlock {
+        None
+    } else {
+        sandbox::build_landlock(workdir.path(), &spec.readable).ok()
+    };
     let forced = forced_detection();
     let want_seccomp = matches!(forced, None | Some(Detection::Seccomp)) && seccomp::supported_arch();
 
@@ -606,7 +635,16 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
     let setup = sandbox::ChildSetup {
         cgroup_fds: cgroups.join_raw_fds(),
         rlimits: limits::rlimits(&spec.limits, cgroups.memory_limited, uid.is_some()),
-        unshare_flags: if caps.netns { sandbox::netns_flags() } else { 0 },
+        unshare_flags: if caps.netns && !off.netns {
+            sandbox::netns_flags()
+        } else {
+            0
+        },
+        netns_fd: if off.netns {
+            -1
+        } else {
+            sandbox::shared_netns().map(|fd| fd.as_raw_fd()).unwrap_or(-1)
+        },
         controlling_tty: spec.terminal,
         landlock_fd: landlock.as_ref().map(|l| l.fd.as_raw_fd()).unwrap_or(-1),
         seccomp_prog: if sock_pair.is_some() {
@@ -621,7 +659,7 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
     let mut cmd = Command::new(program);
     cmd.args(&spec.command[1..])
         .env_clear()
-        .envs(sandbox::clean_env(workdir.path(), spec.terminal))
+        .envs(sandbox::clean_env(workdir.path(), spec.terminal, !off.stdbuf))
         .env("GRADE_RUN_ID", &marker)
         .envs(spec.env.iter().map(|(k, v)| (k, v)))
         .current_dir(workdir.path())
