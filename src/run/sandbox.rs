@@ -278,7 +278,7 @@ pub unsafe fn apply_in_child(s: &ChildSetup) -> Result<(), i32> {
 }
 
 /// The documented clean environment of every run (before `RunSpec::env`).
-pub fn clean_env(workdir: &Path, terminal: bool) -> Vec<(String, String)> {
+pub fn clean_env(workdir: &Path, terminal: bool, stdbuf: bool) -> Vec<(String, String)> {
     let dir = workdir.display().to_string();
     let mut env = vec![
         ("PATH".to_string(), "/usr/local/bin:/usr/bin:/bin".to_string()),
@@ -293,7 +293,7 @@ pub fn clean_env(workdir: &Path, terminal: bool) -> Vec<(String, String)> {
     ];
     if !terminal {
         env.push(("PYTHONUNBUFFERED".to_string(), "1".to_string()));
-        if Path::new(STDBUF_LIB).exists() {
+        if stdbuf && Path::new(STDBUF_LIB).exists() {
             env.push(("LD_PRELOAD".to_string(), STDBUF_LIB.to_string()));
             env.push(("_STDBUF_O".to_string(), "0".to_string()));
         }
