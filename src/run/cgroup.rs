@@ -1,8 +1,9 @@
 //! Per-run control groups: tracking, killing, and memory/process/CPU accounting.
 //!
-//! Works on pure cgroup v2, on hybrid machines (a controller-less v2 hierarchy at
-//! `/sys/fs/cgroup/unified` plus v1 `memory` and `pids` hierarchies) and on v1 only. Every
-//! directory is created per run, joined by the child before exec (writing "0" to a
+//! Works on pure cgroup v2 and on v1 or hybrid machines (v1 `memory`, `pids`, `cpuacct`
+//! hierarchies, maybe a controller-less v2 at `/sys/fs/cgroup/unified`, which is then not
+//! used: joining it would cost an RCU grace period, ~10 ms, per run). Every directory is
+//! created per run, joined by the child before exec (writing "0" to a `tasks` or
 //! `cgroup.procs` fd opened beforehand), and removed after the tree is dead. Any part that
 //! cannot be created is simply missing and the caller falls back to rlimits and /proc sweeps.
 
@@ -24,6 +25,8 @@ pub struct RunCgroups {
     pub v1_memory: Option<PathBuf>,
     /// A v1 pids cgroup (hybrid or v1 machines).
     pub v1_pids: Option<PathBuf>,
+    /// A v1 cpuacct cgroup (CPU time of the tree on hybrid or v1 machines).
+    pub v1_cpuacct: Option<PathBuf>,
     /// Opened `cgroup.procs` files the child writes "0" to before exec.
     join_fds: Vec<OwnedFd>,
     /// Whether a memory limit is enforced by a cgroup.
@@ -81,10 +84,19 @@ fn write(path: &Path, value: &str) -> bool {
         .is_ok()
 }
 
+/// The file the child writes "0" to. On v1, `tasks` moves only the calling thread (the whole
+/// process, as the child is single-threaded before exec), which the kernel does without the
+/// global threadgroup lock: writing `cgroup.procs` waits for an RCU grace period (~10 ms).
 fn open_procs(dir: &Path) -> Option<OwnedFd> {
+    let tasks = dir.join("tasks");
+    let file = if tasks.exists() {
+        tasks
+    } else {
+        dir.join("cgroup.procs")
+    };
     fs::OpenOptions::new()
         .write(true)
-        .open(dir.join("cgroup.procs"))
+        .open(file)
         .ok()
         .map(OwnedFd::from)
 }
@@ -101,7 +113,13 @@ impl RunCgroups {
             std::process::id(),
             COUNTER.fetch_add(1, Ordering::Relaxed)
         );
-        if let Some(root) = v2_root() {
+        // Where v1 memory or pids hierarchies exist (hybrid machines), use only v1: joining
+        // through `tasks` is cheap, joining a v2 cgroup costs an RCU grace period per run.
+        let v1_available = ["memory", "pids"]
+            .iter()
+            .any(|c| Path::new("/sys/fs/cgroup").join(c).join("tasks").exists());
+        let v2 = if v1_available { None } else { v2_root() };
+        if let Some(root) = v2 {
             if let Some(dir) = make_dir(&root, own_path(None), &name) {
                 if let Some(parent) = dir.parent() {
                     // Pure v2: try to delegate memory and pids to our directory.
@@ -158,6 +176,20 @@ impl RunCgroups {
                 }
                 if cg.v1_pids.is_none() {
                     let _ = fs::remove_dir(&dir);
+                }
+            }
+        }
+        let v1 = Path::new("/sys/fs/cgroup/cpuacct");
+        if cg.v2.is_none() && v1.join("cpuacct.usage").exists() {
+            if let Some(dir) = make_dir(v1, own_path(Some("cpuacct")), &name) {
+                match open_procs(&dir) {
+                    Some(fd) => {
+                        cg.join_fds.push(fd);
+                        cg.v1_cpuacct = Some(dir);
+                    }
+                    None => {
+                        let _ = fs::remove_dir(&dir);
+                    }
                 }
             }
         }
@@ -240,6 +272,14 @@ impl RunCgroups {
 
     /// CPU time used by the whole tree so far.
     pub fn cpu(&self) -> Option<Duration> {
+        if let Some(dir) = &self.v1_cpuacct {
+            let ns: u64 = fs::read_to_string(dir.join("cpuacct.usage"))
+                .ok()?
+                .trim()
+                .parse()
+                .ok()?;
+            return Some(Duration::from_nanos(ns));
+        }
         let text = fs::read_to_string(self.v2.as_ref()?.join("cpu.stat")).ok()?;
         let usec: u64 = text
             .lines()
@@ -303,7 +343,12 @@ impl RunCgroups {
 
     /// Removes the directories (after the tree is dead); retries briefly while busy.
     pub fn remove(&mut self) {
-        for dir in [self.v2.take(), self.v1_memory.take(), self.v1_pids.take()]
+        for dir in [
+            self.v2.take(),
+            self.v1_memory.take(),
+            self.v1_pids.take(),
+            self.v1_cpuacct.take(),
+        ]
             .into_iter()
             .flatten()
         {
