@@ -34,7 +34,11 @@ fn floor_once(cmd: &[String], input: &str) -> Duration {
         .write_all(input.as_bytes())
         .expect("write");
     let out = child.wait_with_output().expect("wait");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     start.elapsed()
 }
 
@@ -52,7 +56,12 @@ fn runner_once(cmd: &[String], lines: &[String], readable: &Path) -> Duration {
     let start = Instant::now();
     let outcome = run(&spec).expect("run");
     let took = start.elapsed();
-    assert_eq!(outcome.ending, Ending::Exited(0), "{:?}", outcome.transcript);
+    assert_eq!(
+        outcome.ending,
+        Ending::Exited(0),
+        "{:?}",
+        outcome.transcript
+    );
     assert_eq!(outcome.transcript.input_count(), 10);
     took
 }
@@ -124,7 +133,10 @@ fn main() {
             let ms = |v: &[Duration]| {
                 let mut v: Vec<f64> = v.iter().map(|d| d.as_secs_f64() * 1e3).collect();
                 v.sort_by(f64::total_cmp);
-                v.iter().map(|x| format!("{x:.1}")).collect::<Vec<_>>().join(" ")
+                v.iter()
+                    .map(|x| format!("{x:.1}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
             };
             eprintln!("{name} floor: {}", ms(&floor));
             eprintln!("{name} runner: {}", ms(&runner));

@@ -49,11 +49,8 @@ fn bin_dir() -> &'static Path {
             .tempdir()
             .expect("temp dir")
             .keep();
-        std::fs::set_permissions(
-            &dir,
-            std::os::unix::fs::PermissionsExt::from_mode(0o755),
-        )
-        .expect("chmod");
+        std::fs::set_permissions(&dir, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .expect("chmod");
         for entry in std::fs::read_dir(src("")).expect("programs dir").flatten() {
             let name = entry.file_name();
             let name = name.to_string_lossy();
@@ -174,10 +171,7 @@ fn processes_with(marker: &str) -> Vec<String> {
     for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
         let path = entry.path().join("environ");
         if let Ok(env) = std::fs::read(&path) {
-            if env
-                .split(|&b| b == 0)
-                .any(|v| v == needle.as_bytes())
-            {
+            if env.split(|&b| b == 0).any(|v| v == needle.as_bytes()) {
                 found.push(entry.file_name().to_string_lossy().into_owned());
             }
         }
@@ -233,9 +227,18 @@ fn check_order(file: &str, terminal: bool, expect_late: bool) {
     assert_eq!(run.ending(), "exited", "{file}: {}", run.json);
     if expect_late {
         // Output only at exit: the inputs come first in time, the output text is right.
-        assert_eq!(run.json["stdout"], "Number? Another? Sum: 7\n", "{}", run.json);
+        assert_eq!(
+            run.json["stdout"], "Number? Another? Sum: 7\n",
+            "{}",
+            run.json
+        );
     } else {
-        assert_eq!(run.text(), SUM_TEXT, "{file} terminal={terminal}: {}", run.json);
+        assert_eq!(
+            run.text(),
+            SUM_TEXT,
+            "{file} terminal={terminal}: {}",
+            run.json
+        );
     }
     assert_eq!(run.json["unread_inputs"], 0);
     assert_eq!(run.json["detection"], "seccomp");
@@ -292,7 +295,11 @@ fn order_python_print_end_readline_terminal_is_right_text() {
     // student at a terminal): the text is still right and the prompts are marked late.
     let run = grade_run(&cmd, &["3", "4"], &["--terminal"]);
     assert_eq!(run.ending(), "exited");
-    assert_eq!(run.json["stdout"], "Number? Another? Sum: 7\n", "{}", run.json);
+    assert_eq!(
+        run.json["stdout"], "Number? Another? Sum: 7\n",
+        "{}",
+        run.json
+    );
     assert_eq!(run.json["prompts_late"], true);
 }
 
@@ -310,7 +317,11 @@ fn order_through_sh_c() {
     };
     for flags in [&[][..], &["--terminal"][..]] {
         let run = grade_run(
-            &["/bin/sh".into(), "-c".into(), format!("{} && echo bye", cmd[0])],
+            &[
+                "/bin/sh".into(),
+                "-c".into(),
+                format!("{} && echo bye", cmd[0]),
+            ],
             &["3", "4"],
             flags,
         );
@@ -380,7 +391,13 @@ fn hostile(cmd: &[String], input: &[&str], flags: &[&str], ending: &str, limit: 
 fn hostile_busy_loop_hits_cpu_limit() {
     let _g = serial();
     let Some(cmd) = program("busy.c") else { return };
-    hostile(&cmd, &[], &["--cpu", "1"], "cpu-limit", Duration::from_secs(1));
+    hostile(
+        &cmd,
+        &[],
+        &["--cpu", "1"],
+        "cpu-limit",
+        Duration::from_secs(1),
+    );
 }
 
 #[test]
@@ -407,7 +424,13 @@ fn hostile_read_then_sleep_hits_wall() {
         return;
     };
     cmd.push("read-then-sleep".into());
-    let run = hostile(&cmd, &["Ann"], &["--wall", "1"], "wall-timeout", Duration::from_secs(1));
+    let run = hostile(
+        &cmd,
+        &["Ann"],
+        &["--wall", "1"],
+        "wall-timeout",
+        Duration::from_secs(1),
+    );
     assert_eq!(run.text(), "Name? Ann\n");
 }
 
@@ -418,7 +441,13 @@ fn hostile_child_keeps_stdout_open() {
         return;
     };
     cmd.push("fork-keeps-stdout".into());
-    let run = hostile(&cmd, &[], &["--wall", "5"], "exited", Duration::from_secs(1));
+    let run = hostile(
+        &cmd,
+        &[],
+        &["--wall", "5"],
+        "exited",
+        Duration::from_secs(1),
+    );
     assert_eq!(run.text(), "parent done\n");
 }
 
@@ -429,7 +458,13 @@ fn hostile_setsid_child_keeps_stdout_open() {
         return;
     };
     cmd.push("setsid-keeps-stdout".into());
-    let run = hostile(&cmd, &[], &["--wall", "5"], "exited", Duration::from_secs(1));
+    let run = hostile(
+        &cmd,
+        &[],
+        &["--wall", "5"],
+        "exited",
+        Duration::from_secs(1),
+    );
     assert_eq!(run.text(), "parent done\n");
 }
 
@@ -483,7 +518,13 @@ fn hostile_closed_stdout_hits_wall() {
     let Some(cmd) = program("close_stdout.c") else {
         return;
     };
-    hostile(&cmd, &[], &["--wall", "1"], "wall-timeout", Duration::from_secs(1));
+    hostile(
+        &cmd,
+        &[],
+        &["--wall", "1"],
+        "wall-timeout",
+        Duration::from_secs(1),
+    );
 }
 
 #[test]
@@ -503,7 +544,10 @@ fn hostile_binary_output_survives_escaped() {
         .output()
         .expect("run");
     let text = String::from_utf8(human.stdout).expect("the report is UTF-8");
-    assert!(text.starts_with("ok\\xff\\xfe bad\\0nul\\r\nend\n"), "{text}");
+    assert!(
+        text.starts_with("ok\\xff\\xfe bad\\0nul\\r\nend\n"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -560,7 +604,12 @@ fn hostile_snooper_finds_nothing() {
     let all = json.to_string();
     assert!(all.contains("snoop done"), "{all}");
     assert!(!all.contains(&secret), "the secret leaked: {all}");
-    for leak in ["READ-DIRECT", "PARENT-EXE-READ", "PARENT-ENVIRON-READ", "PARENT-MEM-READ"] {
+    for leak in [
+        "READ-DIRECT",
+        "PARENT-EXE-READ",
+        "PARENT-ENVIRON-READ",
+        "PARENT-MEM-READ",
+    ] {
         assert!(!all.contains(leak), "{leak}: {all}");
     }
     assert!(!all.contains("exe link"), "{all}");
@@ -580,7 +629,10 @@ fn environment_is_clean_and_documented() {
     cmd.push("env".into());
     let run = grade_run(&cmd, &[], &[]);
     let text = run.text();
-    assert!(text.contains("PATH=/usr/local/bin:/usr/bin:/bin\n"), "{text}");
+    assert!(
+        text.contains("PATH=/usr/local/bin:/usr/bin:/bin\n"),
+        "{text}"
+    );
     assert!(text.contains("LANG=C.UTF-8\n"));
     assert!(text.contains("TERM=dumb\n"));
     assert!(!text.contains("CARGO"), "{text}");
@@ -589,7 +641,10 @@ fn environment_is_clean_and_documented() {
         .find_map(|l| l.strip_prefix("HOME="))
         .expect("HOME");
     assert!(home.contains("grade-run-"), "{home}");
-    assert!(!Path::new(home).exists(), "the working directory is removed");
+    assert!(
+        !Path::new(home).exists(),
+        "the working directory is removed"
+    );
 }
 
 #[test]
@@ -600,7 +655,87 @@ fn doctor_reports_every_layer() {
         .output()
         .expect("doctor");
     let text = String::from_utf8_lossy(&out.stdout);
-    for layer in ["input detection", "landlock", "network namespace", "memory limit"] {
+    for layer in [
+        "input detection",
+        "landlock",
+        "network namespace",
+        "memory limit",
+    ] {
         assert!(text.contains(layer), "{text}");
     }
+}
+
+#[test]
+fn hostile_fork_many_is_capped() {
+    let _g = serial();
+    let Some(mut cmd) = program("hostile.py") else {
+        return;
+    };
+    cmd.push("fork-many".into());
+    let run = hostile(
+        &cmd,
+        &[],
+        &["--processes", "10"],
+        "exited",
+        Duration::from_secs(1),
+    );
+    let forked: usize = run
+        .text()
+        .trim()
+        .strip_prefix("forked ")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(usize::MAX);
+    assert!(forked < 10, "{}", run.json);
+}
+
+#[test]
+fn parallel_runs_in_threads_do_not_interfere() {
+    let _g = serial();
+    let handles: Vec<_> = (0..6)
+        .map(|i| {
+            std::thread::spawn(move || {
+                let spec = grade::run::RunSpec {
+                    command: vec![
+                        "/bin/sh".into(),
+                        "-c".into(),
+                        "printf 'a? '; read a; printf 'b? '; read b; echo \"$a$b\"".into(),
+                    ],
+                    files: vec![("data.txt".into(), b"x".to_vec())],
+                    readable: Vec::new(),
+                    env: Vec::new(),
+                    input: vec![format!("{i}"), "z".into()],
+                    end_of_input: grade::run::EndOfInput::Stop,
+                    limits: grade::run::Limits::default(),
+                    terminal: i % 2 == 1,
+                };
+                let outcome = grade::run::run(&spec).expect("run");
+                assert_eq!(outcome.ending, grade::run::Ending::Exited(0));
+                assert_eq!(
+                    outcome.transcript.terminal_text(),
+                    format!("a? {i}\nb? z\n{i}z\n")
+                );
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().expect("thread");
+    }
+}
+
+#[test]
+fn missing_program_is_a_spawn_error_not_a_panic() {
+    let spec = grade::run::RunSpec {
+        command: vec!["/nonexistent/program".into()],
+        files: Vec::new(),
+        readable: Vec::new(),
+        env: Vec::new(),
+        input: Vec::new(),
+        end_of_input: grade::run::EndOfInput::Stop,
+        limits: grade::run::Limits::default(),
+        terminal: false,
+    };
+    assert!(matches!(
+        grade::run::run(&spec),
+        Err(grade::run::RunError::Spawn { .. })
+    ));
 }

@@ -349,8 +349,8 @@ impl RunCgroups {
             self.v1_pids.take(),
             self.v1_cpuacct.take(),
         ]
-            .into_iter()
-            .flatten()
+        .into_iter()
+        .flatten()
         {
             for _ in 0..200 {
                 if fs::remove_dir(&dir).is_ok() || !dir.exists() {

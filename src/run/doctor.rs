@@ -36,12 +36,16 @@ pub fn layers() -> Vec<Layer> {
                 name: "input detection",
                 on: true,
                 detail: match o.detection {
-                    Detection::Seccomp => "seccomp user notification on reads of fd 0 (exact)".into(),
+                    Detection::Seccomp => {
+                        "seccomp user notification on reads of fd 0 (exact)".into()
+                    }
                     Detection::ProcPolling => {
-                        "proc-polling: seccomp refused here; /proc/<pid>/task/<tid>/syscall polled".into()
+                        "proc-polling: seccomp refused here; /proc/<pid>/task/<tid>/syscall polled"
+                            .into()
                     }
                     Detection::Quiescence => {
-                        "quiescence heuristic: neither seccomp nor /proc syscall files work here".into()
+                        "quiescence heuristic: neither seccomp nor /proc syscall files work here"
+                            .into()
                     }
                 },
             });
@@ -70,7 +74,8 @@ pub fn layers() -> Vec<Layer> {
             (Some(d), _) => format!("per-run v2 cgroup under {}, cgroup.kill", parent(d)),
             (None, true) => "per-run v1 cgroup; kill = SIGKILL to every pid listed".into(),
             (None, false) => {
-                "no cgroup can be created (read-only or not delegated): process group + /proc sweep".into()
+                "no cgroup can be created (read-only or not delegated): process group + /proc sweep"
+                    .into()
             }
         },
     });
@@ -102,9 +107,9 @@ pub fn layers() -> Vec<Layer> {
         name: "cpu time",
         on: true,
         detail: if cg.cpu().is_some() {
-            "RLIMIT_CPU per process + the tree's cgroup cpu.stat".into()
+            "RLIMIT_CPU per process + the tree's CPU time from its cgroup (checked every 20 ms)".into()
         } else {
-            "RLIMIT_CPU per process only (no cgroup cpu.stat)".into()
+            "RLIMIT_CPU per process only (no cgroup CPU accounting)".into()
         },
     });
     drop(cg);

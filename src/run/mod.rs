@@ -337,10 +337,7 @@ impl Supervisor<'_> {
     /// Reads what is available on both streams (until EAGAIN). Returns false on output limit.
     fn drain(&mut self) -> bool {
         for i in 0..2 {
-            loop {
-                let Some(fd) = self.outputs[i].fd.as_ref() else {
-                    break;
-                };
+            while let Some(fd) = self.outputs[i].fd.as_ref() {
                 // SAFETY: reading into our own buffer of the given length.
                 let n = unsafe {
                     libc::read(fd.as_raw_fd(), self.buf.as_mut_ptr().cast(), self.buf.len())
@@ -566,7 +563,8 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
         sandbox::build_landlock(workdir.path(), &spec.readable).ok()
     };
     let forced = forced_detection();
-    let want_seccomp = matches!(forced, None | Some(Detection::Seccomp)) && seccomp::supported_arch();
+    let want_seccomp =
+        matches!(forced, None | Some(Detection::Seccomp)) && seccomp::supported_arch();
 
     // Input and output channels.
     // Under a terminal, stderr shares it (as in a student's terminal: Python's input()
@@ -595,7 +593,14 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
     } else {
         let (r, w) = pipe().map_err(RunError::Setup)?;
         let probe = w.try_clone().map_err(RunError::Setup)?;
-        (Stdio::from(r), Stdio::piped(), Stdio::piped(), w, probe, None)
+        (
+            Stdio::from(r),
+            Stdio::piped(),
+            Stdio::piped(),
+            w,
+            probe,
+            None,
+        )
     };
     set_nonblocking(stdin.as_raw_fd());
     let stdin_id = fd_identity(stdin_probe.as_raw_fd());
@@ -618,7 +623,12 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
             )
         };
         // SAFETY: fresh fds we own.
-        (r == 0).then(|| unsafe { (OwnedFd::from_raw_fd(socks[0]), OwnedFd::from_raw_fd(socks[1])) })
+        (r == 0).then(|| unsafe {
+            (
+                OwnedFd::from_raw_fd(socks[0]),
+                OwnedFd::from_raw_fd(socks[1]),
+            )
+        })
     } else {
         None
     };
@@ -643,7 +653,9 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
         netns_fd: if off.netns {
             -1
         } else {
-            sandbox::shared_netns().map(|fd| fd.as_raw_fd()).unwrap_or(-1)
+            sandbox::shared_netns()
+                .map(|fd| fd.as_raw_fd())
+                .unwrap_or(-1)
         },
         controlling_tty: spec.terminal,
         landlock_fd: landlock.as_ref().map(|l| l.fd.as_raw_fd()).unwrap_or(-1),
@@ -659,7 +671,11 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
     let mut cmd = Command::new(program);
     cmd.args(&spec.command[1..])
         .env_clear()
-        .envs(sandbox::clean_env(workdir.path(), spec.terminal, !off.stdbuf))
+        .envs(sandbox::clean_env(
+            workdir.path(),
+            spec.terminal,
+            !off.stdbuf,
+        ))
         .env("GRADE_RUN_ID", &marker)
         .envs(spec.env.iter().map(|(k, v)| (k, v)))
         .current_dir(workdir.path())
@@ -668,9 +684,7 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
         .stderr(stderr_child);
     // SAFETY: the closure only makes async-signal-safe syscalls on data prepared above.
     unsafe {
-        cmd.pre_exec(move || {
-            sandbox::apply_in_child(&setup).map_err(io::Error::from_raw_os_error)
-        });
+        cmd.pre_exec(move || sandbox::apply_in_child(&setup).map_err(io::Error::from_raw_os_error));
     }
     let start = Instant::now();
     let spawned = cmd.spawn();
@@ -680,7 +694,9 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
         program: program.clone(),
         source,
     })?;
-    let listener = sock_pair.as_ref().and_then(|p| seccomp::receive_listener(&p.0));
+    let listener = sock_pair
+        .as_ref()
+        .and_then(|p| seccomp::receive_listener(&p.0));
     drop(sock_pair);
     let detection = match (&listener, forced) {
         (Some(_), _) => Detection::Seccomp,
@@ -739,7 +755,14 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
         last_activity: Instant::now(),
         buf: vec![0u8; 64 * 1024],
     };
-    supervise(&mut sup, &tree, listener.as_ref(), pidfd.as_ref(), detection, start);
+    supervise(
+        &mut sup,
+        &tree,
+        listener.as_ref(),
+        pidfd.as_ref(),
+        detection,
+        start,
+    );
 
     // Whatever happened: kill the tree, reap the child, drain what is left.
     tree.kill();
@@ -967,8 +990,7 @@ fn supervise(
                 let waiting = match detection {
                     Detection::ProcPolling => st.reading_stdin,
                     _ => {
-                        st.all_sleeping
-                            && sup.last_activity.elapsed() >= Duration::from_millis(30)
+                        st.all_sleeping && sup.last_activity.elapsed() >= Duration::from_millis(30)
                     }
                 };
                 if waiting {
@@ -981,5 +1003,59 @@ fn supervise(
             }
             poll_interval = (poll_interval * 2).min(Duration::from_millis(5));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn case_files_cannot_leave_the_working_directory() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for bad in ["../x", "/etc/x", "a/../../x"] {
+            assert!(
+                write_files(dir.path(), &[(bad.into(), vec![])]).is_err(),
+                "{bad}"
+            );
+        }
+        write_files(dir.path(), &[("sub/board.txt".into(), b"1 2".to_vec())]).expect("ok");
+        assert_eq!(
+            std::fs::read(dir.path().join("sub/board.txt")).expect("read"),
+            b"1 2"
+        );
+    }
+
+    #[test]
+    fn endings_are_classified() {
+        let cg = cgroup::RunCgroups::default();
+        let limits = Limits::default();
+        let exited = 3 << 8;
+        assert_eq!(
+            classify(None, exited, Duration::ZERO, &limits, &cg),
+            Ending::Exited(3)
+        );
+        assert_eq!(
+            classify(None, libc::SIGXCPU, Duration::ZERO, &limits, &cg),
+            Ending::CpuLimit
+        );
+        assert_eq!(
+            classify(None, libc::SIGKILL, limits.cpu, &limits, &cg),
+            Ending::CpuLimit
+        );
+        assert_eq!(
+            classify(None, libc::SIGSEGV, Duration::ZERO, &limits, &cg),
+            Ending::Signaled(libc::SIGSEGV)
+        );
+        assert_eq!(
+            classify(
+                Some(Ending::WallTimeout),
+                libc::SIGKILL,
+                Duration::ZERO,
+                &limits,
+                &cg
+            ),
+            Ending::WallTimeout
+        );
     }
 }

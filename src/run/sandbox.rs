@@ -25,8 +25,7 @@ const SCOPE_SIGNAL: u64 = 1 << 1;
 
 /// The directories a program may always read and execute.
 pub const SYSTEM_DIRS: &[&str] = &[
-    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/proc",
-    "/sys",
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/proc", "/sys",
 ];
 
 /// Device files a program may read and write.
@@ -281,7 +280,10 @@ pub unsafe fn apply_in_child(s: &ChildSetup) -> Result<(), i32> {
 pub fn clean_env(workdir: &Path, terminal: bool, stdbuf: bool) -> Vec<(String, String)> {
     let dir = workdir.display().to_string();
     let mut env = vec![
-        ("PATH".to_string(), "/usr/local/bin:/usr/bin:/bin".to_string()),
+        (
+            "PATH".to_string(),
+            "/usr/local/bin:/usr/bin:/bin".to_string(),
+        ),
         ("HOME".to_string(), dir.clone()),
         ("TMPDIR".to_string(), dir),
         ("LANG".to_string(), "C.UTF-8".to_string()),

@@ -83,18 +83,18 @@ pub fn filter() -> Vec<libc::sock_filter> {
         let ret = |k: u32| stmt(libc::BPF_RET | libc::BPF_K, k);
         let n = READ_SYSCALLS;
         vec![
-            load(4),                      // 0: arch
-            jump(AUDIT_ARCH, 0, 9),       // 1: foreign arch -> allow (11)
-            load(0),                      // 2: syscall number
-            jump(n[0], 4, 0),             // 3 -> 8
-            jump(n[1], 3, 0),             // 4 -> 8
-            jump(n[2], 2, 0),             // 5 -> 8
-            jump(n[3], 1, 0),             // 6 -> 8
-            jump(n[4], 0, 3),             // 7 -> 8, else allow (11)
-            load(16),                     // 8: args[0], low 32 bits (the fd)
-            jump(0, 0, 1),                // 9: fd 0 -> notify (10), else allow (11)
-            ret(SECCOMP_RET_USER_NOTIF),  // 10
-            ret(SECCOMP_RET_ALLOW),       // 11
+            load(4),                     // 0: arch
+            jump(AUDIT_ARCH, 0, 9),      // 1: foreign arch -> allow (11)
+            load(0),                     // 2: syscall number
+            jump(n[0], 4, 0),            // 3 -> 8
+            jump(n[1], 3, 0),            // 4 -> 8
+            jump(n[2], 2, 0),            // 5 -> 8
+            jump(n[3], 1, 0),            // 6 -> 8
+            jump(n[4], 0, 3),            // 7 -> 8, else allow (11)
+            load(16),                    // 8: args[0], low 32 bits (the fd)
+            jump(0, 0, 1),               // 9: fd 0 -> notify (10), else allow (11)
+            ret(SECCOMP_RET_USER_NOTIF), // 10
+            ret(SECCOMP_RET_ALLOW),      // 11
         ]
     }
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]

@@ -28,3 +28,14 @@ elif mode == "memory":
 elif mode == "env":
     for k, v in sorted(os.environ.items()):
         print(f"{k}={v}")
+elif mode == "fork-many":
+    children = 0
+    for _ in range(50):
+        try:
+            if os.fork() == 0:
+                time.sleep(100)
+                os._exit(0)
+            children += 1
+        except OSError:
+            break
+    print("forked", children)
