@@ -107,7 +107,8 @@ pub fn layers() -> Vec<Layer> {
         name: "cpu time",
         on: true,
         detail: if cg.cpu().is_some() {
-            "RLIMIT_CPU per process + the tree's CPU time from its cgroup (checked every 20 ms)".into()
+            "RLIMIT_CPU per process + the tree's CPU time from its cgroup (checked every 20 ms)"
+                .into()
         } else {
             "RLIMIT_CPU per process only (no cgroup CPU accounting)".into()
         },

@@ -187,7 +187,9 @@ pub enum RunError {
     Setup(std::io::Error),
     /// The program could not be started (missing, not executable).
     Spawn {
+        /// The program as given in the command.
         program: String,
+        /// Why exec failed (not found, not executable, denied by the sandbox).
         source: std::io::Error,
     },
 }
