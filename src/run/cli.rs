@@ -19,7 +19,7 @@ pub struct RunArgs {
     /// A file of input lines to send, one per line.
     #[arg(short, long)]
     pub input: Option<PathBuf>,
-    /// Run under a pseudo-terminal on stdin and stdout.
+    /// Run under a pseudo-terminal (stdin, stdout and stderr), as in a student's terminal.
     #[arg(long)]
     pub terminal: bool,
     /// Close stdin when the input runs out instead of stopping the program.
@@ -41,7 +41,11 @@ pub struct RunArgs {
     #[arg(long, value_name = "N")]
     pub processes: Option<u32>,
     /// Copy a file into the working directory: NAME=PATH (repeatable).
-    #[arg(long = "file", value_name = "NAME=PATH")]
+    #[arg(
+        long = "file",
+        visible_alias = "workdir-file",
+        value_name = "NAME=PATH"
+    )]
     pub files: Vec<String>,
     /// A path outside the working directory the program may read (repeatable).
     #[arg(long, value_name = "PATH")]
