@@ -1,9 +1,17 @@
 //! `grade run`: run any command with scripted input under the sandbox and print what happened.
-//! Skeleton: filled in by the runner work.
+//!
+//! The human format prints what a terminal would have shown (inputs echoed, control bytes
+//! escaped), then stderr, then one line saying how the run ended; `--json` prints all of it
+//! as one JSON object for scripts and tests.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::Args;
+use serde_json::json;
+
+use super::{EndOfInput, Ending, Limits, RunSpec};
+use crate::transcript::{decode_visible, Event, Stream};
 
 /// Options of `grade run`.
 #[derive(Args, Debug)]
@@ -11,13 +19,214 @@ pub struct RunArgs {
     /// A file of input lines to send, one per line.
     #[arg(short, long)]
     pub input: Option<PathBuf>,
+    /// Run under a pseudo-terminal (stdin, stdout and stderr), as in a student's terminal.
+    #[arg(long)]
+    pub terminal: bool,
+    /// Close stdin when the input runs out instead of stopping the program.
+    #[arg(long)]
+    pub close_stdin: bool,
+    /// Wall-clock limit in seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub wall: Option<f64>,
+    /// CPU-time limit in seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub cpu: Option<f64>,
+    /// Memory limit in MiB.
+    #[arg(long, value_name = "MIB")]
+    pub memory: Option<u64>,
+    /// Output bytes kept before the program is stopped.
+    #[arg(long, value_name = "BYTES")]
+    pub output_limit: Option<usize>,
+    /// Processes (and threads) the program may have at once.
+    #[arg(long, value_name = "N")]
+    pub processes: Option<u32>,
+    /// Copy a file into the working directory: NAME=PATH (repeatable).
+    #[arg(
+        long = "file",
+        visible_alias = "workdir-file",
+        value_name = "NAME=PATH"
+    )]
+    pub files: Vec<String>,
+    /// A path outside the working directory the program may read (repeatable).
+    #[arg(long, value_name = "PATH")]
+    pub readable: Vec<PathBuf>,
+    /// An extra environment variable: KEY=VALUE (repeatable).
+    #[arg(long = "env", value_name = "KEY=VALUE")]
+    pub env: Vec<String>,
+    /// Print the outcome as JSON.
+    #[arg(long)]
+    pub json: bool,
     /// The command to run and its arguments.
-    #[arg(trailing_var_arg = true, required = true)]
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
     pub command: Vec<String>,
+}
+
+fn secs(s: f64) -> anyhow::Result<Duration> {
+    Duration::try_from_secs_f64(s).map_err(|e| anyhow::anyhow!("bad duration {s}: {e}"))
+}
+
+/// Builds the run specification from the options.
+pub fn spec_from_args(args: &RunArgs) -> anyhow::Result<RunSpec> {
+    let mut limits = Limits::default();
+    if let Some(w) = args.wall {
+        limits.wall = secs(w)?;
+    }
+    if let Some(c) = args.cpu {
+        limits.cpu = secs(c)?;
+    }
+    if let Some(m) = args.memory {
+        limits.memory_bytes = m << 20;
+    }
+    if let Some(o) = args.output_limit {
+        limits.output_bytes = o;
+    }
+    if let Some(p) = args.processes {
+        limits.processes = p;
+    }
+    let input = match &args.input {
+        Some(path) => {
+            let bytes = std::fs::read(path)
+                .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+            String::from_utf8_lossy(&bytes)
+                .lines()
+                .map(str::to_string)
+                .collect()
+        }
+        None => Vec::new(),
+    };
+    let mut files = Vec::new();
+    for f in &args.files {
+        let (name, path) = f
+            .split_once('=')
+            .ok_or_else(|| anyhow::anyhow!("--file wants NAME=PATH, got {f:?}"))?;
+        let content =
+            std::fs::read(path).map_err(|e| anyhow::anyhow!("cannot read {path}: {e}"))?;
+        files.push((name.to_string(), content));
+    }
+    let mut env = Vec::new();
+    for e in &args.env {
+        let (k, v) = e
+            .split_once('=')
+            .ok_or_else(|| anyhow::anyhow!("--env wants KEY=VALUE, got {e:?}"))?;
+        env.push((k.to_string(), v.to_string()));
+    }
+    Ok(RunSpec {
+        command: args.command.clone(),
+        files,
+        readable: args.readable.clone(),
+        env,
+        input,
+        end_of_input: if args.close_stdin {
+            EndOfInput::Close
+        } else {
+            EndOfInput::Stop
+        },
+        limits,
+        terminal: args.terminal,
+    })
+}
+
+/// Makes control characters visible for printing (newlines and tabs stay).
+pub fn escape_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' | '\t' => out.push(c),
+            '\0' => out.push_str("\\0"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A short machine-readable name for an ending, e.g. `exited`, `cpu-limit`.
+pub fn ending_name(e: Ending) -> &'static str {
+    match e {
+        Ending::Exited(_) => "exited",
+        Ending::Signaled(_) => "signaled",
+        Ending::WallTimeout => "wall-timeout",
+        Ending::CpuLimit => "cpu-limit",
+        Ending::MemoryLimit => "memory-limit",
+        Ending::OutputLimit => "output-limit",
+        Ending::WaitingForInput => "waiting-for-input",
+    }
 }
 
 /// Runs the command and prints its transcript and how it ended.
 pub fn run_command(args: &RunArgs) -> anyhow::Result<u8> {
-    let _ = args;
-    anyhow::bail!("grade run is not implemented yet")
+    let spec = spec_from_args(args)?;
+    let outcome = super::run(&spec)?;
+    let t = &outcome.transcript;
+    let code = match outcome.ending {
+        Ending::Exited(c) => Some(c),
+        Ending::Signaled(s) => Some(s),
+        _ => None,
+    };
+    if args.json {
+        let events: Vec<_> = t
+            .events()
+            .iter()
+            .map(|e| match e {
+                Event::Output { stream, bytes } => json!({
+                    "stream": if *stream == Stream::Stdout { "stdout" } else { "stderr" },
+                    "output": decode_visible(bytes),
+                }),
+                Event::Input { line } => json!({ "input": line }),
+                Event::InputClosed => json!({ "input_closed": true }),
+            })
+            .collect();
+        let value = json!({
+            "events": events,
+            "terminal_text": t.terminal_text(),
+            "stdout": t.output_text(Stream::Stdout),
+            "stderr": t.output_text(Stream::Stderr),
+            "ending": ending_name(outcome.ending),
+            "code": code,
+            "unread_inputs": outcome.unread_inputs,
+            "prompts_late": outcome.prompts_late,
+            "output_truncated": outcome.output_truncated,
+            "wall_ms": outcome.wall.as_secs_f64() * 1000.0,
+            "cpu_ms": outcome.cpu.as_secs_f64() * 1000.0,
+            "peak_memory_bytes": outcome.peak_memory_bytes,
+            "detection": outcome.detection.name(),
+        });
+        println!("{value}");
+    } else {
+        print!("{}", escape_controls(&t.terminal_text()));
+        if outcome.output_truncated {
+            println!("\n[output cut at {} bytes]", spec.limits.output_bytes);
+        }
+        let err = t.output_text(Stream::Stderr);
+        if !err.is_empty() {
+            println!("--- stderr ---");
+            print!("{}", escape_controls(&err));
+        }
+        println!(
+            "--- {}{} · {} unread input line(s){} · wall {:.1} ms · cpu {:.1} ms · peak {} · input detection: {}",
+            ending_name(outcome.ending),
+            code.map(|c| format!(" ({c})")).unwrap_or_default(),
+            outcome.unread_inputs,
+            if outcome.prompts_late { " · prompts late" } else { "" },
+            outcome.wall.as_secs_f64() * 1000.0,
+            outcome.cpu.as_secs_f64() * 1000.0,
+            outcome
+                .peak_memory_bytes
+                .map(|b| format!("{:.1} MiB", b as f64 / 1048576.0))
+                .unwrap_or_else(|| "unknown".into()),
+            outcome.detection.name(),
+        );
+    }
+    Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn controls_are_escaped_but_newlines_kept() {
+        assert_eq!(escape_controls("a\0b\r\n\x07"), "a\\0b\\r\n\\u{7}");
+    }
 }

@@ -2,8 +2,52 @@
 //!
 //! [`run`] takes a [`RunSpec`] (command, working-directory files, scripted input, limits) and
 //! returns a [`RunOutcome`]: the [`Transcript`] with each input line placed where the program
-//! asked for it, how the run ended, and what it cost. Skeleton: filled in by the runner work.
+//! asked for it, how the run ended, and what it cost.
+//!
+//! # Input detection
+//! seccomp user notification on the read family of syscalls on fd 0 ([`seccomp`]); where
+//! seccomp is refused, polling /proc for a thread of the run blocked reading our stdin
+//! ([`procpoll`]); last resort: no output for 30 ms, no unread input and every thread asleep.
+//! `GRADE_DETECTION=proc-polling|quiescence` forces a fallback (for tests), and
+//! `GRADE_DISABLE=cgroup,landlock,netns,uid,stdbuf` switches layers off (diagnosis, benchmarks).
+//!
+//! # The environment of a run
+//! * The environment is cleared and set to exactly: `PATH=/usr/local/bin:/usr/bin:/bin`,
+//!   `HOME` and `TMPDIR` = the working directory, `LANG=LC_ALL=C.UTF-8`, `TERM=dumb`
+//!   (`xterm` with a terminal), `GRADE_RUN_ID=<unique id>` (lets the kill sweep find
+//!   escapees); over pipes also `PYTHONUNBUFFERED=1` and, when present,
+//!   `LD_PRELOAD=/usr/libexec/coreutils/libstdbuf.so _STDBUF_O=0` so C stdio prompts appear
+//!   before reads; then `RunSpec::env`.
+//! * A fresh temporary working directory holding only `RunSpec::files`, removed afterwards.
+//! * Own session and process group; stdin, stdout and stderr pipes, or with `terminal` one
+//!   pseudo-terminal for all three (stderr then merges into stdout, as on a real terminal).
+//! * Per-run cgroups ([`cgroup`]): memory and process limits, CPU accounting, `cgroup.kill`.
+//!   `GRADE_NO_CGROUP=1` disables them (for tests). Without them: `RLIMIT_AS` (the JVM does
+//!   not start under 512 MiB of address space with default flags) and a /proc kill sweep.
+//! * rlimits ([`limits`]): CPU, CORE=0, FSIZE, NOFILE, and NPROC with a per-run uid.
+//! * A new network namespace (only a downed loopback), when the kernel allows it.
+//! * Landlock ([`sandbox`]): read+execute on system directories and `RunSpec::readable`,
+//!   read/write on the working directory and a few devices, nothing else; no TCP; no signals
+//!   to processes outside the run (ABI ≥ 6); no ptrace of the grader (so no
+//!   `/proc/<grader>/exe`, `environ` or `mem`).
+//! * As root: a per-run unprivileged uid/gid with no supplementary groups, so the program
+//!   cannot signal the grader or other runs.
 
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::process::CommandExt;
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use crate::transcript::Stream;
+
+pub mod cgroup;
+pub mod limits;
+pub mod procpoll;
+pub mod pty;
+pub mod sandbox;
+pub mod seccomp;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -143,7 +187,9 @@ pub enum RunError {
     Setup(std::io::Error),
     /// The program could not be started (missing, not executable).
     Spawn {
+        /// The program as given in the command.
         program: String,
+        /// Why exec failed (not found, not executable, denied by the sandbox).
         source: std::io::Error,
     },
 }
@@ -159,10 +205,859 @@ impl std::fmt::Display for RunError {
 
 impl std::error::Error for RunError {}
 
+/// What this machine allows, probed once per grader process.
+#[derive(Clone, Debug)]
+pub struct Capabilities {
+    /// The grader runs as root (so the program gets a per-run uid).
+    pub root: bool,
+    /// Landlock ABI version (0: none).
+    pub landlock_abi: u32,
+    /// A new network namespace can be created with [`sandbox::netns_flags`].
+    pub netns: bool,
+    /// /proc/<pid>/task/<tid>/syscall is readable (proc polling possible).
+    pub proc_polling: bool,
+}
+
+/// The capabilities of this machine (probed on first use, then cached).
+pub fn capabilities() -> &'static Capabilities {
+    static CAPS: OnceLock<Capabilities> = OnceLock::new();
+    CAPS.get_or_init(|| Capabilities {
+        root: sandbox::is_root(),
+        landlock_abi: sandbox::landlock_abi(),
+        netns: sandbox::probe_unshare(sandbox::netns_flags()),
+        proc_polling: procpoll::syscall_file_available(),
+    })
+}
+
+fn set_nonblocking(fd: RawFd) {
+    // SAFETY: fcntl on an fd we own.
+    unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
+    }
+}
+
+fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0; 2];
+    // SAFETY: pipe2 fills two fds.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: fresh fds we own.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+fn fd_identity(fd: RawFd) -> procpoll::StdinId {
+    // SAFETY: stat is plain data filled by fstat.
+    unsafe {
+        let mut st: libc::stat = std::mem::zeroed();
+        libc::fstat(fd, &mut st);
+        (st.st_dev, st.st_ino)
+    }
+}
+
+fn unread_bytes(fd: RawFd) -> i32 {
+    let mut n: libc::c_int = 0;
+    // SAFETY: FIONREAD writes one int.
+    if unsafe { libc::ioctl(fd, libc::FIONREAD, &mut n) } != 0 {
+        return 0;
+    }
+    n
+}
+
+/// Places the case's files in the working directory, refusing names that escape it.
+fn write_files(dir: &std::path::Path, files: &[(String, Vec<u8>)]) -> io::Result<()> {
+    for (name, content) in files {
+        let rel = std::path::Path::new(name);
+        if rel.is_absolute()
+            || rel
+                .components()
+                .any(|c| !matches!(c, std::path::Component::Normal(_)))
+        {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("file name {name:?} leaves the working directory"),
+            ));
+        }
+        let path = dir.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(&path, content)?;
+    }
+    Ok(())
+}
+
+fn chown_tree(dir: &std::path::Path, uid: u32) -> io::Result<()> {
+    std::os::unix::fs::chown(dir, Some(uid), Some(uid))?;
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        if entry.file_type()?.is_dir() {
+            chown_tree(&entry.path(), uid)?;
+        } else {
+            std::os::unix::fs::lchown(entry.path(), Some(uid), Some(uid))?;
+        }
+    }
+    Ok(())
+}
+
+/// One output stream of the program.
+struct Output {
+    fd: Option<OwnedFd>,
+    stream: Stream,
+}
+
+/// The state of one run's supervision loop.
+struct Supervisor<'a> {
+    spec: &'a RunSpec,
+    transcript: Transcript,
+    outputs: [Output; 2],
+    /// Our end of the program's stdin: the pipe's write end or the terminal master.
+    stdin: Option<OwnedFd>,
+    /// Where unread input is counted (pipe write end, or the terminal slave).
+    stdin_probe: Option<OwnedFd>,
+    stdin_id: procpoll::StdinId,
+    stdin_closed: bool,
+    next_input: usize,
+    kept: usize,
+    truncated: bool,
+    output_since_input: bool,
+    pending_late: bool,
+    prompts_late: bool,
+    killed_for: Option<Ending>,
+    last_activity: Instant,
+    buf: Vec<u8>,
+}
+
+/// What to do with a thread waiting for input.
+enum Answer {
+    Continue,
+    Stop,
+}
+
+impl Supervisor<'_> {
+    /// Reads what is available on both streams (until EAGAIN). Returns false on output limit.
+    fn drain(&mut self) -> bool {
+        for i in 0..2 {
+            while let Some(fd) = self.outputs[i].fd.as_ref() {
+                // SAFETY: reading into our own buffer of the given length.
+                let n = unsafe {
+                    libc::read(fd.as_raw_fd(), self.buf.as_mut_ptr().cast(), self.buf.len())
+                };
+                if n > 0 {
+                    let stream = self.outputs[i].stream;
+                    if !self.record(stream, n as usize) {
+                        return false;
+                    }
+                    continue;
+                }
+                if n < 0 && io::Error::last_os_error().kind() == io::ErrorKind::WouldBlock {
+                    break;
+                }
+                if n < 0 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+                    continue;
+                }
+                // EOF, or EIO on a terminal master whose slave side is gone.
+                self.outputs[i].fd = None;
+            }
+        }
+        true
+    }
+
+    /// Records `n` bytes of `self.buf`; false once the output limit is exceeded.
+    fn record(&mut self, stream: Stream, n: usize) -> bool {
+        self.last_activity = Instant::now();
+        let room = self.spec.limits.output_bytes.saturating_sub(self.kept);
+        let keep = n.min(room);
+        let bytes = &self.buf[..keep];
+        self.transcript.push_output(stream, bytes);
+        self.kept += keep;
+        if stream == Stream::Stdout && keep > 0 {
+            self.output_since_input = true;
+            if self.pending_late {
+                self.prompts_late = true;
+            }
+        }
+        if n > room {
+            self.truncated = true;
+            return false;
+        }
+        true
+    }
+
+    /// Bytes written to stdin and not yet read by the program.
+    fn unread_input(&self) -> i32 {
+        self.stdin_probe
+            .as_ref()
+            .map(|fd| unread_bytes(fd.as_raw_fd()))
+            .unwrap_or(0)
+    }
+
+    /// The program waits for input and none is pending: send the next line (or stop/close).
+    fn answer(&mut self) -> Answer {
+        if !self.drain() {
+            self.killed_for = Some(Ending::OutputLimit);
+            return Answer::Stop;
+        }
+        if !self.output_since_input {
+            self.pending_late = true;
+        }
+        self.output_since_input = false;
+        self.last_activity = Instant::now();
+        if let Some(line) = self.spec.input.get(self.next_input) {
+            self.next_input += 1;
+            let mut bytes = Vec::with_capacity(line.len() + 1);
+            bytes.extend_from_slice(line.as_bytes());
+            bytes.push(b'\n');
+            self.write_stdin(&bytes);
+            self.transcript.push_input(line.clone());
+            return Answer::Continue;
+        }
+        match self.spec.end_of_input {
+            EndOfInput::Stop => {
+                self.killed_for = Some(Ending::WaitingForInput);
+                Answer::Stop
+            }
+            EndOfInput::Close => {
+                if !self.stdin_closed {
+                    self.stdin_closed = true;
+                    self.transcript.push_input_closed();
+                    if !self.spec.terminal {
+                        self.stdin = None;
+                        self.stdin_probe = None;
+                    }
+                }
+                if self.spec.terminal {
+                    self.write_stdin(&[pty::VEOF_BYTE]);
+                }
+                Answer::Continue
+            }
+        }
+    }
+
+    fn write_stdin(&mut self, mut bytes: &[u8]) {
+        let Some(fd) = self.stdin.as_ref() else {
+            return;
+        };
+        while !bytes.is_empty() {
+            // SAFETY: writing from a live slice.
+            let n = unsafe { libc::write(fd.as_raw_fd(), bytes.as_ptr().cast(), bytes.len()) };
+            if n <= 0 {
+                if n < 0 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+                    continue;
+                }
+                return; // pipe full (a line over 64 KiB) or closed: nothing more to do
+            }
+            bytes = &bytes[n as usize..];
+        }
+    }
+
+    /// Whether a thread reading fd 0 should simply continue (not our stdin, or input pending).
+    fn should_continue_at_once(&self, tid: u32) -> bool {
+        if procpoll::fd0_of(tid) != Some(self.stdin_id) {
+            return true;
+        }
+        if self.stdin_closed && !self.spec.terminal {
+            return true;
+        }
+        self.unread_input() > 0
+    }
+}
+
+/// The kill machinery of a run: cgroup, process group, /proc sweep.
+struct Tree<'a> {
+    leader: i32,
+    cgroups: &'a cgroup::RunCgroups,
+    uid: Option<u32>,
+    marker: Vec<u8>,
+}
+
+impl Tree<'_> {
+    /// Kills every process of the run, escapees included.
+    fn kill(&self) {
+        // SAFETY: the leader is our unreaped child, so its process group id is still ours.
+        unsafe { libc::kill(-self.leader, libc::SIGKILL) };
+        if self.cgroups.kill_all(std::time::Duration::from_secs(2)) {
+            return;
+        }
+        for _ in 0..100 {
+            let pids = procpoll::run_processes(self.leader, self.uid, &self.marker);
+            if pids.is_empty() {
+                return;
+            }
+            for pid in pids {
+                // SAFETY: kill has no memory-safety preconditions.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    /// The run's live processes.
+    fn processes(&self) -> Vec<i32> {
+        self.cgroups
+            .procs()
+            .unwrap_or_else(|| procpoll::run_processes(self.leader, self.uid, &self.marker))
+    }
+}
+
+/// Layers switched off with `GRADE_DISABLE=cgroup,landlock,netns,uid,stdbuf` (diagnosis and
+/// benchmarks; `grade doctor` does not read it).
+#[derive(Debug, Default, Clone, Copy)]
+struct Disabled {
+    cgroup: bool,
+    landlock: bool,
+    netns: bool,
+    uid: bool,
+    stdbuf: bool,
+}
+
+fn disabled_layers() -> Disabled {
+    let list = std::env::var("GRADE_DISABLE").unwrap_or_default();
+    let has = |name: &str| list.split(',').any(|x| x.trim() == name);
+    Disabled {
+        cgroup: has("cgroup") || std::env::var_os("GRADE_NO_CGROUP").is_some(),
+        landlock: has("landlock"),
+        netns: has("netns"),
+        uid: has("uid"),
+        stdbuf: has("stdbuf"),
+    }
+}
+
+fn forced_detection() -> Option<Detection> {
+    match std::env::var("GRADE_DETECTION").ok()?.as_str() {
+        "seccomp" => Some(Detection::Seccomp),
+        "proc-polling" => Some(Detection::ProcPolling),
+        "quiescence" => Some(Detection::Quiescence),
+        _ => None,
+    }
+}
+
 /// Runs one program once with scripted input, within limits, contained.
 pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
-    let _ = spec;
-    Err(RunError::Setup(std::io::Error::other(
-        "runner not implemented yet",
-    )))
+    static RUN_COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let caps = capabilities();
+    let Some(program) = spec.command.first() else {
+        return Err(RunError::Spawn {
+            program: String::new(),
+            source: io::Error::new(io::ErrorKind::InvalidInput, "empty command"),
+        });
+    };
+    let workdir = tempfile::Builder::new()
+        .prefix("grade-run-")
+        .tempdir()
+        .map_err(RunError::Setup)?;
+    write_files(workdir.path(), &spec.files).map_err(RunError::Setup)?;
+    let off = disabled_layers();
+    let uid = (caps.root && !off.uid).then(sandbox::per_run_uid);
+    if let Some(uid) = uid {
+        chown_tree(workdir.path(), uid).map_err(RunError::Setup)?;
+    }
+    let cgroups_enabled = !off.cgroup;
+    let mut cgroups = cgroup::RunCgroups::create(
+        cgroups_enabled,
+        spec.limits.memory_bytes,
+        spec.limits.processes,
+    );
+    let landlock = if off.landlock {
+        None
+    } else {
+        sandbox::build_landlock(workdir.path(), &spec.readable).ok()
+    };
+    let forced = forced_detection();
+    let want_seccomp =
+        matches!(forced, None | Some(Detection::Seccomp)) && seccomp::supported_arch();
+
+    // Input and output channels.
+    // Under a terminal, stderr shares it (as in a student's terminal: Python's input()
+    // writes its prompt to stderr when stdin and stdout are terminals).
+    let (stdin_child, stdout_child, stderr_child, stdin, stdin_probe, stdout_parent): (
+        Stdio,
+        Stdio,
+        Stdio,
+        OwnedFd,
+        OwnedFd,
+        Option<OwnedFd>,
+    ) = if spec.terminal {
+        let p = pty::open().map_err(RunError::Setup)?;
+        let s1 = p.slave.try_clone().map_err(RunError::Setup)?;
+        let s2 = p.slave.try_clone().map_err(RunError::Setup)?;
+        let s3 = p.slave.try_clone().map_err(RunError::Setup)?;
+        let master = p.master.try_clone().map_err(RunError::Setup)?;
+        (
+            Stdio::from(s1),
+            Stdio::from(s2),
+            Stdio::from(s3),
+            p.master,
+            p.slave,
+            Some(master),
+        )
+    } else {
+        let (r, w) = pipe().map_err(RunError::Setup)?;
+        let probe = w.try_clone().map_err(RunError::Setup)?;
+        (
+            Stdio::from(r),
+            Stdio::piped(),
+            Stdio::piped(),
+            w,
+            probe,
+            None,
+        )
+    };
+    set_nonblocking(stdin.as_raw_fd());
+    let stdin_id = fd_identity(stdin_probe.as_raw_fd());
+
+    // seccomp listener channel.
+    let filter = seccomp::filter();
+    let prog = Box::new(libc::sock_fprog {
+        len: filter.len() as u16,
+        filter: filter.as_ptr() as *mut libc::sock_filter,
+    });
+    let mut socks = [-1; 2];
+    let sock_pair = if want_seccomp && !filter.is_empty() {
+        // SAFETY: socketpair fills two fds.
+        let r = unsafe {
+            libc::socketpair(
+                libc::AF_UNIX,
+                libc::SOCK_SEQPACKET | libc::SOCK_CLOEXEC,
+                0,
+                socks.as_mut_ptr(),
+            )
+        };
+        // SAFETY: fresh fds we own.
+        (r == 0).then(|| unsafe {
+            (
+                OwnedFd::from_raw_fd(socks[0]),
+                OwnedFd::from_raw_fd(socks[1]),
+            )
+        })
+    } else {
+        None
+    };
+
+    let marker = format!(
+        "{}-{}-{}",
+        std::process::id(),
+        RUN_COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0)
+    );
+    let setup = sandbox::ChildSetup {
+        cgroup_fds: cgroups.join_raw_fds(),
+        rlimits: limits::rlimits(&spec.limits, cgroups.memory_limited, uid.is_some()),
+        unshare_flags: if caps.netns && !off.netns {
+            sandbox::netns_flags()
+        } else {
+            0
+        },
+        netns_fd: if off.netns {
+            -1
+        } else {
+            sandbox::shared_netns()
+                .map(|fd| fd.as_raw_fd())
+                .unwrap_or(-1)
+        },
+        controlling_tty: spec.terminal,
+        landlock_fd: landlock.as_ref().map(|l| l.fd.as_raw_fd()).unwrap_or(-1),
+        seccomp_prog: if sock_pair.is_some() {
+            &*prog as *const libc::sock_fprog
+        } else {
+            std::ptr::null()
+        },
+        seccomp_sock: sock_pair.as_ref().map(|p| p.1.as_raw_fd()).unwrap_or(-1),
+        uid,
+    };
+
+    let mut cmd = Command::new(program);
+    cmd.args(&spec.command[1..])
+        .env_clear()
+        .envs(sandbox::clean_env(
+            workdir.path(),
+            spec.terminal,
+            !off.stdbuf,
+        ))
+        .env("GRADE_RUN_ID", &marker)
+        .envs(spec.env.iter().map(|(k, v)| (k, v)))
+        .current_dir(workdir.path())
+        .stdin(stdin_child)
+        .stdout(stdout_child)
+        .stderr(stderr_child);
+    // SAFETY: the closure only makes async-signal-safe syscalls on data prepared above.
+    unsafe {
+        cmd.pre_exec(move || sandbox::apply_in_child(&setup).map_err(io::Error::from_raw_os_error));
+    }
+    let start = Instant::now();
+    let spawned = cmd.spawn();
+    drop(cmd); // closes the child's ends of stdin/stdout in the parent
+    cgroups.close_join_fds();
+    let mut child = spawned.map_err(|source| RunError::Spawn {
+        program: program.clone(),
+        source,
+    })?;
+    let listener = sock_pair
+        .as_ref()
+        .and_then(|p| seccomp::receive_listener(&p.0));
+    drop(sock_pair);
+    let detection = match (&listener, forced) {
+        (Some(_), _) => Detection::Seccomp,
+        (None, Some(Detection::Quiescence)) => Detection::Quiescence,
+        (None, _) if caps.proc_polling => Detection::ProcPolling,
+        (None, _) => Detection::Quiescence,
+    };
+    let leader = child.id() as i32;
+    let stdout_fd: OwnedFd = match stdout_parent {
+        Some(master) => master,
+        None => match child.stdout.take() {
+            Some(out) => out.into(),
+            None => return Err(RunError::Setup(io::Error::other("no stdout pipe"))),
+        },
+    };
+    let stderr_fd: Option<OwnedFd> = child.stderr.take().map(Into::into);
+    set_nonblocking(stdout_fd.as_raw_fd());
+    if let Some(fd) = &stderr_fd {
+        set_nonblocking(fd.as_raw_fd());
+    }
+    // SAFETY: pidfd_open on our own unreaped child.
+    let pidfd = unsafe { libc::syscall(libc::SYS_pidfd_open, leader, 0) };
+    // SAFETY: a fresh fd we own.
+    let pidfd = (pidfd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(pidfd as RawFd) });
+
+    let tree = Tree {
+        leader,
+        cgroups: &cgroups,
+        uid,
+        marker: format!("GRADE_RUN_ID={marker}").into_bytes(),
+    };
+    let mut sup = Supervisor {
+        spec,
+        transcript: Transcript::new(),
+        outputs: [
+            Output {
+                fd: Some(stdout_fd),
+                stream: Stream::Stdout,
+            },
+            Output {
+                fd: stderr_fd,
+                stream: Stream::Stderr,
+            },
+        ],
+        stdin: Some(stdin),
+        stdin_probe: Some(stdin_probe),
+        stdin_id,
+        stdin_closed: false,
+        next_input: 0,
+        kept: 0,
+        truncated: false,
+        output_since_input: false,
+        pending_late: false,
+        prompts_late: false,
+        killed_for: None,
+        last_activity: Instant::now(),
+        buf: vec![0u8; 64 * 1024],
+    };
+    supervise(
+        &mut sup,
+        &tree,
+        listener.as_ref(),
+        pidfd.as_ref(),
+        detection,
+        start,
+    );
+
+    // Whatever happened: kill the tree, reap the child, drain what is left.
+    tree.kill();
+    let (status, rusage) = reap(leader);
+    let wall = start.elapsed();
+    drop(listener);
+    sup.stdin = None;
+    sup.stdin_probe = None;
+    let drain_deadline = Instant::now() + Duration::from_millis(500);
+    while sup.outputs.iter().any(|o| o.fd.is_some()) && Instant::now() < drain_deadline {
+        if !sup.drain() {
+            sup.killed_for.get_or_insert(Ending::OutputLimit);
+            break;
+        }
+        if sup.outputs.iter().any(|o| o.fd.is_some()) {
+            poll_outputs(&sup, 10);
+        }
+    }
+    drop(child);
+
+    let cpu = cgroups.cpu().unwrap_or_else(|| {
+        let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+        tv(rusage.ru_utime) + tv(rusage.ru_stime)
+    });
+    let peak = cgroups
+        .peak_memory()
+        .or((rusage.ru_maxrss > 0).then(|| rusage.ru_maxrss as u64 * 1024));
+    let ending = classify(sup.killed_for, status, cpu, &spec.limits, &cgroups);
+    let outcome = RunOutcome {
+        transcript: std::mem::take(&mut sup.transcript),
+        ending,
+        unread_inputs: spec.input.len() - sup.next_input,
+        prompts_late: sup.prompts_late,
+        output_truncated: sup.truncated,
+        wall,
+        cpu,
+        peak_memory_bytes: peak,
+        detection,
+    };
+    drop(sup);
+    drop(tree);
+    cgroups.remove();
+    let _ = workdir.close();
+    Ok(outcome)
+}
+
+fn poll_outputs(sup: &Supervisor<'_>, timeout_ms: i32) {
+    let mut fds: Vec<libc::pollfd> = sup
+        .outputs
+        .iter()
+        .filter_map(|o| o.fd.as_ref())
+        .map(|fd| libc::pollfd {
+            fd: fd.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        })
+        .collect();
+    // SAFETY: fds is a valid array of pollfd.
+    unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout_ms) };
+}
+
+/// Waits for the (killed or exited) child and returns its wait status and resource usage.
+fn reap(pid: i32) -> (i32, libc::rusage) {
+    let mut status = 0;
+    // SAFETY: rusage is plain data; wait4 on our own child.
+    unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        loop {
+            let r = libc::wait4(pid, &mut status, 0, &mut usage);
+            if r >= 0 || io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+                break;
+            }
+        }
+        (status, usage)
+    }
+}
+
+/// Whether the child has exited, without reaping it (used when pidfd is unavailable).
+fn exited_without_reaping(pid: i32) -> bool {
+    // SAFETY: siginfo is plain data; waitid with WNOWAIT leaves the child unreaped.
+    unsafe {
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        let r = libc::waitid(
+            libc::P_PID,
+            pid as libc::id_t,
+            &mut info,
+            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+        );
+        r == 0 && info.si_pid() != 0
+    }
+}
+
+fn classify(
+    killed_for: Option<Ending>,
+    status: i32,
+    cpu: Duration,
+    limits: &Limits,
+    cgroups: &cgroup::RunCgroups,
+) -> Ending {
+    if let Some(ending) = killed_for {
+        return ending;
+    }
+    if libc::WIFSIGNALED(status) {
+        let sig = libc::WTERMSIG(status);
+        if sig == libc::SIGXCPU || (sig == libc::SIGKILL && cpu >= limits.cpu) {
+            return Ending::CpuLimit;
+        }
+        if cgroups.oom_killed() {
+            return Ending::MemoryLimit;
+        }
+        return Ending::Signaled(sig);
+    }
+    let code = libc::WEXITSTATUS(status);
+    if code != 0 && cgroups.oom_killed() {
+        return Ending::MemoryLimit;
+    }
+    Ending::Exited(code)
+}
+
+/// The supervision loop: output, notifications, exit, limits. Returns when the run must end.
+fn supervise(
+    sup: &mut Supervisor<'_>,
+    tree: &Tree<'_>,
+    listener: Option<&OwnedFd>,
+    pidfd: Option<&OwnedFd>,
+    detection: Detection,
+    start: Instant,
+) {
+    let limits = &sup.spec.limits;
+    let deadline = start + limits.wall;
+    let mut next_cpu_check = start + Duration::from_millis(20);
+    let mut poll_interval = Duration::from_micros(50);
+    let mut listener_open = listener.is_some();
+    loop {
+        let now = Instant::now();
+        if now >= deadline {
+            sup.killed_for = Some(Ending::WallTimeout);
+            return;
+        }
+        let mut timeout = (deadline - now).min(next_cpu_check.saturating_duration_since(now));
+        if detection != Detection::Seccomp || pidfd.is_none() {
+            timeout = timeout.min(poll_interval);
+        }
+        let mut fds: Vec<libc::pollfd> = Vec::with_capacity(4);
+        for o in &sup.outputs {
+            if let Some(fd) = &o.fd {
+                fds.push(libc::pollfd {
+                    fd: fd.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                });
+            }
+        }
+        let n_out = fds.len();
+        let listener_idx = match (listener, listener_open) {
+            (Some(l), true) => {
+                fds.push(libc::pollfd {
+                    fd: l.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                });
+                Some(fds.len() - 1)
+            }
+            _ => None,
+        };
+        let pid_idx = pidfd.map(|p| {
+            fds.push(libc::pollfd {
+                fd: p.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            });
+            fds.len() - 1
+        });
+        let ms = timeout.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32;
+        // SAFETY: fds is a valid pollfd array.
+        let r = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) };
+        if r < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            return;
+        }
+        let got_output = fds[..n_out].iter().any(|f| f.revents != 0);
+        if got_output {
+            poll_interval = Duration::from_micros(50);
+            if !sup.drain() {
+                sup.killed_for = Some(Ending::OutputLimit);
+                return;
+            }
+        }
+        if let (Some(i), Some(l)) = (listener_idx, listener) {
+            let rev = fds[i].revents;
+            if rev & libc::POLLIN != 0 {
+                if let Ok(notif) = seccomp::recv(l) {
+                    if sup.should_continue_at_once(notif.pid) {
+                        seccomp::continue_syscall(l, notif.id);
+                    } else if seccomp::id_valid(l, notif.id) {
+                        match sup.answer() {
+                            Answer::Continue => seccomp::continue_syscall(l, notif.id),
+                            Answer::Stop => return,
+                        }
+                    }
+                }
+            } else if rev & (libc::POLLHUP | libc::POLLERR) != 0 {
+                listener_open = false; // every filtered process is gone
+            }
+        }
+        let exited = match pid_idx {
+            Some(i) => fds[i].revents != 0,
+            None => exited_without_reaping(tree.leader),
+        };
+        if exited {
+            return;
+        }
+        let now = Instant::now();
+        if now >= next_cpu_check {
+            next_cpu_check = now + Duration::from_millis(20);
+            if tree.cgroups.cpu().is_some_and(|c| c >= limits.cpu) {
+                sup.killed_for = Some(Ending::CpuLimit);
+                return;
+            }
+        }
+        if detection != Detection::Seccomp {
+            let waiting_closed_pipe = sup.stdin_closed && !sup.spec.terminal;
+            if !waiting_closed_pipe && sup.unread_input() == 0 {
+                let pids = tree.processes();
+                let st = procpoll::threads_state(&pids, sup.stdin_id);
+                let waiting = match detection {
+                    Detection::ProcPolling => st.reading_stdin,
+                    _ => {
+                        st.all_sleeping && sup.last_activity.elapsed() >= Duration::from_millis(30)
+                    }
+                };
+                if waiting {
+                    poll_interval = Duration::from_micros(50);
+                    if let Answer::Stop = sup.answer() {
+                        return;
+                    }
+                    continue;
+                }
+            }
+            poll_interval = (poll_interval * 2).min(Duration::from_millis(5));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn case_files_cannot_leave_the_working_directory() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for bad in ["../x", "/etc/x", "a/../../x"] {
+            assert!(
+                write_files(dir.path(), &[(bad.into(), vec![])]).is_err(),
+                "{bad}"
+            );
+        }
+        write_files(dir.path(), &[("sub/board.txt".into(), b"1 2".to_vec())]).expect("ok");
+        assert_eq!(
+            std::fs::read(dir.path().join("sub/board.txt")).expect("read"),
+            b"1 2"
+        );
+    }
+
+    #[test]
+    fn endings_are_classified() {
+        let cg = cgroup::RunCgroups::default();
+        let limits = Limits::default();
+        let exited = 3 << 8;
+        assert_eq!(
+            classify(None, exited, Duration::ZERO, &limits, &cg),
+            Ending::Exited(3)
+        );
+        assert_eq!(
+            classify(None, libc::SIGXCPU, Duration::ZERO, &limits, &cg),
+            Ending::CpuLimit
+        );
+        assert_eq!(
+            classify(None, libc::SIGKILL, limits.cpu, &limits, &cg),
+            Ending::CpuLimit
+        );
+        assert_eq!(
+            classify(None, libc::SIGSEGV, Duration::ZERO, &limits, &cg),
+            Ending::Signaled(libc::SIGSEGV)
+        );
+        assert_eq!(
+            classify(
+                Some(Ending::WallTimeout),
+                libc::SIGKILL,
+                Duration::ZERO,
+                &limits,
+                &cg
+            ),
+            Ending::WallTimeout
+        );
+    }
 }

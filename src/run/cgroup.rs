@@ -1,0 +1,369 @@
+//! Per-run control groups: tracking, killing, and memory/process/CPU accounting.
+//!
+//! Works on pure cgroup v2 and on v1 or hybrid machines (v1 `memory`, `pids`, `cpuacct`
+//! hierarchies, maybe a controller-less v2 at `/sys/fs/cgroup/unified`, which is then not
+//! used: joining it would cost an RCU grace period, ~10 ms, per run). Every directory is
+//! created per run, joined by the child before exec (writing "0" to a `tasks` or
+//! `cgroup.procs` fd opened beforehand), and removed after the tree is dead. Any part that
+//! cannot be created is simply missing and the caller falls back to rlimits and /proc sweeps.
+
+use std::fs;
+use std::io::Write as _;
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// The per-run cgroups that could be created.
+#[derive(Debug, Default)]
+pub struct RunCgroups {
+    /// A v2 cgroup (tracking, `cgroup.kill`, `cpu.stat`; `memory.max`/`pids.max` on pure v2).
+    pub v2: Option<PathBuf>,
+    /// A v1 memory cgroup (hybrid or v1 machines).
+    pub v1_memory: Option<PathBuf>,
+    /// A v1 pids cgroup (hybrid or v1 machines).
+    pub v1_pids: Option<PathBuf>,
+    /// A v1 cpuacct cgroup (CPU time of the tree on hybrid or v1 machines).
+    pub v1_cpuacct: Option<PathBuf>,
+    /// Opened `cgroup.procs` files the child writes "0" to before exec.
+    join_fds: Vec<OwnedFd>,
+    /// Whether a memory limit is enforced by a cgroup.
+    pub memory_limited: bool,
+    /// Whether a process limit is enforced by a cgroup.
+    pub pids_limited: bool,
+}
+
+/// Where the calling process sits in a hierarchy (from /proc/self/cgroup).
+fn own_path(controller: Option<&str>) -> Option<String> {
+    let text = fs::read_to_string("/proc/self/cgroup").ok()?;
+    for line in text.lines() {
+        let mut parts = line.splitn(3, ':');
+        let (_, ctrls, path) = (parts.next()?, parts.next()?, parts.next()?);
+        match controller {
+            None if ctrls.is_empty() => return Some(path.to_string()),
+            Some(c) if ctrls.split(',').any(|x| x == c) => return Some(path.to_string()),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The mount point of the v2 hierarchy, if any.
+pub fn v2_root() -> Option<PathBuf> {
+    for root in ["/sys/fs/cgroup/unified", "/sys/fs/cgroup"] {
+        if Path::new(root).join("cgroup.procs").exists()
+            && Path::new(root).join("cgroup.controllers").exists()
+        {
+            return Some(PathBuf::from(root));
+        }
+    }
+    None
+}
+
+fn make_dir(root: &Path, own: Option<String>, name: &str) -> Option<PathBuf> {
+    let mut candidates = Vec::new();
+    if let Some(own) = own {
+        let own = own.trim_start_matches('/');
+        if !own.is_empty() {
+            candidates.push(root.join(own).join(name));
+        }
+    }
+    candidates.push(root.join(name));
+    candidates
+        .into_iter()
+        .find(|dir| fs::create_dir(dir).is_ok())
+}
+
+fn write(path: &Path, value: &str) -> bool {
+    fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(value.as_bytes()))
+        .is_ok()
+}
+
+/// The file the child writes "0" to. On v1, `tasks` moves only the calling thread (the whole
+/// process, as the child is single-threaded before exec), which the kernel does without the
+/// global threadgroup lock: writing `cgroup.procs` waits for an RCU grace period (~10 ms).
+fn open_procs(dir: &Path) -> Option<OwnedFd> {
+    let tasks = dir.join("tasks");
+    let file = if tasks.exists() {
+        tasks
+    } else {
+        dir.join("cgroup.procs")
+    };
+    fs::OpenOptions::new()
+        .write(true)
+        .open(file)
+        .ok()
+        .map(OwnedFd::from)
+}
+
+impl RunCgroups {
+    /// Creates the run's cgroups and sets the limits; `enabled == false` creates none.
+    pub fn create(enabled: bool, memory_bytes: u64, processes: u32) -> RunCgroups {
+        let mut cg = RunCgroups::default();
+        if !enabled {
+            return cg;
+        }
+        let name = format!(
+            "grade-run-{}-{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        );
+        // Where v1 memory or pids hierarchies exist (hybrid machines), use only v1: joining
+        // through `tasks` is cheap, joining a v2 cgroup costs an RCU grace period per run.
+        let v1_available = ["memory", "pids"]
+            .iter()
+            .any(|c| Path::new("/sys/fs/cgroup").join(c).join("tasks").exists());
+        let v2 = if v1_available { None } else { v2_root() };
+        if let Some(root) = v2 {
+            if let Some(dir) = make_dir(&root, own_path(None), &name) {
+                if let Some(parent) = dir.parent() {
+                    // Pure v2: try to delegate memory and pids to our directory.
+                    let _ = write(&parent.join("cgroup.subtree_control"), "+memory +pids");
+                }
+                if dir.join("memory.max").exists()
+                    && write(&dir.join("memory.max"), &memory_bytes.to_string())
+                {
+                    let _ = write(&dir.join("memory.swap.max"), "0");
+                    cg.memory_limited = true;
+                }
+                if dir.join("pids.max").exists()
+                    && write(&dir.join("pids.max"), &processes.to_string())
+                {
+                    cg.pids_limited = true;
+                }
+                match open_procs(&dir) {
+                    Some(fd) => {
+                        cg.join_fds.push(fd);
+                        cg.v2 = Some(dir);
+                    }
+                    None => {
+                        let _ = fs::remove_dir(&dir);
+                    }
+                }
+            }
+        }
+        let v1 = Path::new("/sys/fs/cgroup/memory");
+        if !cg.memory_limited && v1.join("memory.limit_in_bytes").exists() {
+            if let Some(dir) = make_dir(v1, own_path(Some("memory")), &name) {
+                let limit = memory_bytes.to_string();
+                if write(&dir.join("memory.limit_in_bytes"), &limit) {
+                    let _ = write(&dir.join("memory.memsw.limit_in_bytes"), &limit);
+                    if let Some(fd) = open_procs(&dir) {
+                        cg.join_fds.push(fd);
+                        cg.memory_limited = true;
+                        cg.v1_memory = Some(dir.clone());
+                    }
+                }
+                if cg.v1_memory.is_none() {
+                    let _ = fs::remove_dir(&dir);
+                }
+            }
+        }
+        let v1 = Path::new("/sys/fs/cgroup/pids");
+        if !cg.pids_limited && v1.join("cgroup.procs").exists() {
+            if let Some(dir) = make_dir(v1, own_path(Some("pids")), &name) {
+                if write(&dir.join("pids.max"), &processes.to_string()) {
+                    if let Some(fd) = open_procs(&dir) {
+                        cg.join_fds.push(fd);
+                        cg.pids_limited = true;
+                        cg.v1_pids = Some(dir.clone());
+                    }
+                }
+                if cg.v1_pids.is_none() {
+                    let _ = fs::remove_dir(&dir);
+                }
+            }
+        }
+        let v1 = Path::new("/sys/fs/cgroup/cpuacct");
+        if cg.v2.is_none() && v1.join("cpuacct.usage").exists() {
+            if let Some(dir) = make_dir(v1, own_path(Some("cpuacct")), &name) {
+                match open_procs(&dir) {
+                    Some(fd) => {
+                        cg.join_fds.push(fd);
+                        cg.v1_cpuacct = Some(dir);
+                    }
+                    None => {
+                        let _ = fs::remove_dir(&dir);
+                    }
+                }
+            }
+        }
+        cg
+    }
+
+    /// Raw fds of the `cgroup.procs` files the child joins in `pre_exec`.
+    pub fn join_raw_fds(&self) -> Vec<RawFd> {
+        self.join_fds.iter().map(|f| f.as_raw_fd()).collect()
+    }
+
+    /// Closes the parent's copies of the join fds (after spawn).
+    pub fn close_join_fds(&mut self) {
+        self.join_fds.clear();
+    }
+
+    /// The directory whose `cgroup.procs` lists exactly the run's processes.
+    fn tracking_dir(&self) -> Option<&Path> {
+        self.v2
+            .as_deref()
+            .or(self.v1_pids.as_deref())
+            .or(self.v1_memory.as_deref())
+    }
+
+    /// Whether the run's processes can be listed and killed through a cgroup.
+    pub fn tracks(&self) -> bool {
+        self.tracking_dir().is_some()
+    }
+
+    /// The pids of the run's live processes (`None` without a cgroup).
+    pub fn procs(&self) -> Option<Vec<i32>> {
+        let dir = self.tracking_dir()?;
+        let text = fs::read_to_string(dir.join("cgroup.procs")).ok()?;
+        Some(text.lines().filter_map(|l| l.trim().parse().ok()).collect())
+    }
+
+    /// Kills every process of the run and waits (briefly) until none is left.
+    /// Returns false when the cgroup could not kill (caller sweeps /proc instead).
+    pub fn kill_all(&self, within: Duration) -> bool {
+        let Some(dir) = self.tracking_dir() else {
+            return false;
+        };
+        let deadline = Instant::now() + within;
+        let empty = |dir: &Path| {
+            fs::read_to_string(dir.join("cgroup.procs"))
+                .map(|t| t.trim().is_empty())
+                .unwrap_or(true)
+        };
+        if empty(dir) {
+            return true; // the usual case: the program exited and left nothing behind
+        }
+        let mut pause = Duration::from_micros(20);
+        let has_kill = self
+            .v2
+            .as_ref()
+            .map(|d| d.join("cgroup.kill"))
+            .filter(|p| p.exists());
+        loop {
+            match &has_kill {
+                Some(kill) => {
+                    let _ = write(kill, "1");
+                }
+                None => {
+                    for pid in self.procs().unwrap_or_default() {
+                        // SAFETY: kill has no memory-safety preconditions.
+                        unsafe { libc::kill(pid, libc::SIGKILL) };
+                    }
+                }
+            }
+            if empty(dir) {
+                return true;
+            }
+            if Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(2));
+        }
+    }
+
+    /// CPU time used by the whole tree so far.
+    pub fn cpu(&self) -> Option<Duration> {
+        if let Some(dir) = &self.v1_cpuacct {
+            let ns: u64 = fs::read_to_string(dir.join("cpuacct.usage"))
+                .ok()?
+                .trim()
+                .parse()
+                .ok()?;
+            return Some(Duration::from_nanos(ns));
+        }
+        let text = fs::read_to_string(self.v2.as_ref()?.join("cpu.stat")).ok()?;
+        let usec: u64 = text
+            .lines()
+            .find_map(|l| l.strip_prefix("usage_usec "))?
+            .trim()
+            .parse()
+            .ok()?;
+        Some(Duration::from_micros(usec))
+    }
+
+    /// Peak memory of the tree in bytes.
+    pub fn peak_memory(&self) -> Option<u64> {
+        let read = |p: PathBuf| -> Option<u64> { fs::read_to_string(p).ok()?.trim().parse().ok() };
+        if let Some(dir) = &self.v1_memory {
+            return read(dir.join("memory.max_usage_in_bytes"));
+        }
+        read(self.v2.as_ref()?.join("memory.peak"))
+    }
+
+    /// Whether the kernel OOM-killed a process of the run (or refused it memory).
+    pub fn oom_killed(&self) -> bool {
+        let count = |p: PathBuf, key: &str| -> u64 {
+            fs::read_to_string(p)
+                .ok()
+                .and_then(|t| {
+                    t.lines()
+                        .find_map(|l| l.strip_prefix(key))
+                        .and_then(|v| v.trim().parse().ok())
+                })
+                .unwrap_or(0)
+        };
+        if let Some(dir) = &self.v1_memory {
+            return count(dir.join("memory.oom_control"), "oom_kill ") > 0;
+        }
+        if let Some(dir) = &self.v2 {
+            return count(dir.join("memory.events"), "oom_kill ") > 0;
+        }
+        false
+    }
+
+    /// Whether the memory limit was reached at least once.
+    pub fn memory_limit_hit(&self) -> bool {
+        if let Some(dir) = &self.v1_memory {
+            return fs::read_to_string(dir.join("memory.failcnt"))
+                .ok()
+                .and_then(|t| t.trim().parse::<u64>().ok())
+                .is_some_and(|n| n > 0);
+        }
+        if let Some(dir) = &self.v2 {
+            return fs::read_to_string(dir.join("memory.events"))
+                .ok()
+                .and_then(|t| {
+                    t.lines()
+                        .find_map(|l| l.strip_prefix("max "))
+                        .and_then(|v| v.trim().parse::<u64>().ok())
+                })
+                .is_some_and(|n| n > 0);
+        }
+        false
+    }
+
+    /// Removes the directories (after the tree is dead); retries briefly while busy.
+    pub fn remove(&mut self) {
+        for dir in [
+            self.v2.take(),
+            self.v1_memory.take(),
+            self.v1_pids.take(),
+            self.v1_cpuacct.take(),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            for _ in 0..200 {
+                if fs::remove_dir(&dir).is_ok() || !dir.exists() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+    }
+}
+
+impl Drop for RunCgroups {
+    fn drop(&mut self) {
+        self.remove();
+    }
+}

@@ -1,0 +1,184 @@
+//! /proc inspection: which processes belong to a run, whether one of their threads is
+//! blocked reading our stdin (the fallback input detection), and the kill sweep used when
+//! no cgroup can kill the tree.
+
+use std::fs;
+use std::os::unix::fs::MetadataExt;
+
+/// Syscall numbers of the read family (the first field of /proc/T/syscall).
+#[cfg(target_arch = "aarch64")]
+const READS: [&str; 5] = ["63", "65", "67", "69", "286"];
+#[cfg(not(target_arch = "aarch64"))]
+const READS: [&str; 5] = ["0", "17", "19", "295", "327"];
+
+/// Identity of the run's stdin: (device, inode) of the pipe or terminal.
+pub type StdinId = (u64, u64);
+
+/// Whether /proc/<pid>/task/<tid>/syscall can be read here (needed for polling).
+pub fn syscall_file_available() -> bool {
+    fs::read_to_string("/proc/self/syscall").is_ok()
+}
+
+/// How one process (`pid`) looks in /proc.
+#[derive(Clone, Debug)]
+pub struct ProcInfo {
+    /// Process id.
+    pub pid: i32,
+    /// Parent process id.
+    pub ppid: i32,
+    /// Session id.
+    pub sid: i32,
+    /// Real uid.
+    pub uid: u32,
+}
+
+fn parse_stat(text: &str) -> Option<(char, i32, i32)> {
+    // pid (comm) state ppid pgrp session ...; comm may contain spaces and parentheses.
+    let rest = &text[text.rfind(')')? + 2..];
+    let mut f = rest.split_whitespace();
+    let state = f.next()?.chars().next()?;
+    let ppid = f.next()?.parse().ok()?;
+    let _pgrp = f.next()?;
+    let sid = f.next()?.parse().ok()?;
+    Some((state, ppid, sid))
+}
+
+/// Every process on the machine, with its parent, session and uid.
+pub fn all_processes() -> Vec<ProcInfo> {
+    let Ok(dir) = fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for entry in dir.flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse().ok()) else {
+            continue;
+        };
+        let Ok(stat) = fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let Some((state, ppid, sid)) = parse_stat(&stat) else {
+            continue;
+        };
+        if state == 'Z' || state == 'X' {
+            continue;
+        }
+        let uid = entry.metadata().map(|m| m.uid()).unwrap_or(u32::MAX);
+        out.push(ProcInfo {
+            pid,
+            ppid,
+            sid,
+            uid,
+        });
+    }
+    out
+}
+
+/// Whether a process's environment holds `marker` (our per-run `GRADE_RUN_ID=...`).
+fn has_marker(pid: i32, marker: &[u8]) -> bool {
+    fs::read(format!("/proc/{pid}/environ"))
+        .map(|env| env.split(|&b| b == 0).any(|v| v == marker))
+        .unwrap_or(false)
+}
+
+/// The run's processes without a cgroup: the session of `leader`, its descendants, processes
+/// running as the per-run `uid`, and processes carrying the run's environment `marker`.
+pub fn run_processes(leader: i32, uid: Option<u32>, marker: &[u8]) -> Vec<i32> {
+    let all = all_processes();
+    let me = std::process::id() as i32;
+    let mut set: Vec<i32> = all
+        .iter()
+        .filter(|p| p.pid != me)
+        .filter(|p| {
+            p.pid == leader
+                || p.sid == leader
+                || uid.is_some_and(|u| p.uid == u)
+                || has_marker(p.pid, marker)
+        })
+        .map(|p| p.pid)
+        .collect();
+    loop {
+        let before = set.len();
+        for p in &all {
+            if set.contains(&p.ppid) && !set.contains(&p.pid) && p.pid != me {
+                set.push(p.pid);
+            }
+        }
+        if set.len() == before {
+            return set;
+        }
+    }
+}
+
+/// What the threads of the run are doing.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct ThreadsState {
+    /// A thread sleeps in a read of fd 0, and fd 0 is our stdin.
+    pub reading_stdin: bool,
+    /// Every thread is sleeping (none runnable).
+    pub all_sleeping: bool,
+}
+
+/// Looks at every thread of `pids`.
+pub fn threads_state(pids: &[i32], stdin: StdinId) -> ThreadsState {
+    let mut st = ThreadsState {
+        reading_stdin: false,
+        all_sleeping: true,
+    };
+    for &pid in pids {
+        let Ok(tasks) = fs::read_dir(format!("/proc/{pid}/task")) else {
+            continue;
+        };
+        let fd0_ours = fs::metadata(format!("/proc/{pid}/fd/0"))
+            .map(|m| (m.dev(), m.ino()) == stdin)
+            .unwrap_or(false);
+        for task in tasks.flatten() {
+            let path = task.path();
+            let Ok(stat) = fs::read_to_string(path.join("stat")) else {
+                continue;
+            };
+            let Some((state, _, _)) = parse_stat(&stat) else {
+                continue;
+            };
+            if state == 'R' || state == 'D' {
+                st.all_sleeping = false;
+                continue;
+            }
+            if state != 'S' || !fd0_ours {
+                continue;
+            }
+            if let Ok(sc) = fs::read_to_string(path.join("syscall")) {
+                let mut f = sc.split_whitespace();
+                if let (Some(nr), Some(fd)) = (f.next(), f.next()) {
+                    if READS.contains(&nr) && fd == "0x0" {
+                        st.reading_stdin = true;
+                    }
+                }
+            }
+        }
+    }
+    st
+}
+
+/// The (device, inode) of a thread's fd 0, to tell our stdin from a wrapper's own pipes.
+pub fn fd0_of(tid: u32) -> Option<StdinId> {
+    fs::metadata(format!("/proc/{tid}/fd/0"))
+        .ok()
+        .map(|m| (m.dev(), m.ino()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stat_with_odd_command_names_parses() {
+        let s = "123 (a) b (c)) S 1 123 123 0 -1";
+        assert_eq!(parse_stat(s), Some(('S', 1, 123)));
+    }
+
+    #[test]
+    fn own_process_is_listed() {
+        let me = std::process::id() as i32;
+        assert!(all_processes().iter().any(|p| p.pid == me));
+    }
+}

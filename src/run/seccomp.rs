@@ -1,0 +1,256 @@
+//! Input detection by seccomp user notification.
+//!
+//! The child installs a classic-BPF filter that turns every read-family syscall on fd 0 into a
+//! notification for the supervisor and passes the listener fd to the parent over a socketpair.
+//! The reading thread stays blocked until the parent answers, so the parent can drain the
+//! prompt, write the next line and only then let the read continue: input lands exactly where
+//! the program asked for it, whatever language or thread reads it.
+
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+
+const SECCOMP_SET_MODE_FILTER: libc::c_ulong = 1;
+const SECCOMP_FILTER_FLAG_NEW_LISTENER: libc::c_ulong = 1 << 3;
+const SECCOMP_RET_USER_NOTIF: u32 = 0x7fc0_0000;
+const SECCOMP_RET_ALLOW: u32 = 0x7fff_0000;
+const SECCOMP_IOCTL_NOTIF_RECV: libc::c_ulong = 0xc050_2100;
+const SECCOMP_IOCTL_NOTIF_SEND: libc::c_ulong = 0xc018_2101;
+const SECCOMP_IOCTL_NOTIF_ID_VALID: libc::c_ulong = 0x4008_2102;
+const SECCOMP_USER_NOTIF_FLAG_CONTINUE: u32 = 1;
+
+#[cfg(target_arch = "x86_64")]
+const AUDIT_ARCH: u32 = 0xc000_003e;
+#[cfg(target_arch = "x86_64")]
+const READ_SYSCALLS: [u32; 5] = [0, 17, 19, 295, 327];
+#[cfg(target_arch = "aarch64")]
+const AUDIT_ARCH: u32 = 0xc000_00b7;
+#[cfg(target_arch = "aarch64")]
+const READ_SYSCALLS: [u32; 5] = [63, 67, 65, 69, 286];
+
+/// `struct seccomp_data` from <linux/seccomp.h>.
+#[repr(C)]
+#[derive(Clone, Copy, Default, Debug)]
+struct SeccompData {
+    nr: i32,
+    arch: u32,
+    instruction_pointer: u64,
+    args: [u64; 6],
+}
+
+/// `struct seccomp_notif`: one held syscall.
+#[repr(C)]
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Notif {
+    /// Cookie identifying the notification in replies.
+    pub id: u64,
+    /// The thread (tid) making the syscall, in our pid namespace.
+    pub pid: u32,
+    flags: u32,
+    data: SeccompData,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+struct NotifResp {
+    id: u64,
+    val: i64,
+    error: i32,
+    flags: u32,
+}
+
+/// Whether this build knows the syscall numbers of the architecture.
+pub fn supported_arch() -> bool {
+    cfg!(any(target_arch = "x86_64", target_arch = "aarch64"))
+}
+
+/// The BPF program: notify on read/pread64/readv/preadv/preadv2 of fd 0, allow the rest.
+pub fn filter() -> Vec<libc::sock_filter> {
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    {
+        let stmt = |code: u32, k: u32| libc::sock_filter {
+            code: code as u16,
+            jt: 0,
+            jf: 0,
+            k,
+        };
+        let jump = |k: u32, jt: u8, jf: u8| libc::sock_filter {
+            code: (libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K) as u16,
+            jt,
+            jf,
+            k,
+        };
+        let load = |offset: u32| stmt(libc::BPF_LD | libc::BPF_W | libc::BPF_ABS, offset);
+        let ret = |k: u32| stmt(libc::BPF_RET | libc::BPF_K, k);
+        let n = READ_SYSCALLS;
+        vec![
+            load(4),                     // 0: arch
+            jump(AUDIT_ARCH, 0, 9),      // 1: foreign arch -> allow (11)
+            load(0),                     // 2: syscall number
+            jump(n[0], 4, 0),            // 3 -> 8
+            jump(n[1], 3, 0),            // 4 -> 8
+            jump(n[2], 2, 0),            // 5 -> 8
+            jump(n[3], 1, 0),            // 6 -> 8
+            jump(n[4], 0, 3),            // 7 -> 8, else allow (11)
+            load(16),                    // 8: args[0], low 32 bits (the fd)
+            jump(0, 0, 1),               // 9: fd 0 -> notify (10), else allow (11)
+            ret(SECCOMP_RET_USER_NOTIF), // 10
+            ret(SECCOMP_RET_ALLOW),      // 11
+        ]
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        Vec::new()
+    }
+}
+
+/// Installs the filter and sends the listener (or a failure byte) over `sock`.
+///
+/// Runs in the forked child before exec: only async-signal-safe syscalls, no allocation.
+/// Never fails: when seccomp is refused the parent falls back to another detection method.
+///
+/// # Safety
+/// `prog` must point to a valid filter that outlives the call; `sock` must be a connected
+/// SOCK_SEQPACKET socket.
+pub unsafe fn install_in_child(prog: *const libc::sock_fprog, sock: RawFd) {
+    // SAFETY: plain syscalls on valid arguments (see the function contract).
+    unsafe {
+        libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+        let listener = libc::syscall(
+            libc::SYS_seccomp,
+            SECCOMP_SET_MODE_FILTER,
+            SECCOMP_FILTER_FLAG_NEW_LISTENER,
+            prog,
+        ) as RawFd;
+        let mut byte = [if listener >= 0 { b'y' } else { b'n' }];
+        let mut iov = libc::iovec {
+            iov_base: byte.as_mut_ptr().cast(),
+            iov_len: 1,
+        };
+        let mut cmsg_buf = [0u64; 4];
+        let mut msg: libc::msghdr = std::mem::zeroed();
+        msg.msg_iov = &mut iov;
+        msg.msg_iovlen = 1;
+        if listener >= 0 {
+            msg.msg_control = cmsg_buf.as_mut_ptr().cast();
+            msg.msg_controllen = libc::CMSG_SPACE(std::mem::size_of::<RawFd>() as u32) as _;
+            let cmsg = libc::CMSG_FIRSTHDR(&msg);
+            (*cmsg).cmsg_level = libc::SOL_SOCKET;
+            (*cmsg).cmsg_type = libc::SCM_RIGHTS;
+            (*cmsg).cmsg_len = libc::CMSG_LEN(std::mem::size_of::<RawFd>() as u32) as _;
+            std::ptr::write_unaligned(libc::CMSG_DATA(cmsg).cast::<RawFd>(), listener);
+        }
+        libc::sendmsg(sock, &msg, libc::MSG_NOSIGNAL);
+        if listener >= 0 {
+            libc::close(listener);
+        }
+    }
+}
+
+/// Receives what the child sent: `Some(listener)` when the filter is installed.
+pub fn receive_listener(sock: &OwnedFd) -> Option<OwnedFd> {
+    let mut byte = [0u8; 1];
+    let mut iov = libc::iovec {
+        iov_base: byte.as_mut_ptr().cast(),
+        iov_len: 1,
+    };
+    let mut cmsg_buf = [0u64; 4];
+    // SAFETY: msghdr is plain data; all pointers refer to live local buffers.
+    unsafe {
+        let mut msg: libc::msghdr = std::mem::zeroed();
+        msg.msg_iov = &mut iov;
+        msg.msg_iovlen = 1;
+        msg.msg_control = cmsg_buf.as_mut_ptr().cast();
+        msg.msg_controllen = std::mem::size_of_val(&cmsg_buf) as _;
+        let n = libc::recvmsg(
+            sock.as_raw_fd(),
+            &mut msg,
+            libc::MSG_DONTWAIT | libc::MSG_CMSG_CLOEXEC,
+        );
+        if n != 1 || byte[0] != b'y' {
+            return None;
+        }
+        let cmsg = libc::CMSG_FIRSTHDR(&msg);
+        if cmsg.is_null()
+            || (*cmsg).cmsg_level != libc::SOL_SOCKET
+            || (*cmsg).cmsg_type != libc::SCM_RIGHTS
+        {
+            return None;
+        }
+        let fd = std::ptr::read_unaligned(libc::CMSG_DATA(cmsg).cast::<RawFd>());
+        if fd < 0 {
+            return None;
+        }
+        Some(OwnedFd::from_raw_fd(fd))
+    }
+}
+
+/// Receives one pending notification (the listener must be readable).
+pub fn recv(listener: &OwnedFd) -> io::Result<Notif> {
+    let mut notif = Notif::default();
+    // SAFETY: the kernel fills a zeroed struct of the size encoded in the ioctl number.
+    let r = unsafe {
+        libc::ioctl(
+            listener.as_raw_fd(),
+            SECCOMP_IOCTL_NOTIF_RECV,
+            &mut notif as *mut Notif,
+        )
+    };
+    if r < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(notif)
+}
+
+/// Whether the thread is still held at the syscall of notification `id`.
+pub fn id_valid(listener: &OwnedFd, id: u64) -> bool {
+    let mut id = id;
+    // SAFETY: the ioctl reads one u64.
+    unsafe {
+        libc::ioctl(
+            listener.as_raw_fd(),
+            SECCOMP_IOCTL_NOTIF_ID_VALID,
+            &mut id as *mut u64,
+        ) == 0
+    }
+}
+
+/// Lets the held syscall run as if it had never been intercepted.
+///
+/// Errors (the thread was interrupted or died meanwhile) are harmless and ignored.
+pub fn continue_syscall(listener: &OwnedFd, id: u64) {
+    let mut resp = NotifResp {
+        id,
+        flags: SECCOMP_USER_NOTIF_FLAG_CONTINUE,
+        ..NotifResp::default()
+    };
+    // SAFETY: the ioctl reads a struct of the size encoded in its number.
+    unsafe {
+        libc::ioctl(
+            listener.as_raw_fd(),
+            SECCOMP_IOCTL_NOTIF_SEND,
+            &mut resp as *mut NotifResp,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filter_jumps_stay_inside_the_program() {
+        let f = filter();
+        if f.is_empty() {
+            return;
+        }
+        for (i, ins) in f.iter().enumerate() {
+            if ins.code as u32 & 0x07 == libc::BPF_JMP {
+                assert!(i + 1 + (ins.jt as usize) < f.len());
+                assert!(i + 1 + (ins.jf as usize) < f.len());
+            }
+        }
+        assert_eq!(f.last().map(|i| i.k), Some(SECCOMP_RET_ALLOW));
+        assert_eq!(std::mem::size_of::<Notif>(), 80);
+        assert_eq!(std::mem::size_of::<NotifResp>(), 24);
+    }
+}

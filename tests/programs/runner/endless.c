@@ -1,0 +1,5 @@
+/* Hostile: writes forever. */
+#include <stdio.h>
+int main(void) {
+    for (;;) fputs("yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy\n", stdout);
+}

@@ -1,0 +1,3 @@
+a = int(input("Number? "))
+b = int(input("Another? "))
+print("Sum:", a + b)

@@ -1,0 +1,741 @@
+//! The runner against real programs, through the real `grade run` binary.
+//!
+//! Programs live in tests/programs/runner/ and are compiled once per test binary into a temp
+//! directory the run may read. Tests run one at a time (a lock) so CPU-limit timings hold on
+//! two cores. A missing toolchain skips a test, except under CI=true where it fails.
+
+use std::path::{Path, PathBuf};
+use std::process::Command as StdCommand;
+use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+static LOCK: Mutex<()> = Mutex::new(());
+
+fn serial() -> MutexGuard<'static, ()> {
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn src(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/programs/runner")
+        .join(name)
+}
+
+fn skip(tool: &str) -> bool {
+    if std::env::var("CI").as_deref() == Ok("true") {
+        panic!("{tool} not found (CI=true: toolchains are required)");
+    }
+    println!("skipped: {tool} not found");
+    true
+}
+
+fn have(tool: &str) -> bool {
+    StdCommand::new(tool)
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
+}
+
+/// A directory readable by the run's uid holding the compiled programs and sources.
+fn bin_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::Builder::new()
+            .prefix("grade-runner-tests-")
+            .tempdir()
+            .expect("temp dir")
+            .keep();
+        std::fs::set_permissions(&dir, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .expect("chmod");
+        for entry in std::fs::read_dir(src("")).expect("programs dir").flatten() {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if name.ends_with(".py") {
+                std::fs::copy(entry.path(), dir.join(&*name)).expect("copy");
+            }
+        }
+        dir
+    })
+}
+
+/// Compiles `file` once (by extension) and returns the path to run, or None to skip.
+fn compiled(file: &str) -> Option<PathBuf> {
+    static BUILT: Mutex<Vec<(String, Option<PathBuf>)>> = Mutex::new(Vec::new());
+    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, p)) = built.iter().find(|(f, _)| f == file) {
+        return p.clone();
+    }
+    let dir = bin_dir();
+    let stem = file.split('.').next().unwrap_or(file);
+    let result = if file.ends_with(".c") || file.ends_with(".cpp") {
+        let compiler = if file.ends_with(".c") { "gcc" } else { "g++" };
+        if !have(compiler) {
+            skip(compiler);
+            None
+        } else {
+            let out = dir.join(stem);
+            let ok = StdCommand::new(compiler)
+                .args(["-O2", "-o"])
+                .arg(&out)
+                .arg(src(file))
+                .status()
+                .map(|s| s.success())
+                .unwrap_or(false);
+            assert!(ok, "compiling {file} failed");
+            Some(out)
+        }
+    } else if file.ends_with(".java") {
+        if !have("javac") || !have("java") {
+            skip("javac");
+            None
+        } else {
+            let ok = StdCommand::new("javac")
+                .arg("-d")
+                .arg(dir)
+                .arg(src(file))
+                .status()
+                .map(|s| s.success())
+                .unwrap_or(false);
+            assert!(ok, "compiling {file} failed");
+            Some(dir.join(stem))
+        }
+    } else {
+        Some(dir.join(file))
+    };
+    built.push((file.to_string(), result.clone()));
+    result
+}
+
+/// The Python interpreter the run can execute (a system one: /root is closed to the run uid).
+fn python() -> Option<String> {
+    for p in ["/usr/bin/python3", "/usr/local/bin/python3"] {
+        if Path::new(p).exists() {
+            return Some(p.to_string());
+        }
+    }
+    skip("python3");
+    None
+}
+
+/// The command line for a test program: compiled binary, python script or java class.
+fn program(file: &str) -> Option<Vec<String>> {
+    let path = compiled(file)?;
+    if file.ends_with(".py") {
+        Some(vec![python()?, path.display().to_string()])
+    } else if file.ends_with(".java") {
+        Some(vec![
+            "java".into(),
+            "-Xshare:auto".into(),
+            "-XX:+UseSerialGC".into(),
+            "-XX:TieredStopAtLevel=1".into(),
+            "-cp".into(),
+            bin_dir().display().to_string(),
+            path.file_name()?.to_string_lossy().into_owned(),
+        ])
+    } else {
+        Some(vec![path.display().to_string()])
+    }
+}
+
+struct Run {
+    json: Value,
+    elapsed: Duration,
+}
+
+impl Run {
+    fn ending(&self) -> &str {
+        self.json["ending"].as_str().unwrap_or("?")
+    }
+    fn text(&self) -> &str {
+        self.json["terminal_text"].as_str().unwrap_or("")
+    }
+}
+
+fn unique_marker() -> String {
+    static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    format!(
+        "grade-test-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    )
+}
+
+/// Processes whose environment carries `marker`.
+fn processes_with(marker: &str) -> Vec<String> {
+    let needle = format!("GRADE_TEST_MARKER={marker}");
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let path = entry.path().join("environ");
+        if let Ok(env) = std::fs::read(&path) {
+            if env.split(|&b| b == 0).any(|v| v == needle.as_bytes()) {
+                found.push(entry.file_name().to_string_lossy().into_owned());
+            }
+        }
+    }
+    found
+}
+
+/// Runs `grade run --json [flags] -- command` with `input`; checks no process survives.
+fn grade_run(command: &[String], input: &[&str], flags: &[&str]) -> Run {
+    let input_file = tempfile::NamedTempFile::new().expect("temp file");
+    std::fs::write(input_file.path(), input.join("\n") + "\n").expect("write input");
+    let marker = unique_marker();
+    let mut cmd = Command::cargo_bin("grade").expect("grade binary");
+    cmd.arg("run")
+        .arg("--json")
+        .arg("--input")
+        .arg(input_file.path())
+        .arg("--readable")
+        .arg(bin_dir())
+        .arg("--env")
+        .arg(format!("GRADE_TEST_MARKER={marker}"))
+        .args(flags)
+        .arg("--")
+        .args(command)
+        .timeout(Duration::from_secs(30));
+    let start = Instant::now();
+    let output = cmd.output().expect("grade run");
+    let elapsed = start.elapsed();
+    assert!(
+        output.status.success(),
+        "grade run failed (status {:?}): {}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "bad JSON ({e}): {}",
+            String::from_utf8_lossy(&output.stdout)
+        )
+    });
+    let left = processes_with(&marker);
+    assert!(left.is_empty(), "processes survived the run: {left:?}");
+    Run { json, elapsed }
+}
+
+const SUM_TEXT: &str = "Number? 3\nAnother? 4\nSum: 7\n";
+
+fn check_order(file: &str, terminal: bool, expect_late: bool) {
+    let _g = serial();
+    let Some(cmd) = program(file) else { return };
+    let flags: &[&str] = if terminal { &["--terminal"] } else { &[] };
+    let run = grade_run(&cmd, &["3", "4"], flags);
+    assert_eq!(run.ending(), "exited", "{file}: {}", run.json);
+    if expect_late {
+        // Output only at exit: the inputs come first in time, the output text is right.
+        assert_eq!(
+            run.json["stdout"], "Number? Another? Sum: 7\n",
+            "{}",
+            run.json
+        );
+    } else {
+        assert_eq!(
+            run.text(),
+            SUM_TEXT,
+            "{file} terminal={terminal}: {}",
+            run.json
+        );
+    }
+    assert_eq!(run.json["unread_inputs"], 0);
+    assert_eq!(run.json["detection"], "seccomp");
+    if expect_late {
+        assert_eq!(run.json["prompts_late"], true, "{file}: {}", run.json);
+    } else {
+        assert_eq!(run.json["prompts_late"], false, "{file}: {}", run.json);
+        // The input follows its prompt directly in the event list.
+        let events = run.json["events"].as_array().cloned().unwrap_or_default();
+        let first_input = events
+            .iter()
+            .position(|e| e["input"] == "3")
+            .expect("input event");
+        assert_eq!(events[first_input - 1]["output"], "Number? ", "{file}");
+    }
+}
+
+#[test]
+fn order_c_printf_scanf() {
+    check_order("c_scanf.c", false, false);
+    check_order("c_scanf.c", true, false);
+}
+
+#[test]
+fn order_cpp_iostream() {
+    check_order("cpp_iostream.cpp", false, false);
+    check_order("cpp_iostream.cpp", true, false);
+}
+
+#[test]
+fn order_cpp_untied_cin_is_right_text_but_late() {
+    check_order("cpp_untied.cpp", false, true);
+    check_order("cpp_untied.cpp", true, true);
+}
+
+#[test]
+fn order_python_input() {
+    check_order("py_input.py", false, false);
+    check_order("py_input.py", true, false);
+}
+
+#[test]
+fn order_python_print_end_readline() {
+    check_order("py_readline.py", false, false);
+}
+
+#[test]
+fn order_python_print_end_readline_terminal_is_right_text() {
+    let _g = serial();
+    let Some(cmd) = program("py_readline.py") else {
+        return;
+    };
+    // Under a real terminal print(end="") stays in Python's line buffer until exit (as for a
+    // student at a terminal): the text is still right and the prompts are marked late.
+    let run = grade_run(&cmd, &["3", "4"], &["--terminal"]);
+    assert_eq!(run.ending(), "exited");
+    assert_eq!(
+        run.json["stdout"], "Number? Another? Sum: 7\n",
+        "{}",
+        run.json
+    );
+    assert_eq!(run.json["prompts_late"], true);
+}
+
+#[test]
+fn order_java_scanner() {
+    check_order("Sum.java", false, false);
+    check_order("Sum.java", true, false);
+}
+
+#[test]
+fn order_through_sh_c() {
+    let _g = serial();
+    let Some(cmd) = program("c_scanf.c") else {
+        return;
+    };
+    for flags in [&[][..], &["--terminal"][..]] {
+        let run = grade_run(
+            &[
+                "/bin/sh".into(),
+                "-c".into(),
+                format!("{} && echo bye", cmd[0]),
+            ],
+            &["3", "4"],
+            flags,
+        );
+        assert_eq!(run.text(), format!("{SUM_TEXT}bye\n"), "{}", run.json);
+        assert_eq!(run.json["prompts_late"], false);
+    }
+}
+
+#[test]
+fn script_exhausted_stops_or_closes() {
+    let _g = serial();
+    let Some(cmd) = program("py_input.py") else {
+        return;
+    };
+    let run = grade_run(&cmd, &["3"], &[]);
+    assert_eq!(run.ending(), "waiting-for-input");
+    assert_eq!(run.text(), "Number? 3\nAnother? ");
+    let run = grade_run(&cmd, &["3"], &["--close-stdin"]);
+    assert_eq!(run.ending(), "exited");
+    assert_eq!(run.json["code"], 1, "EOFError exits 1: {}", run.json);
+    assert!(run.json["events"]
+        .as_array()
+        .is_some_and(|e| e.iter().any(|e| e["input_closed"] == true)));
+    let run = grade_run(&cmd, &["3", "4", "5", "6"], &[]);
+    assert_eq!(run.ending(), "exited");
+    assert_eq!(run.json["unread_inputs"], 2);
+}
+
+#[test]
+fn fallback_detection_methods_keep_the_order() {
+    let _g = serial();
+    let Some(cmd) = program("c_scanf.c") else {
+        return;
+    };
+    for method in ["proc-polling", "quiescence"] {
+        let input_file = tempfile::NamedTempFile::new().expect("temp");
+        std::fs::write(input_file.path(), "3\n4\n").expect("write");
+        let out = Command::cargo_bin("grade")
+            .expect("grade")
+            .env("GRADE_DETECTION", method)
+            .args(["run", "--json", "--readable"])
+            .arg(bin_dir())
+            .arg("--input")
+            .arg(input_file.path())
+            .arg("--")
+            .args(&cmd)
+            .output()
+            .expect("run");
+        let json: Value = serde_json::from_slice(&out.stdout).expect("json");
+        assert_eq!(json["detection"], method);
+        assert_eq!(json["terminal_text"], SUM_TEXT, "{json}");
+    }
+}
+
+fn hostile(cmd: &[String], input: &[&str], flags: &[&str], ending: &str, limit: Duration) -> Run {
+    let run = grade_run(cmd, input, flags);
+    assert_eq!(run.ending(), ending, "{}", run.json);
+    assert!(
+        run.elapsed < limit + Duration::from_secs(1),
+        "took {:?} for a limit of {limit:?}",
+        run.elapsed
+    );
+    run
+}
+
+#[test]
+fn hostile_busy_loop_hits_cpu_limit() {
+    let _g = serial();
+    let Some(cmd) = program("busy.c") else { return };
+    hostile(
+        &cmd,
+        &[],
+        &["--cpu", "1"],
+        "cpu-limit",
+        Duration::from_secs(1),
+    );
+}
+
+#[test]
+fn hostile_endless_output_hits_output_limit() {
+    let _g = serial();
+    let Some(cmd) = program("endless.c") else {
+        return;
+    };
+    let run = hostile(
+        &cmd,
+        &[],
+        &["--output-limit", "100000"],
+        "output-limit",
+        Duration::from_secs(1),
+    );
+    assert_eq!(run.json["output_truncated"], true);
+    assert_eq!(run.text().len(), 100000);
+}
+
+#[test]
+fn hostile_read_then_sleep_hits_wall() {
+    let _g = serial();
+    let Some(mut cmd) = program("hostile.py") else {
+        return;
+    };
+    cmd.push("read-then-sleep".into());
+    let run = hostile(
+        &cmd,
+        &["Ann"],
+        &["--wall", "1"],
+        "wall-timeout",
+        Duration::from_secs(1),
+    );
+    assert_eq!(run.text(), "Name? Ann\n");
+}
+
+#[test]
+fn hostile_child_keeps_stdout_open() {
+    let _g = serial();
+    let Some(mut cmd) = program("hostile.py") else {
+        return;
+    };
+    cmd.push("fork-keeps-stdout".into());
+    let run = hostile(
+        &cmd,
+        &[],
+        &["--wall", "5"],
+        "exited",
+        Duration::from_secs(1),
+    );
+    assert_eq!(run.text(), "parent done\n");
+}
+
+#[test]
+fn hostile_setsid_child_keeps_stdout_open() {
+    let _g = serial();
+    let Some(mut cmd) = program("hostile.py") else {
+        return;
+    };
+    cmd.push("setsid-keeps-stdout".into());
+    let run = hostile(
+        &cmd,
+        &[],
+        &["--wall", "5"],
+        "exited",
+        Duration::from_secs(1),
+    );
+    assert_eq!(run.text(), "parent done\n");
+}
+
+#[test]
+fn hostile_setsid_escapee_without_cgroup_is_swept() {
+    let _g = serial();
+    let Some(mut cmd) = program("hostile.py") else {
+        return;
+    };
+    cmd.push("setsid-keeps-stdout".into());
+    let input_file = tempfile::NamedTempFile::new().expect("temp");
+    let marker = unique_marker();
+    let out = Command::cargo_bin("grade")
+        .expect("grade")
+        .env("GRADE_NO_CGROUP", "1")
+        .args(["run", "--json", "--readable"])
+        .arg(bin_dir())
+        .arg("--input")
+        .arg(input_file.path())
+        .arg("--env")
+        .arg(format!("GRADE_TEST_MARKER={marker}"))
+        .arg("--")
+        .args(&cmd)
+        .output()
+        .expect("run");
+    let json: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(json["ending"], "exited", "{json}");
+    assert!(processes_with(&marker).is_empty());
+}
+
+#[test]
+fn hostile_unbounded_memory_hits_memory_limit() {
+    let _g = serial();
+    let Some(mut cmd) = program("hostile.py") else {
+        return;
+    };
+    cmd.push("memory".into());
+    let run = hostile(
+        &cmd,
+        &[],
+        &["--memory", "100", "--wall", "5"],
+        "memory-limit",
+        Duration::from_secs(5),
+    );
+    assert!(run.elapsed < Duration::from_secs(3), "{:?}", run.elapsed);
+}
+
+#[test]
+fn hostile_closed_stdout_hits_wall() {
+    let _g = serial();
+    let Some(cmd) = program("close_stdout.c") else {
+        return;
+    };
+    hostile(
+        &cmd,
+        &[],
+        &["--wall", "1"],
+        "wall-timeout",
+        Duration::from_secs(1),
+    );
+}
+
+#[test]
+fn hostile_binary_output_survives_escaped() {
+    let _g = serial();
+    let Some(cmd) = program("binary_output.c") else {
+        return;
+    };
+    let run = hostile(&cmd, &[], &[], "exited", Duration::from_secs(1));
+    assert_eq!(run.text(), "ok\\xff\\xfe bad\0nul\r\nend\n");
+    let human = Command::cargo_bin("grade")
+        .expect("grade")
+        .args(["run", "--readable"])
+        .arg(bin_dir())
+        .arg("--")
+        .args(&cmd)
+        .output()
+        .expect("run");
+    let text = String::from_utf8(human.stdout).expect("the report is UTF-8");
+    assert!(
+        text.starts_with("ok\\xff\\xfe bad\\0nul\\r\nend\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn hostile_kills_its_parent_and_everyone() {
+    let _g = serial();
+    let Some(cmd) = program("kill_parent.c") else {
+        return;
+    };
+    let run = hostile(&cmd, &[], &[], "exited", Duration::from_secs(1));
+    assert!(run.text().contains("still here"), "{}", run.json);
+}
+
+#[test]
+fn hostile_snooper_finds_nothing() {
+    let _g = serial();
+    let Some(mut cmd) = program("snoop.py") else {
+        return;
+    };
+    let secret_dir = tempfile::Builder::new()
+        .prefix("grade-secret-")
+        .tempdir()
+        .expect("temp");
+    let secret = format!("TOP-SECRET-{}", std::process::id());
+    let cases = secret_dir.path().join("cases");
+    std::fs::create_dir(&cases).expect("mkdir");
+    // World-readable, so only the sandbox (not file modes) keeps it out.
+    for dir in [secret_dir.path(), cases.as_path()] {
+        std::fs::set_permissions(dir, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .expect("chmod");
+    }
+    let secret_file = cases.join("secret.yaml");
+    std::fs::write(&secret_file, format!("answer: {secret}\n")).expect("write");
+    std::fs::write(secret_dir.path().join("reference.txt"), &secret).expect("write");
+    cmd.push(secret_file.display().to_string());
+    let grader = assert_cmd::cargo::cargo_bin("grade");
+    cmd.push(grader.display().to_string());
+    let input_file = tempfile::NamedTempFile::new().expect("temp");
+    let marker = unique_marker();
+    let start = Instant::now();
+    let out = Command::cargo_bin("grade")
+        .expect("grade")
+        .env("GRADE_SECRET_IN_GRADER_ENV", &secret)
+        .args(["run", "--json", "--wall", "20", "--readable"])
+        .arg(bin_dir())
+        .arg("--input")
+        .arg(input_file.path())
+        .arg("--env")
+        .arg(format!("GRADE_TEST_MARKER={marker}"))
+        .arg("--")
+        .args(&cmd)
+        .output()
+        .expect("run");
+    let json: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let all = json.to_string();
+    assert!(all.contains("snoop done"), "{all}");
+    assert!(!all.contains(&secret), "the secret leaked: {all}");
+    for leak in [
+        "READ-DIRECT",
+        "PARENT-EXE-READ",
+        "PARENT-ENVIRON-READ",
+        "PARENT-MEM-READ",
+    ] {
+        assert!(!all.contains(leak), "{leak}: {all}");
+    }
+    assert!(!all.contains("exe link"), "{all}");
+    let grader_bytes = std::fs::read(&grader).expect("grader");
+    assert!(!all.contains("ELF"), "grader binary content leaked");
+    drop(grader_bytes);
+    assert!(processes_with(&marker).is_empty());
+    assert!(start.elapsed() < Duration::from_secs(21));
+}
+
+#[test]
+fn environment_is_clean_and_documented() {
+    let _g = serial();
+    let Some(mut cmd) = program("hostile.py") else {
+        return;
+    };
+    cmd.push("env".into());
+    let run = grade_run(&cmd, &[], &[]);
+    let text = run.text();
+    assert!(
+        text.contains("PATH=/usr/local/bin:/usr/bin:/bin\n"),
+        "{text}"
+    );
+    assert!(text.contains("LANG=C.UTF-8\n"));
+    assert!(text.contains("TERM=dumb\n"));
+    assert!(!text.contains("CARGO"), "{text}");
+    let home = text
+        .lines()
+        .find_map(|l| l.strip_prefix("HOME="))
+        .expect("HOME");
+    assert!(home.contains("grade-run-"), "{home}");
+    assert!(
+        !Path::new(home).exists(),
+        "the working directory is removed"
+    );
+}
+
+#[test]
+fn doctor_reports_every_layer() {
+    let out = Command::cargo_bin("grade")
+        .expect("grade")
+        .arg("doctor")
+        .output()
+        .expect("doctor");
+    let text = String::from_utf8_lossy(&out.stdout);
+    for layer in [
+        "input detection",
+        "landlock",
+        "network namespace",
+        "memory limit",
+    ] {
+        assert!(text.contains(layer), "{text}");
+    }
+}
+
+#[test]
+fn hostile_fork_many_is_capped() {
+    let _g = serial();
+    let Some(mut cmd) = program("hostile.py") else {
+        return;
+    };
+    cmd.push("fork-many".into());
+    let run = hostile(
+        &cmd,
+        &[],
+        &["--processes", "10"],
+        "exited",
+        Duration::from_secs(1),
+    );
+    let forked: usize = run
+        .text()
+        .trim()
+        .strip_prefix("forked ")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(usize::MAX);
+    assert!(forked < 10, "{}", run.json);
+}
+
+#[test]
+fn parallel_runs_in_threads_do_not_interfere() {
+    let _g = serial();
+    let handles: Vec<_> = (0..6)
+        .map(|i| {
+            std::thread::spawn(move || {
+                let spec = grade::run::RunSpec {
+                    command: vec![
+                        "/bin/sh".into(),
+                        "-c".into(),
+                        "printf 'a? '; read a; printf 'b? '; read b; echo \"$a$b\"".into(),
+                    ],
+                    files: vec![("data.txt".into(), b"x".to_vec())],
+                    readable: Vec::new(),
+                    env: Vec::new(),
+                    input: vec![format!("{i}"), "z".into()],
+                    end_of_input: grade::run::EndOfInput::Stop,
+                    limits: grade::run::Limits::default(),
+                    terminal: i % 2 == 1,
+                };
+                let outcome = grade::run::run(&spec).expect("run");
+                assert_eq!(outcome.ending, grade::run::Ending::Exited(0));
+                assert_eq!(
+                    outcome.transcript.terminal_text(),
+                    format!("a? {i}\nb? z\n{i}z\n")
+                );
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().expect("thread");
+    }
+}
+
+#[test]
+fn missing_program_is_a_spawn_error_not_a_panic() {
+    let spec = grade::run::RunSpec {
+        command: vec!["/nonexistent/program".into()],
+        files: Vec::new(),
+        readable: Vec::new(),
+        env: Vec::new(),
+        input: Vec::new(),
+        end_of_input: grade::run::EndOfInput::Stop,
+        limits: grade::run::Limits::default(),
+        terminal: false,
+    };
+    assert!(matches!(
+        grade::run::run(&spec),
+        Err(grade::run::RunError::Spawn { .. })
+    ));
+}
