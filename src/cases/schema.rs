@@ -81,6 +81,7 @@ pub struct CaseFile {
     #[serde(default)]
     pub extra_checks: Vec<CheckSpec>,
     /// Marks a robustness case: input where handout-following programs may differ, few points.
+    /// Robustness cases run only with `--robustness`.
     #[serde(default)]
     pub robustness: bool,
 }
@@ -154,6 +155,17 @@ pub enum Compare {
     Presence,
 }
 
+/// What a `board` check compares.
+#[derive(Debug, Default, Deserialize, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum BoardCompare {
+    /// Every cell of every board.
+    #[default]
+    Cells,
+    /// The shape of each board (for random strips).
+    Shape,
+}
+
 /// One check as written in YAML; `kind` selects the variant.
 #[derive(Debug, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
@@ -191,6 +203,10 @@ pub enum CheckSpec {
         /// whether there is any.
         #[serde(default)]
         compare: Compare,
+        /// The student may print none of these items at all (e.g. a result line the handout
+        /// does not require); if it prints any, they must agree (default false).
+        #[serde(default)]
+        optional: bool,
     },
     /// The sequence of boards printed, cell by cell.
     Board {
@@ -208,6 +224,11 @@ pub enum CheckSpec {
         /// The student may skip the first board the reference prints (default false).
         #[serde(default)]
         first_optional: bool,
+        /// What must agree: every cell (default), or only the shape of each board — the
+        /// filled cells in order, whether the last square is filled, and whether every gap
+        /// is 1–6 squares (for random strips whose exact squares cannot match).
+        #[serde(default)]
+        compare: BoardCompare,
     },
     /// How often a message appears, compared with the reference.
     Contains {

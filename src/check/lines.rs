@@ -28,6 +28,8 @@ pub struct LineOptions {
     pub dedup: bool,
     /// What must agree.
     pub compare: Compare,
+    /// The student may have no items at all.
+    pub optional: bool,
 }
 
 /// One match of the pattern: its normalized form, and where it was found.
@@ -121,10 +123,11 @@ pub fn evaluate_lines(
         rules,
         dedup,
         compare,
+        optional,
     } = options;
     let s = items(student, pattern, rules, dedup);
     let r = items(reference, pattern, rules, dedup);
-    if s.is_empty() && r.is_empty() {
+    if (s.is_empty() && r.is_empty()) || (optional && s.is_empty()) {
         return Evaluation::not_applicable();
     }
     let common = s.len().min(r.len());
@@ -320,6 +323,7 @@ mod tests {
         },
         dedup: false,
         compare: Compare::Sequence,
+        optional: false,
     };
 
     #[test]
@@ -420,6 +424,28 @@ mod tests {
                 &view("That number is used.\n"),
                 &errors,
                 presence
+            )
+            .passed
+        );
+        let optional = LineOptions {
+            optional: true,
+            ..LOOSE
+        };
+        assert!(
+            evaluate_lines(
+                &view("Game ends.\n"),
+                &view("Player Turn\n"),
+                &pattern,
+                optional
+            )
+            .not_applicable
+        );
+        assert!(
+            !evaluate_lines(
+                &view("Player Turn\nPlayer Turn\nComputer\n"),
+                &view("Player Turn\n"),
+                &pattern,
+                optional
             )
             .passed
         );

@@ -39,6 +39,7 @@ pub enum CheckKind {
         rules: ItemRules,
         dedup: bool,
         compare: Compare,
+        optional: bool,
     },
     /// The sequence of boards.
     Board(BoardSpec),
@@ -93,6 +94,7 @@ impl Check {
                 ignore_punctuation,
                 dedup,
                 compare,
+                optional,
             } => {
                 let ignore_case = ignore_case.unwrap_or(true);
                 let pattern = RegexBuilder::new(pattern)
@@ -111,6 +113,7 @@ impl Check {
                         },
                         dedup: *dedup,
                         compare: *compare,
+                        optional: *optional,
                     },
                 )
             }
@@ -121,6 +124,7 @@ impl Check {
                 empty,
                 labels,
                 first_optional,
+                compare,
             } => (
                 name.clone().unwrap_or_else(|| "board".into()),
                 *weight,
@@ -129,6 +133,7 @@ impl Check {
                     empty: empty.as_deref().map(|e| anchored(e, "empty")).transpose()?,
                     labels: *labels,
                     first_optional: *first_optional,
+                    compare: *compare,
                 }),
             ),
             CheckSpec::Contains {
@@ -260,12 +265,14 @@ impl Check {
                 rules,
                 dedup,
                 compare,
+                optional,
             } => {
                 let v = Views::new(student, &reference.transcript, InputShown::LineBreak);
                 let options = lines::LineOptions {
                     rules: *rules,
                     dedup: *dedup,
                     compare: *compare,
+                    optional: *optional,
                 };
                 lines::evaluate_lines(&v.student, &v.reference, pattern, options)
             }

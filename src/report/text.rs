@@ -170,7 +170,7 @@ fn mark(case: &CaseResult, style: Style) -> String {
 fn full_marks(case: &CaseResult) -> bool {
     case.status == CaseStatus::Passed
         && !lost(case.score, case.max_score)
-        && case.checks.iter().all(|c| c.passed)
+        && case.checks.iter().all(|c| c.passed || c.max_score <= 0.0)
 }
 
 /// True when `score` is short of `max_score` (tolerating float noise).
@@ -205,7 +205,15 @@ pub(crate) fn case_feedback(case: &CaseResult, style: Style) -> String {
             .filter(|c| !c.passed || lost(c.score, c.max_score))
             .collect();
         if !case.input.is_empty() {
-            let marker = failing
+            // Mark where a check that costs points first differed (informational ones only
+            // when nothing else differs).
+            let scored: Vec<&&CheckResult> = failing.iter().filter(|c| c.max_score > 0.0).collect();
+            let marked: Vec<&&CheckResult> = if scored.is_empty() {
+                failing.iter().collect()
+            } else {
+                scored
+            };
+            let marker = marked
                 .iter()
                 .filter_map(|c| c.difference.as_ref())
                 .map(|d| d.inputs_before)
@@ -359,6 +367,9 @@ fn run_feedback(out: &mut String, case: &CaseResult) {
             Some(signal) => format!("was killed by signal {signal}"),
             None => run.ended.describe().to_string(),
         },
+        // Stopped while asking for more input is how most cases end; the exit check says
+        // when that was wrong.
+        Ended::WaitingForInput => String::new(),
         other => other.describe().to_string(),
     };
     if !ended.is_empty() {

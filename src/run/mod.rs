@@ -325,9 +325,21 @@ struct Supervisor<'a> {
     pending_late: bool,
     prompts_late: bool,
     killed_for: Option<Ending>,
+    /// Set when the script ran out while the program's prompt had not appeared: stdin was
+    /// closed so a program that buffers its output can flush it, until this moment.
+    grace_until: Option<Instant>,
+    /// Output bytes kept when the grace period began.
+    kept_before_grace: usize,
     last_activity: Instant,
     buf: Vec<u8>,
 }
+
+/// How long a program whose prompt never appeared gets, after the script ends and its stdin
+/// is closed, to flush its buffered output and exit.
+const FLUSH_GRACE: Duration = Duration::from_millis(300);
+
+/// Output kept during the flush grace period beyond what came before it.
+const FLUSH_GRACE_OUTPUT: usize = 64 * 1024;
 
 /// What to do with a thread waiting for input.
 enum Answer {
@@ -367,7 +379,15 @@ impl Supervisor<'_> {
     /// Records `n` bytes of `self.buf`; false once the output limit is exceeded.
     fn record(&mut self, stream: Stream, n: usize) -> bool {
         self.last_activity = Instant::now();
-        let room = self.spec.limits.output_bytes.saturating_sub(self.kept);
+        let limit = match self.grace_until {
+            Some(_) => self
+                .spec
+                .limits
+                .output_bytes
+                .min(self.kept_before_grace + FLUSH_GRACE_OUTPUT),
+            None => self.spec.limits.output_bytes,
+        };
+        let room = limit.saturating_sub(self.kept);
         let keep = n.min(room);
         let bytes = &self.buf[..keep];
         self.transcript.push_output(stream, bytes);
@@ -396,10 +416,13 @@ impl Supervisor<'_> {
     /// The program waits for input and none is pending: send the next line (or stop/close).
     fn answer(&mut self) -> Answer {
         if !self.drain() {
-            self.killed_for = Some(Ending::OutputLimit);
+            if self.grace_until.is_none() {
+                self.killed_for = Some(Ending::OutputLimit);
+            }
             return Answer::Stop;
         }
-        if !self.output_since_input {
+        let prompt_missing = !self.output_since_input;
+        if prompt_missing {
             self.pending_late = true;
         }
         self.output_since_input = false;
@@ -414,6 +437,25 @@ impl Supervisor<'_> {
             return Answer::Continue;
         }
         match self.spec.end_of_input {
+            EndOfInput::Stop if prompt_missing || self.grace_until.is_some() => {
+                // The program waits for more input but its prompt has not appeared: its output
+                // may be sitting in a buffer. End its input so it can flush and exit; the run
+                // still ends as waiting for input.
+                self.killed_for = Some(Ending::WaitingForInput);
+                if self.grace_until.is_none() {
+                    self.grace_until = Some(Instant::now() + FLUSH_GRACE);
+                    self.kept_before_grace = self.kept;
+                    self.stdin_closed = true;
+                    if !self.spec.terminal {
+                        self.stdin = None;
+                        self.stdin_probe = None;
+                    }
+                }
+                if self.spec.terminal {
+                    self.write_stdin(&[pty::VEOF_BYTE]);
+                }
+                Answer::Continue
+            }
             EndOfInput::Stop => {
                 self.killed_for = Some(Ending::WaitingForInput);
                 Answer::Stop
@@ -754,6 +796,8 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
         pending_late: false,
         prompts_late: false,
         killed_for: None,
+        grace_until: None,
+        kept_before_grace: 0,
         last_activity: Instant::now(),
         buf: vec![0u8; 64 * 1024],
     };
@@ -900,11 +944,19 @@ fn supervise(
     let mut listener_open = listener.is_some();
     loop {
         let now = Instant::now();
+        if let Some(grace) = sup.grace_until {
+            if now >= grace {
+                return; // killed_for is already WaitingForInput
+            }
+        }
         if now >= deadline {
             sup.killed_for = Some(Ending::WallTimeout);
             return;
         }
         let mut timeout = (deadline - now).min(next_cpu_check.saturating_duration_since(now));
+        if let Some(grace) = sup.grace_until {
+            timeout = timeout.min(grace.saturating_duration_since(now));
+        }
         if detection != Detection::Seccomp || pidfd.is_none() {
             timeout = timeout.min(poll_interval);
         }
@@ -948,7 +1000,9 @@ fn supervise(
         if got_output {
             poll_interval = Duration::from_micros(50);
             if !sup.drain() {
-                sup.killed_for = Some(Ending::OutputLimit);
+                if sup.grace_until.is_none() {
+                    sup.killed_for = Some(Ending::OutputLimit);
+                }
                 return;
             }
         }
