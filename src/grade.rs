@@ -32,7 +32,8 @@ pub struct GradeOptions {
     #[arg(long, value_name = "DIR")]
     pub cases: Option<PathBuf>,
 
-    /// Only run cases whose name contains PATTERN (`*` matches anything).
+    /// Only run the case named PATTERN, or else the cases whose names contain it (`*` matches
+    /// anything).
     #[arg(long = "case", value_name = "PATTERN")]
     pub case_filter: Option<String>,
 
@@ -132,7 +133,13 @@ pub fn grade(
         None => candidates().collect(),
         Some(pattern) => {
             let matcher = case_matcher(pattern)?;
-            let chosen: Vec<&Case> = candidates().filter(|c| matcher.is_match(&c.name)).collect();
+            // An exact name selects just that case; otherwise a substring or wildcard match.
+            let exact: Vec<&Case> = candidates().filter(|c| c.name == *pattern).collect();
+            let chosen: Vec<&Case> = if exact.is_empty() {
+                candidates().filter(|c| matcher.is_match(&c.name)).collect()
+            } else {
+                exact
+            };
             if chosen.is_empty() {
                 let names: Vec<&str> = candidates().map(|c| c.name.as_str()).collect();
                 let hint = if options.robustness {

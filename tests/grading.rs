@@ -30,3 +30,451 @@ fn the_reference_run_as_a_student_scores_full_marks_default_and_strict() {
         }
     }
 }
+
+/// The handout-following programs written for the test suite (tests/programs/README.md).
+const CORRECT: [(&str, &str); 13] = [
+    ("nim", "nim/correct_getline.cpp"),
+    ("nim", "nim/correct_cin_loop.cpp"),
+    ("nim", "nim/correct_fastio.cpp"),
+    ("nim", "nim/correct_c.c"),
+    ("m", "m/correct_plain.py"),
+    ("m", "m/correct_boxes.py"),
+    ("collect", "collect/correct_plain.py"),
+    ("collect", "collect/correct_recursive.py"),
+    ("collect", "collect/correct_java"),
+    ("connect6", "connect6/correct_getline.cpp"),
+    ("connect6", "connect6/correct_tokens.cpp"),
+    ("silver_dollar", "silver_dollar/correct_plain"),
+    ("silver_dollar", "silver_dollar/correct_boxes"),
+];
+
+fn correct_programs_of(assignment: &str) {
+    for (name, relative) in CORRECT.iter().filter(|(a, _)| *a == assignment) {
+        let path = program(relative);
+        if !tools_for(&path).iter().all(|t| have(t)) {
+            continue;
+        }
+        let (code, report) = grade_json(&path, name, &[]);
+        assert_eq!(
+            report["score"],
+            report["max_score"],
+            "{relative} follows the handout but lost points: {:#?}",
+            lost_points(&report)
+        );
+        assert_eq!(code, 0, "{relative}");
+        let (code, strict) = grade_json(&path, name, &["--strict"]);
+        assert!(
+            strict["score"].as_f64() < strict["max_score"].as_f64(),
+            "{relative} differs from the reference where the handout allows, so --strict must take points"
+        );
+        assert_eq!(code, 1, "{relative} --strict");
+    }
+}
+
+#[test]
+fn correct_nim_programs_get_full_marks_and_lose_points_under_strict() {
+    correct_programs_of("nim");
+}
+
+#[test]
+fn correct_m_programs_get_full_marks_and_lose_points_under_strict() {
+    correct_programs_of("m");
+}
+
+#[test]
+fn correct_collect_programs_get_full_marks_and_lose_points_under_strict() {
+    correct_programs_of("collect");
+}
+
+#[test]
+fn correct_connect6_programs_get_full_marks_and_lose_points_under_strict() {
+    correct_programs_of("connect6");
+}
+
+#[test]
+fn correct_silver_dollar_programs_get_full_marks_and_lose_points_under_strict() {
+    correct_programs_of("silver_dollar");
+}
+
+/// (assignment, program, the case that targets its bug, the check that must fail there).
+const BUGGY: [(&str, &str, &str, &str); 24] = [
+    (
+        "nim",
+        "nim/buggy_accepts_four.cpp",
+        "error-more-than-three",
+        "Cannot remove more than three matches.",
+    ),
+    (
+        "nim",
+        "nim/buggy_missing_error.cpp",
+        "error-less-than-one",
+        "Must remove at least one match.",
+    ),
+    ("nim", "nim/buggy_no_reset.cpp", "replay", "matches-shown"),
+    (
+        "nim",
+        "nim/buggy_strategy_rem0.cpp",
+        "computer-first-computer-wins",
+        "computer-moves",
+    ),
+    (
+        "nim",
+        "nim/buggy_winner_swapped.cpp",
+        "example-execution",
+        "computer-wins",
+    ),
+    (
+        "m",
+        "m/buggy_one_neighbour.py",
+        "three-points-and-zero",
+        "scores",
+    ),
+    (
+        "m",
+        "m/buggy_position_off_by_one.py",
+        "full-game-player1-wins",
+        "board",
+    ),
+    ("m", "m/buggy_reuse_number.py", "used-number", "board"),
+    ("m", "m/buggy_tie_wrong.py", "full-game-tie", "winner"),
+    (
+        "m",
+        "m/buggy_zero_division.py",
+        "three-points-and-zero",
+        "exit",
+    ),
+    (
+        "collect",
+        "collect/buggy_column_kept.py",
+        "column-removal",
+        "boards",
+    ),
+    (
+        "collect",
+        "collect/buggy_diagonal.py",
+        "no-neighbour",
+        "boards",
+    ),
+    (
+        "collect",
+        "collect/buggy_negative_index.py",
+        "out-of-bounds-zero",
+        "Please enter a correct size!",
+    ),
+    (
+        "collect",
+        "collect/buggy_no_gravity.py",
+        "gravity",
+        "boards",
+    ),
+    (
+        "collect",
+        "collect/buggy_no_initial_gameover.py",
+        "game-over-at-start",
+        "Game over",
+    ),
+    (
+        "collect",
+        "collect/buggy_score_count.py",
+        "figure-4",
+        "scores",
+    ),
+    (
+        "connect6",
+        "connect6/buggy_exactly_six.cpp",
+        "seven-in-a-row",
+        "result",
+    ),
+    (
+        "connect6",
+        "connect6/buggy_five_wins.cpp",
+        "horizontal-win-first-of-pair",
+        "boards",
+    ),
+    (
+        "connect6",
+        "connect6/buggy_lowercase.cpp",
+        "lowercase-and-occupied",
+        "Invalid Enter again!",
+    ),
+    (
+        "connect6",
+        "connect6/buggy_no_antidiagonal.cpp",
+        "diagonal-up-right-win",
+        "result",
+    ),
+    (
+        "connect6",
+        "connect6/buggy_occupied.cpp",
+        "handout-invalid-examples",
+        "Invalid Enter again!",
+    ),
+    (
+        "connect6",
+        "connect6/buggy_one_piece_turns.cpp",
+        "turn-order",
+        "boards",
+    ),
+    (
+        "silver_dollar",
+        "silver_dollar/buggy_coins_from_one",
+        "coins-5",
+        "first-strip-shape",
+    ),
+    (
+        "silver_dollar",
+        "silver_dollar/buggy_trailing_squares",
+        "coins-5",
+        "first-strip-shape",
+    ),
+];
+
+fn buggy_programs_of(assignment: &str) {
+    for (name, relative, target, check) in BUGGY.iter().filter(|b| b.0 == assignment) {
+        let path = program(relative);
+        if !tools_for(&path).iter().all(|t| have(t)) {
+            continue;
+        }
+        let (code, report) = grade_json(&path, name, &["--case", target]);
+        assert_eq!(code, 1, "{relative} must lose points in {target}");
+        let case = &report["cases"][0];
+        assert_eq!(case["name"], *target);
+        assert!(
+            case["score"].as_f64() < case["max_score"].as_f64(),
+            "{relative} must lose points in {target}"
+        );
+        let failed: Vec<&str> = case["checks"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|c| c["passed"] == false && c["max_score"].as_f64() > Some(0.0))
+            .filter_map(|c| c["name"].as_str())
+            .collect();
+        assert!(
+            failed.contains(check),
+            "{relative}: expected check '{check}' to fail in {target}; failed: {failed:?}"
+        );
+        // The text report shows the student what differs and where.
+        let (_, text) = grade_text(&path, name, &["--case", target]);
+        assert!(text.contains(&format!("✗ {target}")), "{text}");
+        assert!(
+            text.contains(check),
+            "{relative}: the report names the check\n{text}"
+        );
+        if case["input"].as_array().is_some_and(|i| !i.is_empty()) {
+            assert!(
+                text.contains("Input sent:"),
+                "{relative}: the report lists the input\n{text}"
+            );
+        }
+        assert!(
+            text.contains("expected") && text.contains("got"),
+            "{relative}: the report shows the difference\n{text}"
+        );
+    }
+}
+
+#[test]
+fn buggy_nim_programs_lose_points_where_their_rule_is_tested() {
+    buggy_programs_of("nim");
+}
+
+#[test]
+fn buggy_m_programs_lose_points_where_their_rule_is_tested() {
+    buggy_programs_of("m");
+}
+
+#[test]
+fn buggy_collect_programs_lose_points_where_their_rule_is_tested() {
+    buggy_programs_of("collect");
+}
+
+#[test]
+fn buggy_connect6_programs_lose_points_where_their_rule_is_tested() {
+    buggy_programs_of("connect6");
+}
+
+#[test]
+fn buggy_silver_dollar_programs_lose_points_where_their_rule_is_tested() {
+    buggy_programs_of("silver_dollar");
+    // Coins placed 0-5 squares apart: each case catches it only when a zero gap is drawn,
+    // so over all cases it is missed with probability about 1.5e-4.
+    let path = program("silver_dollar/buggy_gap_zero");
+    if tools_for(&path).iter().all(|t| have(t)) {
+        let (code, report) = grade_json(&path, "silver_dollar", &[]);
+        assert_eq!(code, 1, "{:#?}", report);
+    }
+}
+
+/// Every report format is produced, valid, for programs that never get to play properly.
+fn every_format_is_valid(
+    submission: &std::path::Path,
+    assignment: &str,
+    expect_build_failure: bool,
+) {
+    let case = if assignment == "silver_dollar" {
+        "coins-3"
+    } else {
+        "example"
+    };
+    let (code, json) = grade_json(submission, assignment, &["--case", case]);
+    assert_eq!(code, 1, "{}", submission.display());
+    assert_eq!(json["score"].as_f64(), Some(0.0), "{json:#}");
+    assert_eq!(
+        json["build_failure"].is_object(),
+        expect_build_failure,
+        "{json:#}"
+    );
+    for format in ["text", "junit", "gradescope"] {
+        let output = grade()
+            .arg(submission)
+            .args(["-a", assignment, "--case", case, "--format", format])
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("grade runs");
+        assert_eq!(output.status.code(), Some(1), "{format}");
+        let text = String::from_utf8(output.stdout).expect("reports are UTF-8");
+        match format {
+            "junit" => {
+                assert!(text.starts_with("<?xml"), "{text}");
+                assert!(text.contains("<testcase"), "{text}");
+            }
+            "gradescope" => {
+                let value: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+                assert!(value["score"].is_number() && value["execution_time"].is_number());
+                assert!(value["tests"].as_array().is_some_and(|t| !t.is_empty()));
+            }
+            _ => assert!(text.contains("Score: 0/"), "{text}"),
+        }
+        assert!(!String::from_utf8_lossy(&output.stderr).contains("panicked"));
+    }
+}
+
+#[test]
+fn a_build_failure_is_reported_with_the_compilers_messages() {
+    if have("gcc") {
+        let path = program("misc/no_compile.c");
+        every_format_is_valid(&path, "nim", true);
+        let (code, text) = grade_text(&path, "nim", &[]);
+        assert_eq!(code, 1);
+        assert!(text.contains("gcc"), "{text}");
+        assert!(
+            text.contains("error"),
+            "the compiler's message is shown\n{text}"
+        );
+    }
+    if have("javac") {
+        every_format_is_valid(&program("misc/CompileError.java"), "silver_dollar", true);
+    }
+}
+
+#[test]
+fn crashes_timeouts_floods_and_hostile_programs_get_valid_reports() {
+    if have("python3") {
+        let crash = program("misc/crash_first_input.py");
+        every_format_is_valid(&crash, "nim", false);
+        let (_, text) = grade_text(&crash, "nim", &["--case", "example"]);
+        assert!(
+            text.contains("Traceback"),
+            "stderr is shown to the student\n{text}"
+        );
+        every_format_is_valid(&program("runner/snoop.py"), "nim", false);
+    }
+    if have("gcc") {
+        let (code, json) = grade_json(
+            &program("misc/infinite_loop.c"),
+            "nim",
+            &["--case", "example", "--cpu-limit", "1", "--wall-limit", "2"],
+        );
+        assert_eq!(code, 1);
+        let ended = json["cases"][0]["run"]["ended"].as_str();
+        assert!(
+            matches!(ended, Some("cpu_limit") | Some("timeout")),
+            "{json:#}"
+        );
+        let (code, json) = grade_json(
+            &program("misc/output_flood.c"),
+            "nim",
+            &["--case", "example"],
+        );
+        assert_eq!(code, 1);
+        assert_eq!(json["cases"][0]["run"]["ended"], "output_limit", "{json:#}");
+        every_format_is_valid(&program("runner/kill_parent.c"), "nim", false);
+    }
+}
+
+#[test]
+fn hidden_cases_are_scored_but_never_shown() {
+    let path = program("nim/buggy_strategy_rem0.cpp");
+    if !have("g++") {
+        return;
+    }
+    let (code, text) = grade_text(&path, "nim", &["--case", "errors-mixed-hidden"]);
+    assert_eq!(code, 1);
+    assert!(text.contains("✗ errors-mixed-hidden"), "{text}");
+    assert!(text.contains("hidden"), "{text}");
+    assert!(!text.contains("Input sent"), "{text}");
+    assert!(!text.contains("Computer removes"), "{text}");
+    grade()
+        .args(["show", "nim", "errors-mixed-hidden"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("hidden"));
+}
+
+#[test]
+fn options_select_cases_write_files_and_run_robustness_and_terminal_modes() {
+    if !have("python3") {
+        return;
+    }
+    let path = program("collect/correct_plain.py");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("report.json");
+    grade()
+        .arg(&path)
+        .args([
+            "-a",
+            "collect",
+            "--case",
+            "figure-4*",
+            "--format",
+            "json",
+            "--output",
+        ])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout("");
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&out).expect("report written")).expect("JSON");
+    let names: Vec<&str> = report["cases"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["name"].as_str())
+        .collect();
+    assert_eq!(names, ["figure-4-hidden", "figure-4"]);
+
+    let (_, without) = grade_json(&path, "collect", &[]);
+    let (_, with) = grade_json(&path, "collect", &["--robustness"]);
+    let count = |r: &serde_json::Value| r["cases"].as_array().map_or(0, Vec::len);
+    assert!(
+        count(&with) > count(&without),
+        "--robustness adds the robustness cases"
+    );
+
+    let (code, terminal) = grade_json(&path, "collect", &["--terminal"]);
+    assert_eq!(code, 0, "{:#?}", lost_points(&terminal));
+
+    grade()
+        .arg(&path)
+        .args(["-a", "collect", "--case", "no-such-case"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("no case of collect matches"));
+    grade()
+        .args(["missing.py", "-a", "collect"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("missing.py"));
+}

@@ -1,6 +1,7 @@
 // CS 135 Assignment 4 - Nim
 // Reads every answer as a whole line with getline and validates it.
-// Prints an extra blank line between turns. Exits quietly at end of input.
+// Starts with a blank line and prints an extra blank line between turns. Exits quietly at
+// end of input.
 #include <iostream>
 #include <string>
 #include <sstream>
@@ -79,7 +80,7 @@ int computerMove(int matches)
 
 int main()
 {
-    cout << "The game of Nim. The player to remove the last match loses." << endl;
+    cout << endl << "The game of Nim. The player to remove the last match loses." << endl;
     char again;
     do {
         cout << endl;
