@@ -52,6 +52,7 @@ fn runner_once(cmd: &[String], lines: &[String], readable: &Path) -> Duration {
         end_of_input: EndOfInput::Stop,
         limits: Limits::default(),
         terminal: false,
+        workdir: None,
     };
     let start = Instant::now();
     let outcome = run(&spec).expect("run");

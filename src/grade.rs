@@ -87,6 +87,11 @@ pub fn grade_command(
     options: &GradeOptions,
 ) -> anyhow::Result<u8> {
     let tree = CaseTree::open(options.cases.as_deref())?;
+    if let Some(root) = tree.root() {
+        // An instructor's cases (hidden ones, and their reference transcripts) stay unreadable
+        // to submissions even when they live under a system directory such as /opt.
+        run::sandbox::protect(root);
+    }
     let set = cases::load(&tree, assignment)?;
     let result = grade(submission, &set, options)?;
     let color = options.output.is_none()
@@ -286,6 +291,7 @@ fn grade_case(
         end_of_input: case.end_of_input,
         limits: limits_for(case, options),
         terminal: options.terminal,
+        workdir: None,
     };
     let hidden = case.visibility == Visibility::Hidden;
     let outcome = match run::run(&spec) {

@@ -11,9 +11,11 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::results::BuildFailure;
+use crate::run::{self, EndOfInput, Ending, Limits, RunSpec};
+use crate::transcript::Stream;
 
 /// The kind of program a submission is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -340,7 +342,9 @@ fn build(
     }
 }
 
-/// Runs a build command in `dir` with a clean environment and a time limit.
+/// Runs a build command in `dir`, inside the same sandbox as the student's program: a
+/// compiler reads the student's sources, and `#include` or `.incbin` of a case or reference
+/// file must fail just as reading it at run time does.
 fn run_build(
     language: Language,
     tool: &str,
@@ -348,67 +352,48 @@ fn run_build(
     dir: &Path,
 ) -> Result<(), PrepareError> {
     let shown = format!("{tool} {}", args.join(" ")).replace(&format!("{}/", dir.display()), "");
-    let child = Command::new(tool)
-        .args(args)
-        .current_dir(dir)
-        .env_clear()
-        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
-        .env("LANG", "C.UTF-8")
-        .env("HOME", dir)
-        .env("TMPDIR", dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn();
-    let mut child = match child {
-        Ok(child) => child,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(PrepareError::MissingTool {
-                tool: tool.to_string(),
-                language,
-            })
-        }
-        Err(e) => {
-            return Err(PrepareError::BuildFailed(BuildFailure {
-                command: shown,
-                messages: format!("cannot start {tool}: {e}"),
-            }))
-        }
+    let program = find_on_path(tool).ok_or_else(|| PrepareError::MissingTool {
+        tool: tool.to_string(),
+        language,
+    })?;
+    let mut command = vec![program.display().to_string()];
+    command.extend(args.iter().cloned());
+    let spec = RunSpec {
+        command,
+        files: Vec::new(),
+        readable: Vec::new(),
+        env: Vec::new(),
+        input: Vec::new(),
+        end_of_input: EndOfInput::Close,
+        limits: Limits {
+            wall: BUILD_TIMEOUT,
+            cpu: BUILD_TIMEOUT,
+            memory_bytes: 2 << 30,
+            output_bytes: 256 << 10,
+            processes: 256,
+        },
+        terminal: false,
+        workdir: Some(dir.to_path_buf()),
     };
-    let started = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) if started.elapsed() > BUILD_TIMEOUT => {
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-            Err(_) => break None,
-        }
-    };
-    let output = child.wait_with_output().ok();
-    let messages = output
-        .map(|o| {
-            let mut text = String::from_utf8_lossy(&o.stdout).into_owned();
-            text.push_str(&String::from_utf8_lossy(&o.stderr));
-            text.replace(&format!("{}/", dir.display()), "")
+    let failed = |messages: String| {
+        PrepareError::BuildFailed(BuildFailure {
+            command: shown.clone(),
+            messages: messages.replace(&format!("{}/", dir.display()), ""),
         })
-        .unwrap_or_default();
-    match status {
-        Some(status) if status.success() => Ok(()),
-        Some(_) => Err(PrepareError::BuildFailed(BuildFailure {
-            command: shown,
-            messages,
-        })),
-        None => Err(PrepareError::BuildFailed(BuildFailure {
-            command: shown,
-            messages: format!(
-                "{messages}\nthe build took longer than {} s and was stopped",
-                BUILD_TIMEOUT.as_secs()
-            ),
-        })),
+    };
+    let outcome = run::run(&spec).map_err(|e| failed(format!("cannot run {tool}: {e}")))?;
+    let mut messages = outcome.transcript.output_text(Stream::Stdout);
+    messages.push_str(&outcome.transcript.output_text(Stream::Stderr));
+    match outcome.ending {
+        Ending::Exited(0) => Ok(()),
+        Ending::Exited(_) => Err(failed(messages)),
+        Ending::WallTimeout | Ending::CpuLimit => Err(failed(format!(
+            "{messages}\nthe build took longer than {} s and was stopped",
+            BUILD_TIMEOUT.as_secs()
+        ))),
+        other => Err(failed(format!(
+            "{messages}\nthe build was stopped: {other:?}"
+        ))),
     }
 }
 

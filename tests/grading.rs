@@ -478,3 +478,70 @@ fn options_select_cases_write_files_and_run_robustness_and_terminal_modes() {
         .code(2)
         .stderr(predicates::str::contains("missing.py"));
 }
+
+#[test]
+fn a_build_cannot_embed_the_reference_transcripts() {
+    if !have("gcc") {
+        return;
+    }
+    let reference = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("reference/nim/example-execution.txt");
+    let secret = std::fs::read_to_string(&reference).expect("the reference transcript exists");
+    let dir = tempfile::tempdir().expect("tempdir");
+    // Prints the reference transcript it embedded at compile time: without the build sandbox
+    // this scores most of the case's points.
+    let source = format!(
+        "#include <stdio.h>\n\
+         __asm__(\".section .rodata\\n.global leaked\\nleaked:\\n.incbin \\\"{path}\\\"\\n.byte 0\\n.text\");\n\
+         extern const char leaked[];\n\
+         int main(void) {{ fputs(leaked, stdout); return 0; }}\n",
+        path = reference.display()
+    );
+    let program = dir.path().join("leak.c");
+    std::fs::write(&program, source).expect("write");
+    let (code, text) = grade_text(&program, "nim", &["--case", "example-execution"]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("Build failed"),
+        "the compiler may not read the file\n{text}"
+    );
+    for line in secret.lines().filter(|l| l.contains("Computer removes")) {
+        assert!(
+            !text.contains(line),
+            "the report leaks the reference: {line}\n{text}"
+        );
+    }
+}
+
+#[test]
+fn an_installed_grader_binary_is_unreadable_to_submissions_even_under_opt() {
+    // The binary embeds every reference transcript. Installed under a system directory that
+    // programs may read (/opt, /usr/local), it must still be out of their reach.
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: installing under /opt needs root");
+        return;
+    }
+    let base = std::path::PathBuf::from(format!("/opt/grade-test-{}", std::process::id()));
+    let bin = base.join("bin");
+    std::fs::create_dir_all(&bin).expect("mkdir under /opt");
+    let installed = bin.join("grade");
+    std::fs::copy(assert_cmd::cargo::cargo_bin("grade"), &installed).expect("install");
+    std::fs::write(bin.join("neighbour.txt"), "readable\n").expect("write");
+    let script = format!(
+        "cat {0}/grade > /dev/null 2>&1 && echo GRADER-READ || echo GRADER-DENIED; \
+         cat {0}/neighbour.txt",
+        bin.display()
+    );
+    let output = std::process::Command::new(&installed)
+        .args(["run", "--", "/bin/sh", "-c", &script])
+        .output()
+        .expect("the installed grade runs");
+    let _ = std::fs::remove_dir_all(&base);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("GRADER-DENIED"), "{text}");
+    assert!(
+        text.contains("readable"),
+        "its neighbours stay readable\n{text}"
+    );
+}

@@ -707,6 +707,7 @@ fn parallel_runs_in_threads_do_not_interfere() {
                     end_of_input: grade::run::EndOfInput::Stop,
                     limits: grade::run::Limits::default(),
                     terminal: i % 2 == 1,
+                    workdir: None,
                 };
                 let outcome = grade::run::run(&spec).expect("run");
                 assert_eq!(outcome.ending, grade::run::Ending::Exited(0));
@@ -733,6 +734,7 @@ fn missing_program_is_a_spawn_error_not_a_panic() {
         end_of_input: grade::run::EndOfInput::Stop,
         limits: grade::run::Limits::default(),
         terminal: false,
+        workdir: None,
     };
     assert!(matches!(
         grade::run::run(&spec),

@@ -123,6 +123,7 @@ pub fn spec_from_args(args: &RunArgs) -> anyhow::Result<RunSpec> {
         },
         limits,
         terminal: args.terminal,
+        workdir: None,
     })
 }
 

@@ -29,6 +29,7 @@ pub fn layers() -> Vec<Layer> {
         end_of_input: EndOfInput::Stop,
         limits: super::Limits::default(),
         terminal: false,
+        workdir: None,
     });
     match &probe {
         Ok(o) if o.ending == Ending::Exited(0) && o.transcript.terminal_text() == "ok\nok\n" => {

@@ -113,6 +113,9 @@ pub struct RunSpec {
     pub limits: Limits,
     /// Run under a pseudo-terminal on stdin and stdout, exactly as a student's terminal would.
     pub terminal: bool,
+    /// Run in this existing directory instead of a fresh temporary one, and leave it in place
+    /// afterwards: for builds, whose outputs the grader keeps. `files` are still written to it.
+    pub workdir: Option<PathBuf>,
 }
 
 /// How a run ended.
@@ -585,15 +588,25 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
             source: io::Error::new(io::ErrorKind::InvalidInput, "empty command"),
         });
     };
-    let workdir = tempfile::Builder::new()
-        .prefix("grade-run-")
-        .tempdir()
-        .map_err(RunError::Setup)?;
-    write_files(workdir.path(), &spec.files).map_err(RunError::Setup)?;
+    let temporary = match &spec.workdir {
+        Some(_) => None,
+        None => Some(
+            tempfile::Builder::new()
+                .prefix("grade-run-")
+                .tempdir()
+                .map_err(RunError::Setup)?,
+        ),
+    };
+    let workdir: &std::path::Path = match (&spec.workdir, &temporary) {
+        (Some(dir), _) => dir,
+        (None, Some(temp)) => temp.path(),
+        (None, None) => return Err(RunError::Setup(io::Error::other("no working directory"))),
+    };
+    write_files(workdir, &spec.files).map_err(RunError::Setup)?;
     let off = disabled_layers();
     let uid = (caps.root && !off.uid).then(sandbox::per_run_uid);
     if let Some(uid) = uid {
-        chown_tree(workdir.path(), uid).map_err(RunError::Setup)?;
+        chown_tree(workdir, uid).map_err(RunError::Setup)?;
     }
     let cgroups_enabled = !off.cgroup;
     let mut cgroups = cgroup::RunCgroups::create(
@@ -604,7 +617,7 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
     let landlock = if off.landlock {
         None
     } else {
-        sandbox::build_landlock(workdir.path(), &spec.readable).ok()
+        sandbox::build_landlock(workdir, &spec.readable).ok()
     };
     let forced = forced_detection();
     let want_seccomp =
@@ -715,14 +728,10 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
     let mut cmd = Command::new(program);
     cmd.args(&spec.command[1..])
         .env_clear()
-        .envs(sandbox::clean_env(
-            workdir.path(),
-            spec.terminal,
-            !off.stdbuf,
-        ))
+        .envs(sandbox::clean_env(workdir, spec.terminal, !off.stdbuf))
         .env("GRADE_RUN_ID", &marker)
         .envs(spec.env.iter().map(|(k, v)| (k, v)))
-        .current_dir(workdir.path())
+        .current_dir(workdir)
         .stdin(stdin_child)
         .stdout(stdout_child)
         .stderr(stderr_child);
@@ -851,7 +860,9 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
     drop(sup);
     drop(tree);
     cgroups.remove();
-    let _ = workdir.close();
+    if let Some(temporary) = temporary {
+        let _ = temporary.close();
+    }
     Ok(outcome)
 }
 

@@ -9,6 +9,7 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Mutex;
 
 const LANDLOCK_CREATE_RULESET_VERSION: u32 = 1;
 const LANDLOCK_RULE_PATH_BENEATH: libc::c_int = 1;
@@ -27,6 +28,78 @@ const SCOPE_SIGNAL: u64 = 1 << 1;
 pub const SYSTEM_DIRS: &[&str] = &[
     "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/proc", "/sys",
 ];
+
+/// Paths no program may read even inside an allowed system directory: the grader's own
+/// binary (it embeds the reference transcripts) and instructors' case directories.
+static PROTECTED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// The read/execute rules last computed, and the protected paths they were computed for.
+static SYSTEM_RULES: Mutex<Option<(Vec<PathBuf>, Vec<PathBuf>)>> = Mutex::new(None);
+
+/// Keeps `path` (a file or a directory tree) unreadable by every later run, even when it lies
+/// inside a system directory such as /usr or /opt.
+pub fn protect(path: &Path) {
+    if let (Ok(real), Ok(mut list)) = (path.canonicalize(), PROTECTED.lock()) {
+        if !list.contains(&real) {
+            list.push(real);
+        }
+    }
+}
+
+/// Every protected path, including the running grader binary.
+fn protected_paths() -> Vec<PathBuf> {
+    let mut list = PROTECTED.lock().map(|l| l.clone()).unwrap_or_default();
+    if let Ok(exe) = std::env::current_exe().and_then(|e| e.canonicalize()) {
+        if !list.contains(&exe) {
+            list.push(exe);
+        }
+    }
+    list
+}
+
+/// The paths that together cover `dir` except the protected ones: `dir` itself when nothing
+/// protected lies inside it, otherwise its entries, expanded the same way (Landlock rules
+/// only allow, so a hole is made by allowing every sibling along the way).
+fn allowed_within(dir: &Path, protected: &[PathBuf]) -> Vec<PathBuf> {
+    let Ok(real) = dir.canonicalize() else {
+        return Vec::new();
+    };
+    if protected.iter().any(|p| real.starts_with(p)) {
+        return Vec::new();
+    }
+    if !protected.iter().any(|p| p.starts_with(&real)) {
+        return vec![real];
+    }
+    let Ok(entries) = std::fs::read_dir(&real) else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .flat_map(|entry| allowed_within(&entry.path(), protected))
+        .collect()
+}
+
+/// The system directories' read/execute rules, with holes for the protected paths.
+fn system_rules() -> Vec<PathBuf> {
+    let protected = protected_paths();
+    if let Ok(cache) = SYSTEM_RULES.lock() {
+        if let Some((key, rules)) = cache.as_ref() {
+            if *key == protected {
+                return rules.clone();
+            }
+        }
+    }
+    let mut rules: Vec<PathBuf> = SYSTEM_DIRS
+        .iter()
+        .flat_map(|d| allowed_within(Path::new(d), &protected))
+        .collect();
+    rules.sort();
+    rules.dedup();
+    if let Ok(mut cache) = SYSTEM_RULES.lock() {
+        *cache = Some((protected, rules.clone()));
+    }
+    rules
+}
 
 /// Device files a program may read and write.
 pub const DEVICES: &[&str] = &[
@@ -135,7 +208,7 @@ pub fn build_landlock(workdir: &Path, readable: &[PathBuf]) -> Result<Landlock, 
     let read_exec = FS_EXECUTE | FS_READ_FILE | FS_READ_DIR;
     let device = FS_READ_FILE | FS_WRITE_FILE | FS_READ_DIR | FS_IOCTL_DEV | FS_TRUNCATE;
     let mut rules: Vec<(PathBuf, u64)> = Vec::new();
-    rules.extend(SYSTEM_DIRS.iter().map(|d| (PathBuf::from(d), read_exec)));
+    rules.extend(system_rules().into_iter().map(|d| (d, read_exec)));
     rules.extend(DEVICES.iter().map(|d| (PathBuf::from(d), device)));
     rules.extend(readable.iter().map(|p| (p.clone(), read_exec)));
     rules.push((workdir.to_path_buf(), all));
@@ -382,5 +455,33 @@ pub fn netns_flags() -> libc::c_int {
         libc::CLONE_NEWNET
     } else {
         libc::CLONE_NEWUSER | libc::CLONE_NEWNET
+    }
+}
+
+#[cfg(test)]
+mod protected_tests {
+    use super::*;
+
+    #[test]
+    fn allowed_within_leaves_a_hole_for_protected_paths() {
+        let root = tempfile::tempdir().expect("tempdir");
+        let base = root.path().canonicalize().expect("canonical");
+        for dir in ["a/bin", "a/lib", "b"] {
+            std::fs::create_dir_all(base.join(dir)).expect("mkdir");
+        }
+        std::fs::write(base.join("a/bin/grade"), "secret").expect("write");
+        std::fs::write(base.join("a/bin/cat"), "tool").expect("write");
+        let protected = vec![base.join("a/bin/grade")];
+        let mut allowed = allowed_within(&base, &protected);
+        allowed.sort();
+        assert_eq!(
+            allowed,
+            vec![base.join("a/bin/cat"), base.join("a/lib"), base.join("b")]
+        );
+        assert_eq!(
+            allowed_within(&base.join("b"), &protected),
+            vec![base.join("b")]
+        );
+        assert!(allowed_within(&base.join("a/bin/grade"), &protected).is_empty());
     }
 }
