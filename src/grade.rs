@@ -42,8 +42,13 @@ pub struct GradeOptions {
     pub format: Format,
 
     /// Write the report to FILE instead of standard output.
-    #[arg(short, long, value_name = "FILE")]
+    #[arg(short, long, value_name = "FILE", conflicts_with = "output_dir")]
     pub output: Option<PathBuf>,
+
+    /// Write one report per submission into DIR (named after the submission), plus
+    /// summary.csv; for grading a whole class.
+    #[arg(long, value_name = "DIR")]
+    pub output_dir: Option<PathBuf>,
 
     /// Require the whole transcript to match the reference exactly (trailing spaces and the
     /// final newline forgiven), for courses that publish the reference transcripts.
@@ -80,9 +85,10 @@ pub struct GradeOptions {
     pub jobs: Option<usize>,
 }
 
-/// Grades one submission and writes the report; returns the process exit status.
+/// Grades each submission and writes the reports; returns the process exit status
+/// (0 every case of every submission earned full marks, 1 some lost points, 2 an error).
 pub fn grade_command(
-    submission: &Path,
+    submissions: &[PathBuf],
     assignment: Assignment,
     options: &GradeOptions,
 ) -> anyhow::Result<u8> {
@@ -93,13 +99,28 @@ pub fn grade_command(
         run::sandbox::protect(root);
     }
     let set = cases::load(&tree, assignment)?;
-    let result = grade(submission, &set, options)?;
-    let color = options.output.is_none()
+    if let [submission] = submissions {
+        if options.output_dir.is_none() {
+            let result = grade(submission, &set, options)?;
+            write_report(&result, options, options.output.as_deref())?;
+            return Ok(if result.full_marks() { 0 } else { 1 });
+        }
+    }
+    grade_class(submissions, &set, options)
+}
+
+/// Renders `result` in the chosen format to `path`, or to standard output.
+fn write_report(
+    result: &GradeResult,
+    options: &GradeOptions,
+    path: Option<&Path>,
+) -> anyhow::Result<()> {
+    let color = path.is_none()
         && options.format == Format::Text
         && std::io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    let bytes = report::exporter(options.format, RenderOptions { color }).export(&result)?;
-    match &options.output {
+    let bytes = report::exporter(options.format, RenderOptions { color }).export(result)?;
+    match path {
         Some(path) => std::fs::write(path, &bytes)
             .with_context(|| format!("cannot write the report to {}", path.display()))?,
         None => {
@@ -108,7 +129,110 @@ pub fn grade_command(
             let _ = stdout.write_all(&bytes).and_then(|()| stdout.flush());
         }
     }
-    Ok(if result.full_marks() { 0 } else { 1 })
+    Ok(())
+}
+
+/// The file extension of a report format.
+fn extension(format: Format) -> &'static str {
+    match format {
+        Format::Text => "txt",
+        Format::Json | Format::Gradescope => "json",
+        Format::Junit => "xml",
+    }
+}
+
+/// Grades several submissions one after another (each one's cases in parallel), writing a
+/// report per submission and a summary.
+fn grade_class(
+    submissions: &[PathBuf],
+    set: &CaseSet,
+    options: &GradeOptions,
+) -> anyhow::Result<u8> {
+    if options.output_dir.is_none() && options.format != Format::Text {
+        bail!("grading several submissions with --format other than text needs --output-dir DIR");
+    }
+    if let Some(dir) = &options.output_dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let mut summary = String::from("submission,score,max_score,status\n");
+    let mut table = Vec::new();
+    let mut used_names: Vec<String> = Vec::new();
+    let (mut all_full, mut any_error) = (true, false);
+    for submission in submissions {
+        let shown = submission.display().to_string();
+        let (score, max, status) = match grade(submission, set, options) {
+            Ok(result) => {
+                match &options.output_dir {
+                    Some(dir) => {
+                        let base = submission.file_name().map_or_else(
+                            || "submission".to_string(),
+                            |n| n.to_string_lossy().into_owned(),
+                        );
+                        let mut name = base.clone();
+                        let mut n = 1;
+                        while used_names.contains(&name) {
+                            n += 1;
+                            name = format!("{base}-{n}");
+                        }
+                        used_names.push(name.clone());
+                        let path = dir.join(format!("{name}.{}", extension(options.format)));
+                        write_report(&result, options, Some(&path))?;
+                    }
+                    None => {
+                        write_report(&result, options, None)?;
+                        println!();
+                    }
+                }
+                all_full &= result.full_marks();
+                let status = if result.build_failure.is_some() {
+                    "build failed"
+                } else if result.full_marks() {
+                    "full marks"
+                } else {
+                    "lost points"
+                };
+                (result.score, result.max_score, status.to_string())
+            }
+            Err(error) => {
+                any_error = true;
+                eprintln!("grade: {shown}: {error:#}");
+                let max = select_cases(set, options)
+                    .map(|cases| cases.iter().map(|c| c.points).sum())
+                    .unwrap_or_else(|_| set.max_score());
+                (0.0, max, format!("error: {error}"))
+            }
+        };
+        summary.push_str(&format!(
+            "\"{}\",{score},{max},\"{}\"\n",
+            shown.replace('"', "\"\""),
+            status.replace('"', "\"\"")
+        ));
+        table.push((shown, score, max, status));
+    }
+    if let Some(dir) = &options.output_dir {
+        let path = dir.join("summary.csv");
+        std::fs::write(&path, summary)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let width = table
+        .iter()
+        .map(|row| row.0.chars().count())
+        .max()
+        .unwrap_or(10);
+    println!("{} submissions of {}:", table.len(), set.assignment);
+    for (shown, score, max, status) in &table {
+        println!(
+            "  {shown:<width$}  {:>7}  {status}",
+            report::points_of(*score, *max)
+        );
+    }
+    Ok(if any_error {
+        2
+    } else if all_full {
+        0
+    } else {
+        1
+    })
 }
 
 /// Turns a `--case` pattern into a matcher: a substring, or a wildcard pattern with `*`.
@@ -122,13 +246,8 @@ fn case_matcher(pattern: &str) -> anyhow::Result<regex::Regex> {
     Ok(regex::Regex::new(&anchored)?)
 }
 
-/// Grades `submission` against the cases of `set`.
-pub fn grade(
-    submission: &Path,
-    set: &CaseSet,
-    options: &GradeOptions,
-) -> anyhow::Result<GradeResult> {
-    let started = Instant::now();
+/// The cases a run grades: all but robustness ones (unless asked for), narrowed by `--case`.
+pub fn select_cases<'a>(set: &'a CaseSet, options: &GradeOptions) -> anyhow::Result<Vec<&'a Case>> {
     let candidates = || {
         set.cases
             .iter()
@@ -161,6 +280,17 @@ pub fn grade(
             chosen
         }
     };
+    Ok(selected)
+}
+
+/// Grades `submission` against the cases of `set`.
+pub fn grade(
+    submission: &Path,
+    set: &CaseSet,
+    options: &GradeOptions,
+) -> anyhow::Result<GradeResult> {
+    let started = Instant::now();
+    let selected = select_cases(set, options)?;
     let references = selected
         .iter()
         .map(|case| reference_for(case))

@@ -21,6 +21,7 @@ const EXAMPLES: &str = "\
 Examples:
   grade ./nim.cpp --assignment nim          grade a C++ submission with the built-in cases
   grade submission/ -a collect --format json
+  grade class/*/ -a m --output-dir reports/      grade a whole class: one report each + summary.csv
   grade play nim                            play the reference game yourself
   grade record nim --input moves.txt        print the reference transcript for scripted input
   grade list nim                            list the cases and their points
@@ -47,9 +48,10 @@ struct Cli {
 /// Options for grading a submission (the default command).
 #[derive(Args, Debug)]
 struct GradeArgs {
-    /// The submission: an executable, a .py/.c/.cpp/.cc/.java file, or a directory holding one.
-    #[arg(required = true)]
-    submission: Option<PathBuf>,
+    /// The submission: an executable, a .py/.c/.cpp/.cc/.java file, or a directory holding
+    /// one. Several submissions grade a whole class (see --output-dir).
+    #[arg(required = true, value_name = "SUBMISSION")]
+    submissions: Vec<PathBuf>,
 
     /// The assignment: m, silver_dollar, connect6, collect or nim.
     #[arg(short, long, required = true)]
@@ -168,9 +170,9 @@ fn main() -> ExitCode {
         Some(Command::Verify { assignment, root }) => grade::commands::verify(assignment, &root),
         Some(Command::Doctor) => grade::run::doctor::print(),
         Some(Command::Run(args)) => grade::run::cli::run_command(&args),
-        None => match (cli.grade.submission, cli.grade.assignment) {
-            (Some(submission), Some(assignment)) => {
-                grade::grade::grade_command(&submission, assignment, &cli.grade.options)
+        None => match (cli.grade.submissions.is_empty(), cli.grade.assignment) {
+            (false, Some(assignment)) => {
+                grade::grade::grade_command(&cli.grade.submissions, assignment, &cli.grade.options)
             }
             _ => Err(anyhow::anyhow!(
                 "usage: grade SUBMISSION --assignment NAME (see grade --help)"

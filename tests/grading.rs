@@ -545,3 +545,45 @@ fn an_installed_grader_binary_is_unreadable_to_submissions_even_under_opt() {
         "its neighbours stay readable\n{text}"
     );
 }
+
+#[test]
+fn a_whole_class_is_graded_into_one_report_each_and_a_summary() {
+    if !(have("gcc") && have("g++")) {
+        return;
+    }
+    let out = tempfile::tempdir().expect("tempdir");
+    let output = grade()
+        .arg(program("nim/correct_c.c"))
+        .arg(program("nim/buggy_accepts_four.cpp"))
+        .arg(program("misc/no_compile.c"))
+        .args(["-a", "nim", "--format", "junit", "--output-dir"])
+        .arg(out.path())
+        .output()
+        .expect("grade runs");
+    assert_eq!(output.status.code(), Some(1), "some submission lost points");
+    let table = String::from_utf8_lossy(&output.stdout);
+    assert!(table.contains("3 submissions of nim"), "{table}");
+    for name in [
+        "correct_c.c.xml",
+        "buggy_accepts_four.cpp.xml",
+        "no_compile.c.xml",
+    ] {
+        let report = std::fs::read_to_string(out.path().join(name)).expect("one report each");
+        assert!(report.starts_with("<?xml"), "{name}");
+    }
+    let summary = std::fs::read_to_string(out.path().join("summary.csv")).expect("summary");
+    assert!(
+        summary.contains("correct_c.c\",90,90,\"full marks\""),
+        "{summary}"
+    );
+    assert!(summary.contains("\"lost points\""), "{summary}");
+    assert!(summary.contains("\"build failed\""), "{summary}");
+    // Several submissions in a machine format need a directory to go to.
+    grade()
+        .arg(program("nim/correct_c.c"))
+        .arg(program("nim/correct_c.c"))
+        .args(["-a", "nim", "--format", "json"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--output-dir"));
+}
