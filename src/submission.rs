@@ -502,6 +502,15 @@ fn usable_by_others(path: &Path) -> bool {
     true
 }
 
+/// True when `path` is a script (starts with `#!`) rather than a binary.
+fn is_script(path: &Path) -> bool {
+    use std::io::Read;
+    let mut start = [0u8; 2];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut start))
+        .is_ok_and(|()| start == *b"#!")
+}
+
 /// Asks an interpreter for its real executable and prefixes.
 fn probe_python(candidate: &Path) -> Option<Python> {
     let output = Command::new(candidate)
@@ -539,10 +548,19 @@ pub fn python_interpreter() -> Option<&'static Python> {
             let as_root = unsafe { libc::geteuid() } == 0;
             let mut candidates: Vec<PathBuf> = find_on_path("python3").into_iter().collect();
             candidates.extend(["/usr/bin/python3", "/usr/local/bin/python3"].map(PathBuf::from));
+            let mut seen: Vec<PathBuf> = Vec::new();
             let probed: Vec<Python> = candidates
                 .iter()
-                .filter(|c| c.exists())
-                .filter_map(|c| probe_python(c))
+                .filter_map(|c| c.canonicalize().ok())
+                .filter(|real| {
+                    let fresh = !seen.contains(real);
+                    seen.push(real.clone());
+                    fresh
+                })
+                // A wrapper script (a pyenv shim) the run user cannot even execute leads to an
+                // interpreter it cannot reach either; resolving it costs a shell start.
+                .filter(|real| !(as_root && is_script(real) && !usable_by_others(real)))
+                .filter_map(|real| probe_python(&real))
                 .collect();
             probed
                 .iter()
