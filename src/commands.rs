@@ -69,22 +69,33 @@ pub fn list(assignment: Option<Assignment>, cases: Option<&Path>) -> anyhow::Res
         None => {
             for assignment in tree.assignments() {
                 let set = cases::load(&tree, assignment)?;
+                let (robust, regular): (Vec<&Case>, Vec<&Case>) =
+                    set.cases.iter().partition(|c| c.robustness);
+                let sum = |cases: &[&Case]| cases.iter().map(|c| c.points).sum::<f64>();
                 println!(
-                    "{:<14} {:>3} cases {:>6} points  {}",
+                    "{:<14} {:>3} cases {:>4} points  (+{} robustness, {} points)  {}",
                     assignment.name(),
-                    set.cases.len(),
-                    crate::report::points(set.max_score()),
+                    regular.len(),
+                    crate::report::points(sum(&regular)),
+                    robust.len(),
+                    crate::report::points(sum(&robust)),
                     set.title
                 );
             }
         }
         Some(assignment) => {
             let set = cases::load(&tree, assignment)?;
+            let regular: f64 = set
+                .cases
+                .iter()
+                .filter(|c| !c.robustness)
+                .map(|c| c.points)
+                .sum();
             println!(
-                "{} ({}): {} points",
+                "{} ({}): {} points; robustness cases run only with --robustness",
                 set.title,
                 assignment,
-                crate::report::points(set.max_score())
+                crate::report::points(regular)
             );
             for case in &set.cases {
                 let mut tags = Vec::new();
@@ -94,7 +105,10 @@ pub fn list(assignment: Option<Assignment>, cases: Option<&Path>) -> anyhow::Res
                 if case.robustness {
                     tags.push("robustness");
                 }
-                let summary = case.description.lines().next().unwrap_or("");
+                let mut summary: String = case.description.chars().take(70).collect();
+                if case.description.chars().count() > 70 {
+                    summary.push('…');
+                }
                 println!(
                     "  {:<28} {:>5}  {:<18} {}",
                     case.name,
