@@ -148,6 +148,27 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // A bug in grade must still end in one clear line and status 2, never a backtrace.
+    std::panic::set_hook(Box::new(|info| {
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".to_string());
+        let place = info
+            .location()
+            .map_or(String::new(), |l| format!(" at {}:{}", l.file(), l.line()));
+        eprintln!("grade: internal error{place}: {message} (please report this)");
+    }));
+    match std::panic::catch_unwind(move || dispatch(cli)) {
+        Ok(code) => code,
+        Err(_) => ExitCode::from(2),
+    }
+}
+
+/// Runs the chosen command; errors become one line on stderr and exit status 2.
+fn dispatch(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Some(Command::Play {
             assignment,

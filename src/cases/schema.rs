@@ -214,7 +214,7 @@ pub enum CheckSpec {
         name: Option<String>,
         /// Share of the case's points (default 1; 0 makes the check informational).
         weight: Option<f64>,
-        /// A regular expression for one filled cell (e.g. "[0-9]", "[BW]").
+        /// A regular expression for one filled cell (e.g. `[0-9]`, `[BW]`).
         cell: String,
         /// A regular expression for a token that means an empty cell (e.g. "[._]").
         empty: Option<String>,

@@ -217,7 +217,7 @@ pub struct Capabilities {
     pub landlock_abi: u32,
     /// A new network namespace can be created with [`sandbox::netns_flags`].
     pub netns: bool,
-    /// /proc/<pid>/task/<tid>/syscall is readable (proc polling possible).
+    /// `/proc/<pid>/task/<tid>/syscall` is readable (proc polling possible).
     pub proc_polling: bool,
 }
 

@@ -14,7 +14,7 @@ const READS: [&str; 5] = ["0", "17", "19", "295", "327"];
 /// Identity of the run's stdin: (device, inode) of the pipe or terminal.
 pub type StdinId = (u64, u64);
 
-/// Whether /proc/<pid>/task/<tid>/syscall can be read here (needed for polling).
+/// Whether `/proc/<pid>/task/<tid>/syscall` can be read here (needed for polling).
 pub fn syscall_file_available() -> bool {
     fs::read_to_string("/proc/self/syscall").is_ok()
 }
