@@ -91,6 +91,25 @@ pub struct RunSummary {
     pub detection: String,
 }
 
+impl RunSummary {
+    /// The summary of a run that never happened (the build failed, or the program could not
+    /// be started), with every input line unread.
+    pub fn not_run(ended: Ended, inputs: usize) -> RunSummary {
+        RunSummary {
+            ended,
+            exit_code: None,
+            signal: None,
+            wall_ms: 0,
+            cpu_ms: 0,
+            peak_memory_kib: None,
+            unread_inputs: inputs,
+            prompts_late: false,
+            output_truncated: false,
+            detection: String::new(),
+        }
+    }
+}
+
 /// The first place where the student's output and the reference differ, for feedback.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Difference {

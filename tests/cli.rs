@@ -8,46 +8,8 @@ fn grade() -> Command {
     Command::cargo_bin("grade").expect("the grade binary is built")
 }
 
-const NIM_EXAMPLE: &str = "\
-The game of Nim. The player to remove the last match loses.
-
-Would you like to go first? (Y/N): y
-
-Player Turn - Matches: ||||| ||||| ||||| ||||| |
-Remove (1 - 3): 3
-
-Computer Turn - Matches: ||||| ||||| ||||| |||
-Computer removes 1.
-
-Player Turn - Matches: ||||| ||||| ||||| ||
-Remove (1 - 3): 2
-
-Computer Turn - Matches: ||||| ||||| ||||| 
-Computer removes 2.
-
-Player Turn - Matches: ||||| ||||| |||
-Remove (1 - 3): 3
-
-Computer Turn - Matches: ||||| ||||| 
-Computer removes 1.
-
-Player Turn - Matches: ||||| ||||
-Remove (1 - 3): 1
-
-Computer Turn - Matches: ||||| |||
-Computer removes 3.
-
-Player Turn - Matches: ||||| 
-Remove (1 - 3): 2
-
-Computer Turn - Matches: |||
-Computer removes 2.
-
-Player Turn - Matches: |
-Game Over - Computer wins.
-
-Would you like to play again? (Y/N): N
-";
+/// The handout's Example Execution, as stored for the built-in case that reproduces it.
+const NIM_EXAMPLE: &str = include_str!("../reference/nim/example-execution.txt");
 
 #[test]
 fn help_and_version_explain_the_tool() {

@@ -375,21 +375,29 @@ pub fn evaluate(student: &View, reference: &View, spec: &BoardSpec) -> Evaluatio
         (Some(_), None) => format!("found {} boards, expected only {}", s.len(), r.len()),
         (None, None) => "no boards".to_string(),
     };
+    Evaluation::fail(detail, board_difference(at, student, &s, reference, &r))
+}
+
+/// The feedback for the `at`-th board: both boards as printed, and the inputs sent before.
+fn board_difference(
+    at: usize,
+    student: &View,
+    s: &[Board],
+    reference: &View,
+    r: &[Board],
+) -> Difference {
     let inputs_before = match (s.get(at), r.get(at)) {
         (Some(b), _) => student.inputs_before(b.offset),
         (None, Some(b)) => reference.inputs_before(b.offset),
         (None, None) => 0,
     };
-    Evaluation::fail(
-        detail,
-        Difference {
-            location: format!("board {}", at + 1),
-            expected: board_text(reference, r.get(at)),
-            actual: board_text(student, s.get(at)),
-            inputs_before,
-            relaxation: None,
-        },
-    )
+    Difference {
+        location: format!("board {}", at + 1),
+        expected: board_text(reference, r.get(at)),
+        actual: board_text(student, s.get(at)),
+        inputs_before,
+        relaxation: None,
+    }
 }
 
 /// Compares the shapes of the boards, in order.
@@ -413,21 +421,7 @@ fn evaluate_shapes(student: &View, reference: &View, s: &[Board], r: &[Board]) -
         ),
         _ => format!("found {} boards, expected {}", s.len(), r.len()),
     };
-    let inputs_before = match (s.get(at), r.get(at)) {
-        (Some(b), _) => student.inputs_before(b.offset),
-        (None, Some(b)) => reference.inputs_before(b.offset),
-        (None, None) => 0,
-    };
-    Evaluation::fail(
-        detail,
-        Difference {
-            location: format!("board {}", at + 1),
-            expected: board_text(reference, r.get(at)),
-            actual: board_text(student, s.get(at)),
-            inputs_before,
-            relaxation: None,
-        },
-    )
+    Evaluation::fail(detail, board_difference(at, student, s, reference, r))
 }
 
 #[cfg(test)]

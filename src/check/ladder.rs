@@ -1,10 +1,9 @@
 //! The `transcript` check: the whole output under a normalization ladder
 //! (exact → trailing whitespace → blank lines → whitespace → case).
 
-use super::view::{context, View};
+use super::view::{difference, Spot, View};
 use super::Evaluation;
 use crate::cases::schema::Level;
-use crate::results::Difference;
 
 /// Every level, strictest first.
 pub const LEVELS: [Level; 5] = [
@@ -92,24 +91,35 @@ pub fn evaluate(student: &View, reference: &View, loosest: Level) -> Evaluation 
             let s = normalize(&student.text, loosest);
             let r = normalize(&reference.text, loosest);
             let at = first_difference(&s, &r).unwrap_or(0);
-            let student_lines: Vec<&str> = student.text.lines().collect();
-            let reference_lines: Vec<&str> = reference.text.lines().collect();
-            let s_orig = s.get(at).map_or(student_lines.len(), |l| l.original);
-            let r_orig = r.get(at).map_or(reference_lines.len(), |l| l.original);
-            let offset: usize = student_lines.iter().take(s_orig).map(|l| l.len() + 1).sum();
+            let s_line = s.get(at).map(|l| l.original);
+            let r_line = r.get(at).map(|l| l.original);
+            let shown_line = r_line.unwrap_or_else(|| reference.text.lines().count()) + 1;
+            // Inputs are counted up to the start of the student's differing line.
+            let offset: usize = student
+                .text
+                .lines()
+                .take(s_line.unwrap_or(usize::MAX))
+                .map(|l| l.len() + 1)
+                .sum();
             Evaluation::fail(
                 format!(
-                    "differs {} at line {} of the output",
-                    loosest.describe(),
-                    r_orig + 1
+                    "differs {} at line {shown_line} of the output",
+                    loosest.describe()
                 ),
-                Difference {
-                    location: format!("line {}", r_orig + 1),
-                    expected: context(&reference_lines, r_orig),
-                    actual: context(&student_lines, s_orig),
-                    inputs_before: student.inputs_before(offset),
-                    relaxation: passing.map(|l| l.describe().to_string()),
-                },
+                difference(
+                    format!("line {shown_line}"),
+                    student,
+                    Spot {
+                        line: s_line,
+                        offset: Some(offset),
+                    },
+                    reference,
+                    Spot {
+                        line: r_line,
+                        offset: None,
+                    },
+                    passing.map(|l| l.describe().to_string()),
+                ),
             )
         }
     }

@@ -3,10 +3,9 @@
 
 use regex::Regex;
 
-use super::view::{context, View};
+use super::view::{difference, Spot, View};
 use super::Evaluation;
 use crate::cases::schema::Compare;
-use crate::results::Difference;
 
 /// How matched items are reduced before comparing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -183,8 +182,6 @@ pub fn evaluate_lines(
     })
     .map(|(_, text)| text.to_string());
 
-    let student_lines: Vec<&str> = student.text.lines().collect();
-    let reference_lines: Vec<&str> = reference.text.lines().collect();
     let detail = match (s.get(at), r.get(at)) {
         (Some(got), Some(want)) => format!(
             "match {} is \"{}\", expected \"{}\"",
@@ -206,22 +203,21 @@ pub fn evaluate_lines(
         ),
         (None, None) => "no matches".to_string(),
     };
-    let s_line = s.get(at).map_or(student_lines.len(), |i| i.line);
-    let r_line = r.get(at).map_or(reference_lines.len(), |i| i.line);
-    let inputs_before = match (s.get(at), r.get(at)) {
-        (Some(item), _) => student.inputs_before(item.offset),
-        (None, Some(item)) => reference.inputs_before(item.offset),
-        (None, None) => 0,
+    let spot = |items: &[Item]| {
+        items
+            .get(at)
+            .map_or_else(Spot::default, |i| Spot::at(i.line, i.offset))
     };
     Evaluation::fail(
         detail,
-        Difference {
-            location: format!("match {}", at + 1),
-            expected: context(&reference_lines, r_line),
-            actual: context(&student_lines, s_line),
-            inputs_before,
+        difference(
+            format!("match {}", at + 1),
+            student,
+            spot(&s),
+            reference,
+            spot(&r),
             relaxation,
-        },
+        ),
     )
 }
 
@@ -275,16 +271,10 @@ pub fn evaluate_contains(
         return Evaluation::pass(format!("\"{text}\" appears {} time(s)", r.len()));
     }
     let at = s.len().min(r.len());
-    let student_lines: Vec<&str> = student.text.lines().collect();
-    let reference_lines: Vec<&str> = reference.text.lines().collect();
-    let (s_line, r_line) = (
-        s.get(at).map_or(student_lines.len(), |o| o.0),
-        r.get(at).map_or(reference_lines.len(), |o| o.0),
-    );
-    let inputs_before = match (s.get(at), r.get(at)) {
-        (Some(o), _) => student.inputs_before(o.1),
-        (None, Some(o)) => reference.inputs_before(o.1),
-        (None, None) => 0,
+    let spot = |found: &[(usize, usize)]| {
+        found
+            .get(at)
+            .map_or_else(Spot::default, |&(line, offset)| Spot::at(line, offset))
     };
     let relaxation = (exact && occurrences(student, text, false).len() == r.len())
         .then(|| "ignoring capitalisation and punctuation".to_string());
@@ -294,13 +284,14 @@ pub fn evaluate_contains(
             s.len(),
             r.len()
         ),
-        Difference {
-            location: format!("occurrence {}", at + 1),
-            expected: context(&reference_lines, r_line),
-            actual: context(&student_lines, s_line),
-            inputs_before,
+        difference(
+            format!("occurrence {}", at + 1),
+            student,
+            spot(&s),
+            reference,
+            spot(&r),
             relaxation,
-        },
+        ),
     )
 }
 

@@ -1,5 +1,6 @@
 //! Text views of a transcript that checks compare, each remembering where inputs were sent.
 
+use crate::results::Difference;
 use crate::transcript::{decode_visible, Event, Stream, Transcript};
 
 /// How input lines appear in a view.
@@ -68,6 +69,56 @@ impl View {
             start += line.len();
         }
         lines
+    }
+}
+
+/// Where a difference is on one side of a comparison: the index of its line (`None`: past
+/// the end of the output) and the byte offset of what differs (`None`: nothing there).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Spot {
+    /// Index of the line in the view's text.
+    pub line: Option<usize>,
+    /// Byte offset in the view's text.
+    pub offset: Option<usize>,
+}
+
+impl Spot {
+    /// A spot at `line`, starting at byte `offset`.
+    pub fn at(line: usize, offset: usize) -> Spot {
+        Spot {
+            line: Some(line),
+            offset: Some(offset),
+        }
+    }
+}
+
+/// The feedback for a difference: a few lines around it on each side, and how many inputs
+/// had been sent when the student's (or, when the student printed nothing there, the
+/// reference's) differing output appeared.
+pub fn difference(
+    location: String,
+    student: &View,
+    student_at: Spot,
+    reference: &View,
+    reference_at: Spot,
+    relaxation: Option<String>,
+) -> Difference {
+    let excerpt = |view: &View, spot: Spot| {
+        let lines: Vec<&str> = view.text.lines().collect();
+        let at = spot.line.unwrap_or(lines.len());
+        context(&lines, at)
+    };
+    let inputs_before = match (student_at.offset, reference_at.offset) {
+        (Some(offset), _) => student.inputs_before(offset),
+        (None, Some(offset)) => reference.inputs_before(offset),
+        (None, None) => 0,
+    };
+    Difference {
+        location,
+        expected: excerpt(reference, reference_at),
+        actual: excerpt(student, student_at),
+        inputs_before,
+        relaxation,
     }
 }
 

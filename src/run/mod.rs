@@ -448,15 +448,8 @@ impl Supervisor<'_> {
                 if self.grace_until.is_none() {
                     self.grace_until = Some(Instant::now() + FLUSH_GRACE);
                     self.kept_before_grace = self.kept;
-                    self.stdin_closed = true;
-                    if !self.spec.terminal {
-                        self.stdin = None;
-                        self.stdin_probe = None;
-                    }
                 }
-                if self.spec.terminal {
-                    self.write_stdin(&[pty::VEOF_BYTE]);
-                }
+                self.end_input();
                 Answer::Continue
             }
             EndOfInput::Stop => {
@@ -465,18 +458,26 @@ impl Supervisor<'_> {
             }
             EndOfInput::Close => {
                 if !self.stdin_closed {
-                    self.stdin_closed = true;
                     self.transcript.push_input_closed();
-                    if !self.spec.terminal {
-                        self.stdin = None;
-                        self.stdin_probe = None;
-                    }
                 }
-                if self.spec.terminal {
-                    self.write_stdin(&[pty::VEOF_BYTE]);
-                }
+                self.end_input();
                 Answer::Continue
             }
+        }
+    }
+
+    /// Gives the program end of input: closes the pipe once, or (on a terminal, where the
+    /// program may read again) types the end-of-file character at every read.
+    fn end_input(&mut self) {
+        if !self.stdin_closed {
+            self.stdin_closed = true;
+            if !self.spec.terminal {
+                self.stdin = None;
+                self.stdin_probe = None;
+            }
+        }
+        if self.spec.terminal {
+            self.write_stdin(&[pty::VEOF_BYTE]);
         }
     }
 
