@@ -328,7 +328,7 @@ fn dedup(boards: Vec<Board>) -> Vec<Board> {
 fn board_text(view: &View, board: Option<&Board>) -> String {
     match board {
         Some(b) => view
-            .text
+            .display
             .lines()
             .skip(b.first_line)
             .take(b.last_line - b.first_line + 1)
@@ -429,10 +429,7 @@ mod tests {
     use super::*;
 
     fn view(text: &str) -> View {
-        View {
-            text: text.to_string(),
-            input_offsets: vec![],
-        }
+        View::from_text(text)
     }
 
     fn spec(cell: &str, empty: Option<&str>, labels: bool) -> BoardSpec {

@@ -300,10 +300,7 @@ mod tests {
     use super::*;
 
     fn view(text: &str) -> View {
-        View {
-            text: text.to_string(),
-            input_offsets: vec![],
-        }
+        View::from_text(text)
     }
 
     const LOOSE: LineOptions = LineOptions {

@@ -20,6 +20,9 @@ pub enum InputShown {
 pub struct View {
     /// The text.
     pub text: String,
+    /// The same lines as a terminal shows them (inputs echoed), for excerpts in feedback;
+    /// line for line like `text`, since an input adds no line break of its own.
+    pub display: String,
     /// For each input line, the byte offset in `text` at which it was sent.
     pub input_offsets: Vec<usize>,
 }
@@ -49,9 +52,24 @@ impl View {
                 Event::Output { .. } | Event::InputClosed => {}
             }
         }
+        let display = match shown {
+            InputShown::LineBreak => View::new(transcript, InputShown::Echoed).text,
+            InputShown::Echoed | InputShown::Omitted => text.clone(),
+        };
         View {
             text,
+            display,
             input_offsets,
+        }
+    }
+
+    /// A view of plain output text with no inputs (for tests of the checks).
+    #[cfg(test)]
+    pub fn from_text(text: &str) -> View {
+        View {
+            text: text.to_string(),
+            display: text.to_string(),
+            input_offsets: Vec::new(),
         }
     }
 
@@ -104,7 +122,7 @@ pub fn difference(
     relaxation: Option<String>,
 ) -> Difference {
     let excerpt = |view: &View, spot: Spot| {
-        let lines: Vec<&str> = view.text.lines().collect();
+        let lines: Vec<&str> = view.display.lines().collect();
         let at = spot.line.unwrap_or(lines.len());
         context(&lines, at)
     };

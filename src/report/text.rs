@@ -304,15 +304,27 @@ fn input_listing(out: &mut String, input: &[String], marker: Option<usize>, styl
 
 /// One failing check: name, kind, detail, then its first difference and relaxation.
 fn check_feedback(out: &mut String, check: &CheckResult, style: Style) {
-    let _ = writeln!(
-        out,
-        "{} {} ({}), {}: {}",
-        style.red("✗"),
-        style.bold(&format!("check {}", check.name)),
-        check.kind,
-        points_of(check.score, check.max_score),
-        check.detail
-    );
+    if check.max_score > 0.0 {
+        let _ = writeln!(
+            out,
+            "{} {} ({}), {}: {}",
+            style.red("✗"),
+            style.bold(&format!("check {}", check.name)),
+            check.kind,
+            points_of(check.score, check.max_score),
+            check.detail
+        );
+    } else {
+        // A check without points only informs: how close the whole output is.
+        let _ = writeln!(
+            out,
+            "{} {} ({}, for information, no points): {}",
+            style.dim("i"),
+            style.bold(&format!("check {}", check.name)),
+            check.kind,
+            check.detail
+        );
+    }
     let Some(difference) = &check.difference else {
         return;
     };
