@@ -80,6 +80,10 @@ pub struct GradeOptions {
     #[arg(long, value_name = "KIB")]
     pub output_limit: Option<u64>,
 
+    /// Processes and threads per case (overrides the cases').
+    #[arg(long, value_name = "N")]
+    pub process_limit: Option<u32>,
+
     /// Cases run at once (default: the number of CPU cores).
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
@@ -396,6 +400,9 @@ fn limits_for(case: &Case, options: &GradeOptions) -> run::Limits {
     }
     if let Some(mib) = options.memory_limit {
         limits.memory_bytes = mib << 20;
+    }
+    if let Some(n) = options.process_limit.filter(|n| *n > 0) {
+        limits.processes = n;
     }
     if let Some(kib) = options.output_limit {
         limits.output_bytes = usize::try_from(kib << 10).unwrap_or(usize::MAX);
