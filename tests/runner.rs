@@ -387,6 +387,20 @@ fn hostile(cmd: &[String], input: &[&str], flags: &[&str], ending: &str, limit: 
     run
 }
 
+/// Runs one behaviour of tests/programs/runner/hostile.py through [`hostile`]; `None` when
+/// python3 is missing (the test is skipped).
+fn hostile_py(
+    mode: &str,
+    input: &[&str],
+    flags: &[&str],
+    ending: &str,
+    limit: Duration,
+) -> Option<Run> {
+    let mut cmd = program("hostile.py")?;
+    cmd.push(mode.into());
+    Some(hostile(&cmd, input, flags, ending, limit))
+}
+
 #[test]
 fn hostile_busy_loop_hits_cpu_limit() {
     let _g = serial();
@@ -420,51 +434,45 @@ fn hostile_endless_output_hits_output_limit() {
 #[test]
 fn hostile_read_then_sleep_hits_wall() {
     let _g = serial();
-    let Some(mut cmd) = program("hostile.py") else {
-        return;
-    };
-    cmd.push("read-then-sleep".into());
-    let run = hostile(
-        &cmd,
+    let Some(run) = hostile_py(
+        "read-then-sleep",
         &["Ann"],
         &["--wall", "1"],
         "wall-timeout",
         Duration::from_secs(1),
-    );
+    ) else {
+        return;
+    };
     assert_eq!(run.text(), "Name? Ann\n");
 }
 
 #[test]
 fn hostile_child_keeps_stdout_open() {
     let _g = serial();
-    let Some(mut cmd) = program("hostile.py") else {
-        return;
-    };
-    cmd.push("fork-keeps-stdout".into());
-    let run = hostile(
-        &cmd,
+    let Some(run) = hostile_py(
+        "fork-keeps-stdout",
         &[],
         &["--wall", "5"],
         "exited",
         Duration::from_secs(1),
-    );
+    ) else {
+        return;
+    };
     assert_eq!(run.text(), "parent done\n");
 }
 
 #[test]
 fn hostile_setsid_child_keeps_stdout_open() {
     let _g = serial();
-    let Some(mut cmd) = program("hostile.py") else {
-        return;
-    };
-    cmd.push("setsid-keeps-stdout".into());
-    let run = hostile(
-        &cmd,
+    let Some(run) = hostile_py(
+        "setsid-keeps-stdout",
         &[],
         &["--wall", "5"],
         "exited",
         Duration::from_secs(1),
-    );
+    ) else {
+        return;
+    };
     assert_eq!(run.text(), "parent done\n");
 }
 
@@ -498,17 +506,15 @@ fn hostile_setsid_escapee_without_cgroup_is_swept() {
 #[test]
 fn hostile_unbounded_memory_hits_memory_limit() {
     let _g = serial();
-    let Some(mut cmd) = program("hostile.py") else {
-        return;
-    };
-    cmd.push("memory".into());
-    let run = hostile(
-        &cmd,
+    let Some(run) = hostile_py(
+        "memory",
         &[],
         &["--memory", "100", "--wall", "5"],
         "memory-limit",
         Duration::from_secs(5),
-    );
+    ) else {
+        return;
+    };
     assert!(run.elapsed < Duration::from_secs(3), "{:?}", run.elapsed);
 }
 
@@ -668,17 +674,15 @@ fn doctor_reports_every_layer() {
 #[test]
 fn hostile_fork_many_is_capped() {
     let _g = serial();
-    let Some(mut cmd) = program("hostile.py") else {
-        return;
-    };
-    cmd.push("fork-many".into());
-    let run = hostile(
-        &cmd,
+    let Some(run) = hostile_py(
+        "fork-many",
         &[],
         &["--processes", "10"],
         "exited",
         Duration::from_secs(1),
-    );
+    ) else {
+        return;
+    };
     let forked: usize = run
         .text()
         .trim()
