@@ -184,35 +184,41 @@ pub struct Case {
     pub source: String,
     /// Where its reference transcript lives, relative to the tree root.
     pub reference_path: String,
+    /// The reference game, set up once from `reference_args` and `files`.
+    pub setup: Setup,
 }
 
 impl Case {
-    /// The reference game set up for this case (files such as the board are read from the
-    /// case's own files).
-    pub fn reference_setup(&self) -> Result<Setup, CaseError> {
-        let error = |message: String| CaseError {
-            file: self.source.clone(),
-            message,
-        };
-        let dir = tempfile::tempdir().map_err(|e| error(format!("cannot make a temp dir: {e}")))?;
-        for (name, bytes) in &self.files {
-            std::fs::write(dir.path().join(name), bytes)
-                .map_err(|e| error(format!("cannot write {name}: {e}")))?;
-        }
-        Setup::from_args(self.assignment, &self.reference_args, dir.path()).map_err(|e| {
-            let text = e.to_string().replace(&dir.path().display().to_string(), "");
-            error(format!(
-                "reference arguments {:?}: {}",
-                self.reference_args,
-                text.trim_start_matches('/')
-            ))
-        })
-    }
-
     /// Runs the reference on this case's input.
-    pub fn record_reference(&self) -> Result<Recording, CaseError> {
-        Ok(games::record(&self.reference_setup()?, &self.input))
+    pub fn record_reference(&self) -> Recording {
+        games::record(&self.setup, &self.input)
     }
+}
+
+/// The reference game set up for a case: its files (such as the board) are placed in a
+/// temporary directory for the game arguments to name, read once, and the directory removed.
+fn reference_setup(
+    assignment: Assignment,
+    files: &[(String, Vec<u8>)],
+    reference_args: &[String],
+    source: &str,
+) -> Result<Setup, CaseError> {
+    let error = |message: String| CaseError {
+        file: source.to_string(),
+        message,
+    };
+    let dir = tempfile::tempdir().map_err(|e| error(format!("cannot make a temp dir: {e}")))?;
+    for (name, bytes) in files {
+        std::fs::write(dir.path().join(name), bytes)
+            .map_err(|e| error(format!("cannot write {name}: {e}")))?;
+    }
+    Setup::from_args(assignment, reference_args, dir.path()).map_err(|e| {
+        let text = e.to_string().replace(&dir.path().display().to_string(), "");
+        error(format!(
+            "reference arguments {reference_args:?}: {}",
+            text.trim_start_matches('/')
+        ))
+    })
 }
 
 /// All the cases of one assignment.
@@ -433,7 +439,10 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
         let reference = tree
             .get(&reference_path)
             .map(|b| String::from_utf8_lossy(b).into_owned());
+        // Fails early on a case the reference cannot even start (bad board file, bad args).
+        let setup = reference_setup(assignment, &files, &reference_args, &source)?;
         let case = Case {
+            setup,
             assignment,
             name: file.name,
             description: file.description.trim().to_string(),
@@ -451,8 +460,6 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
             source,
             reference_path,
         };
-        // Fail early on a case the reference cannot even start (bad board file, bad args).
-        case.reference_setup()?;
         cases.push(case);
     }
     if cases.is_empty() {

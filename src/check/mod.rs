@@ -7,6 +7,8 @@ pub mod ladder;
 pub mod lines;
 pub mod view;
 
+use std::cell::OnceCell;
+
 use regex::{Regex, RegexBuilder};
 
 use crate::cases::schema::{CheckSpec, Compare, Level};
@@ -230,35 +232,62 @@ impl Evaluation {
     }
 }
 
-/// The views both sides are compared in, built once per case.
-struct Views {
-    student: View,
-    reference: View,
+/// The views both sides are compared in, each rendered at most once per case and shared by
+/// all its checks.
+pub struct CaseViews<'a> {
+    student: &'a StudentRun<'a>,
+    reference: &'a Transcript,
+    echoed: OnceCell<(View, View)>,
+    line_break: OnceCell<(View, View)>,
 }
 
-impl Views {
-    fn new(student: &StudentRun, reference: &Transcript, shown: InputShown) -> Views {
-        // A program whose prompts came late read all its input before printing: placing the
-        // inputs in its text would scramble it, so both sides are compared without them.
-        let shown = if student.prompts_late {
-            InputShown::Omitted
-        } else {
-            shown
-        };
-        Views {
-            student: View::new(student.transcript, shown),
-            reference: View::new(reference, shown),
+impl<'a> CaseViews<'a> {
+    /// Views of one case's student run and reference transcript.
+    pub fn new(student: &'a StudentRun<'a>, reference: &'a Transcript) -> Self {
+        CaseViews {
+            student,
+            reference,
+            echoed: OnceCell::new(),
+            line_break: OnceCell::new(),
         }
+    }
+
+    /// The (student, reference) views with inputs shown as `shown`.
+    fn get(&self, shown: InputShown) -> (&View, &View) {
+        let cell = match shown {
+            InputShown::Echoed => &self.echoed,
+            InputShown::LineBreak | InputShown::Omitted => &self.line_break,
+        };
+        let (student, reference) = cell.get_or_init(|| {
+            // A program whose prompts came late read all its input before printing: placing
+            // the inputs in its text would scramble it, so both sides are compared without.
+            let shown = if self.student.prompts_late {
+                InputShown::Omitted
+            } else {
+                shown
+            };
+            (
+                View::new(self.student.transcript, shown),
+                View::new(self.reference, shown),
+            )
+        });
+        (student, reference)
     }
 }
 
 impl Check {
-    /// Compares the student's run with the reference recording of the same case.
-    pub fn evaluate(&self, student: &StudentRun, reference: &Recording) -> Evaluation {
+    /// Compares the student's run with the reference recording of the same case, through
+    /// the case's shared `views`.
+    pub fn evaluate(
+        &self,
+        views: &CaseViews,
+        student: &StudentRun,
+        reference: &Recording,
+    ) -> Evaluation {
         match &self.kind {
             CheckKind::Transcript { level } => {
-                let v = Views::new(student, &reference.transcript, InputShown::Echoed);
-                ladder::evaluate(&v.student, &v.reference, *level)
+                let (s, r) = views.get(InputShown::Echoed);
+                ladder::evaluate(s, r, *level)
             }
             CheckKind::Lines {
                 pattern,
@@ -267,26 +296,26 @@ impl Check {
                 compare,
                 optional,
             } => {
-                let v = Views::new(student, &reference.transcript, InputShown::LineBreak);
+                let (s, r) = views.get(InputShown::LineBreak);
                 let options = lines::LineOptions {
                     rules: *rules,
                     dedup: *dedup,
                     compare: *compare,
                     optional: *optional,
                 };
-                lines::evaluate_lines(&v.student, &v.reference, pattern, options)
+                lines::evaluate_lines(s, r, pattern, options)
             }
             CheckKind::Board(spec) => {
-                let v = Views::new(student, &reference.transcript, InputShown::LineBreak);
-                board::evaluate(&v.student, &v.reference, spec)
+                let (s, r) = views.get(InputShown::LineBreak);
+                board::evaluate(s, r, spec)
             }
             CheckKind::Contains {
                 text,
                 exact,
                 presence_only,
             } => {
-                let v = Views::new(student, &reference.transcript, InputShown::LineBreak);
-                lines::evaluate_contains(&v.student, &v.reference, text, *exact, *presence_only)
+                let (s, r) = views.get(InputShown::LineBreak);
+                lines::evaluate_contains(s, r, text, *exact, *presence_only)
             }
             CheckKind::Exit { code } => evaluate_exit(student, reference, *code),
         }
@@ -366,9 +395,10 @@ pub fn score(
     points: f64,
     hide_details: bool,
 ) -> Vec<CheckResult> {
+    let views = CaseViews::new(student, &reference.transcript);
     let evaluations: Vec<Evaluation> = checks
         .iter()
-        .map(|c| c.evaluate(student, reference))
+        .map(|c| c.evaluate(&views, student, reference))
         .collect();
     let total_weight: f64 = checks
         .iter()
