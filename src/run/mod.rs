@@ -56,6 +56,42 @@ use crate::transcript::Transcript;
 pub mod cli;
 pub mod doctor;
 
+/// Decides what to type each time the program waits for input: a fixed script ([`Script`]),
+/// or a strategy that reads what the program printed so far (the `drive` stage).
+pub trait InputSource {
+    /// The next line to type (without its newline) for a program that has produced
+    /// `transcript` so far; `None` when there is nothing more to type.
+    fn next_line(&mut self, transcript: &Transcript) -> Option<String>;
+
+    /// Lines the source still holds that the program never asked for (0 for strategies).
+    fn remaining(&self) -> usize;
+}
+
+/// A fixed list of input lines, typed one per read.
+#[derive(Clone, Debug, Default)]
+pub struct Script {
+    lines: std::collections::VecDeque<String>,
+}
+
+impl Script {
+    /// A script of `lines`, typed in order.
+    pub fn new(lines: &[String]) -> Script {
+        Script {
+            lines: lines.iter().cloned().collect(),
+        }
+    }
+}
+
+impl InputSource for Script {
+    fn next_line(&mut self, _transcript: &Transcript) -> Option<String> {
+        self.lines.pop_front()
+    }
+
+    fn remaining(&self) -> usize {
+        self.lines.len()
+    }
+}
+
 /// Resource limits for one run; every run gets all of them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
@@ -313,6 +349,7 @@ struct Output {
 /// The state of one run's supervision loop.
 struct Supervisor<'a> {
     spec: &'a RunSpec,
+    source: &'a mut dyn InputSource,
     transcript: Transcript,
     outputs: [Output; 2],
     /// Our end of the program's stdin: the pipe's write end or the terminal master.
@@ -321,7 +358,6 @@ struct Supervisor<'a> {
     stdin_probe: Option<OwnedFd>,
     stdin_id: procpoll::StdinId,
     stdin_closed: bool,
-    next_input: usize,
     kept: usize,
     truncated: bool,
     output_since_input: bool,
@@ -430,13 +466,12 @@ impl Supervisor<'_> {
         }
         self.output_since_input = false;
         self.last_activity = Instant::now();
-        if let Some(line) = self.spec.input.get(self.next_input) {
-            self.next_input += 1;
+        if let Some(line) = self.source.next_line(&self.transcript) {
             let mut bytes = Vec::with_capacity(line.len() + 1);
             bytes.extend_from_slice(line.as_bytes());
             bytes.push(b'\n');
             self.write_stdin(&bytes);
-            self.transcript.push_input(line.clone());
+            self.transcript.push_input(line);
             return Answer::Continue;
         }
         match self.spec.end_of_input {
@@ -579,8 +614,13 @@ fn forced_detection() -> Option<Detection> {
     }
 }
 
-/// Runs one program once with scripted input, within limits, contained.
+/// Runs one program once with the scripted input of `spec`, within limits, contained.
 pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
+    run_with(spec, &mut Script::new(&spec.input))
+}
+
+/// Runs one program once, typing what `source` decides at each read (`spec.input` unused).
+pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutcome, RunError> {
     static RUN_COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let caps = capabilities();
     let Some(program) = spec.command.first() else {
@@ -784,6 +824,7 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
     };
     let mut sup = Supervisor {
         spec,
+        source,
         transcript: Transcript::new(),
         outputs: [
             Output {
@@ -799,7 +840,6 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
         stdin_probe: Some(stdin_probe),
         stdin_id,
         stdin_closed: false,
-        next_input: 0,
         kept: 0,
         truncated: false,
         output_since_input: false,
@@ -850,7 +890,7 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
     let outcome = RunOutcome {
         transcript: std::mem::take(&mut sup.transcript),
         ending,
-        unread_inputs: spec.input.len() - sup.next_input,
+        unread_inputs: sup.source.remaining(),
         prompts_late: sup.prompts_late,
         output_truncated: sup.truncated,
         wall,
