@@ -3,15 +3,18 @@
 //! expected value is ever written by hand.
 
 pub mod board;
+pub mod kinds;
 pub mod ladder;
 pub mod lines;
+pub mod strip;
 pub mod view;
+
+pub use kinds::{Compare, Level, RandomRule};
 
 use std::cell::OnceCell;
 
-use regex::{Regex, RegexBuilder};
+use regex::Regex;
 
-use crate::cases::schema::{CheckSpec, Compare, Level};
 use crate::games::Recording;
 use crate::results::{CheckResult, Difference};
 use crate::transcript::Transcript;
@@ -42,9 +45,16 @@ pub enum CheckKind {
         dedup: bool,
         compare: Compare,
         optional: bool,
+        at_inputs: bool,
     },
     /// The sequence of boards.
     Board(BoardSpec),
+    /// Silver Dollar: the first strip is a legal start.
+    StripStart,
+    /// Silver Dollar: the coin positions of every strip.
+    Strips,
+    /// Silver Dollar: a property of the starting strips of many runs.
+    RandomStarts { rule: RandomRule },
     /// How often a message appears.
     Contains {
         text: String,
@@ -62,113 +72,12 @@ impl CheckKind {
             CheckKind::Transcript { .. } => "transcript",
             CheckKind::Lines { .. } => "lines",
             CheckKind::Board(_) => "board",
+            CheckKind::StripStart => "strip_start",
+            CheckKind::Strips => "strips",
+            CheckKind::RandomStarts { .. } => "random_starts",
             CheckKind::Contains { .. } => "contains",
             CheckKind::Exit { .. } => "exit",
         }
-    }
-}
-
-fn anchored(pattern: &str, what: &str) -> Result<Regex, String> {
-    Regex::new(&format!("^(?:{pattern})$")).map_err(|e| format!("bad {what} pattern: {e}"))
-}
-
-impl Check {
-    /// Compiles a check as written in a case file; the error says what is wrong with it.
-    pub fn compile(spec: &CheckSpec) -> Result<Check, String> {
-        let (name, weight, kind) = match spec {
-            CheckSpec::Transcript {
-                name,
-                weight,
-                level,
-            } => (
-                name.clone().unwrap_or_else(|| "transcript".into()),
-                *weight,
-                CheckKind::Transcript {
-                    level: level.unwrap_or(Level::Whitespace),
-                },
-            ),
-            CheckSpec::Lines {
-                name,
-                weight,
-                pattern,
-                numbers,
-                ignore_case,
-                ignore_punctuation,
-                dedup,
-                compare,
-                optional,
-            } => {
-                let ignore_case = ignore_case.unwrap_or(true);
-                let pattern = RegexBuilder::new(pattern)
-                    .case_insensitive(ignore_case)
-                    .build()
-                    .map_err(|e| format!("check '{name}': bad pattern: {e}"))?;
-                (
-                    name.clone(),
-                    *weight,
-                    CheckKind::Lines {
-                        pattern,
-                        rules: ItemRules {
-                            numbers: *numbers,
-                            ignore_case,
-                            ignore_punctuation: *ignore_punctuation,
-                        },
-                        dedup: *dedup,
-                        compare: *compare,
-                        optional: *optional,
-                    },
-                )
-            }
-            CheckSpec::Board {
-                name,
-                weight,
-                cell,
-                empty,
-                labels,
-                first_optional,
-                compare,
-            } => (
-                name.clone().unwrap_or_else(|| "board".into()),
-                *weight,
-                CheckKind::Board(BoardSpec {
-                    cell: anchored(cell, "cell")?,
-                    empty: empty.as_deref().map(|e| anchored(e, "empty")).transpose()?,
-                    labels: *labels,
-                    first_optional: *first_optional,
-                    compare: *compare,
-                }),
-            ),
-            CheckSpec::Contains {
-                name,
-                weight,
-                text,
-                exact,
-                presence_only,
-            } => {
-                if text.trim().is_empty() {
-                    return Err("a contains check needs a non-empty text".into());
-                }
-                (
-                    name.clone().unwrap_or_else(|| text.clone()),
-                    *weight,
-                    CheckKind::Contains {
-                        text: text.clone(),
-                        exact: *exact,
-                        presence_only: *presence_only,
-                    },
-                )
-            }
-            CheckSpec::Exit { name, weight, code } => (
-                name.clone().unwrap_or_else(|| "exit".into()),
-                *weight,
-                CheckKind::Exit { code: *code },
-            ),
-        };
-        let weight = weight.unwrap_or(1.0);
-        if !(weight.is_finite() && weight >= 0.0) {
-            return Err(format!("check '{name}': weight must be a number from 0 up"));
-        }
-        Ok(Check { name, weight, kind })
     }
 }
 
@@ -185,6 +94,9 @@ pub struct StudentRun<'a> {
     pub prompts_late: bool,
     /// Input lines it never read.
     pub unread_inputs: usize,
+    /// All runs of a case that starts the program many times (this one among them); empty
+    /// for ordinary cases.
+    pub samples: &'a [Transcript],
 }
 
 /// The verdict of one check before points are assigned.
@@ -295,6 +207,7 @@ impl Check {
                 dedup,
                 compare,
                 optional,
+                at_inputs,
             } => {
                 let (s, r) = views.get(InputShown::LineBreak);
                 let options = lines::LineOptions {
@@ -302,6 +215,7 @@ impl Check {
                     dedup: *dedup,
                     compare: *compare,
                     optional: *optional,
+                    at_inputs: *at_inputs,
                 };
                 lines::evaluate_lines(s, r, pattern, options)
             }
@@ -318,6 +232,21 @@ impl Check {
                 lines::evaluate_contains(s, r, text, *exact, *presence_only)
             }
             CheckKind::Exit { code } => evaluate_exit(student, reference, *code),
+            CheckKind::StripStart => {
+                let (s, _) = views.get(InputShown::LineBreak);
+                strip::evaluate_start(student.transcript, s)
+            }
+            CheckKind::Strips => {
+                let (s, r) = views.get(InputShown::LineBreak);
+                strip::evaluate_strips(s, r)
+            }
+            CheckKind::RandomStarts { rule } => {
+                if student.samples.is_empty() {
+                    strip::evaluate_random_starts(*rule, std::slice::from_ref(student.transcript))
+                } else {
+                    strip::evaluate_random_starts(*rule, student.samples)
+                }
+            }
         }
     }
 }

@@ -81,6 +81,12 @@ fn render(result: &GradeResult, style: Style) -> String {
         style.bold(&format!("{}: {}", result.assignment, result.submission))
     );
     out.push('\n');
+    for note in &result.notes {
+        let _ = writeln!(out, "Note: {note}");
+    }
+    if !result.notes.is_empty() {
+        out.push('\n');
+    }
 
     if let Some(failure) = &result.build_failure {
         let _ = writeln!(
