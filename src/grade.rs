@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use clap::Args;
 
-use crate::check::Level;
 use crate::cases::{self, Case, CaseSet, CaseTree};
+use crate::check::Level;
 use crate::check::{self, Check, CheckKind, StudentRun};
 use crate::drive::{self, ReferenceStart};
 use crate::games::{Assignment, Recording};
@@ -22,7 +22,7 @@ use crate::report::{self, Format, RenderOptions};
 use crate::results::{
     BuildFailure, CaseResult, CaseStatus, CheckResult, Ended, GradeResult, RunSummary, Visibility,
 };
-use crate::run::{self, Ending, RunOutcome, RunSpec, Script};
+use crate::run::{self, Ending, RunOutcome, RunSpec};
 use crate::submission::{self, PrepareError, Submission};
 use crate::transcript::{Stream, Transcript};
 
@@ -417,7 +417,11 @@ fn limits_for(case: &Case, options: &GradeOptions) -> run::Limits {
 }
 
 /// Runs the program once for `case`, typing what the case's driver decides.
-fn run_once(case: &Case, submission: &Submission, options: &GradeOptions) -> Result<RunOutcome, run::RunError> {
+fn run_once(
+    case: &Case,
+    submission: &Submission,
+    options: &GradeOptions,
+) -> Result<RunOutcome, run::RunError> {
     let mut command = submission.command.clone();
     command.extend(case.args.iter().cloned());
     let spec = RunSpec {
@@ -517,22 +521,25 @@ fn grade_case(
     };
     let outcome = &outcomes[0];
     // A driven case is compared with the reference started where the program started (its
-    // own random strip) and fed the very lines the program was sent.
+    // own random strip) and driven by the same plan to the end of its game: the lines it is
+    // sent are the ones the program was sent, as far as the program read.
     let mut unusable_start = None;
     let mut finished_start = false;
     let driven_reference;
     let reference = if case.driver.is_scripted() || case.samples > 1 {
         reference
     } else {
-        let typed: Vec<String> = outcome.transcript.inputs().map(String::from).collect();
-        match case.driver.reference_start(&case.setup, &outcome.transcript) {
+        match case
+            .driver
+            .reference_start(&case.setup, &outcome.transcript)
+        {
             ReferenceStart::Setup(setup) => {
-                driven_reference = drive::record_driven(&setup, &mut Script::new(&typed));
+                driven_reference = drive::record_driven(&setup, case.driver.source().as_mut());
                 &driven_reference
             }
             ReferenceStart::Finished(setup) => {
                 finished_start = true;
-                driven_reference = drive::record_driven(&setup, &mut Script::new(&typed));
+                driven_reference = drive::record_driven(&setup, case.driver.source().as_mut());
                 &driven_reference
             }
             ReferenceStart::Unusable(why) => {
@@ -557,13 +564,8 @@ fn grade_case(
         unread_inputs: outcome.unread_inputs,
         samples: &samples,
     };
-    let mut checks: Vec<CheckResult> = check::score(
-        &case_checks,
-        &student,
-        reference,
-        case.points,
-        hidden,
-    );
+    let mut checks: Vec<CheckResult> =
+        check::score(&case_checks, &student, reference, case.points, hidden);
     if let Some(why) = &unusable_start {
         for check in checks.iter_mut().filter(|c| c.kind != "strip_start") {
             check.passed = false;

@@ -655,7 +655,10 @@ mod tests {
             Ok(("PlayGame".to_string(), None))
         );
         assert_eq!(
-            choose_java_main(&mains(&["lab1.PlayGame", "lab1.BonusPlayGame"]), Some("PlayGame")),
+            choose_java_main(
+                &mains(&["lab1.PlayGame", "lab1.BonusPlayGame"]),
+                Some("PlayGame")
+            ),
             Ok(("lab1.PlayGame".to_string(), None))
         );
         assert_eq!(
@@ -682,8 +685,11 @@ mod tests {
 
     #[test]
     fn a_missing_submission_names_the_path() {
-        let e = prepare(Path::new("/nonexistent/nim.cpp"), &PrepareOptions::default())
-            .expect_err("missing");
+        let e = prepare(
+            Path::new("/nonexistent/nim.cpp"),
+            &PrepareOptions::default(),
+        )
+        .expect_err("missing");
         assert!(e.to_string().contains("/nonexistent/nim.cpp"), "{e}");
     }
 }

@@ -12,7 +12,10 @@ const ASSIGNMENTS: [(&str, &[&str]); 5] = [
     ("collect", &[]),
     ("connect6", &[]),
     // A new random strip every run, as a student's program draws: the driver plays from it.
-    ("silver_dollar", &["--seed", "$(od -An -N4 -tu4 /dev/urandom)"]),
+    (
+        "silver_dollar",
+        &["--seed", "$(od -An -N4 -tu4 /dev/urandom)"],
+    ),
 ];
 
 #[test]

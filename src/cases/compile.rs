@@ -115,7 +115,8 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
             CheckKind::Strips,
         ),
         CheckSpec::RandomStarts { name, weight, rule } => (
-            name.clone().unwrap_or_else(|| rule.name().replace('_', "-")),
+            name.clone()
+                .unwrap_or_else(|| rule.name().replace('_', "-")),
             *weight,
             CheckKind::RandomStarts { rule: *rule },
         ),

@@ -410,8 +410,7 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
             (None, None) if file.drive.is_some() => Vec::new(),
             (None, None) => return Err(error("missing input (or input_file, or drive)".into())),
         };
-        let driver =
-            compile::driver(assignment, file.drive.as_ref(), &input).map_err(&error)?;
+        let driver = compile::driver(assignment, file.drive.as_ref(), &input).map_err(&error)?;
         let samples = file.samples.unwrap_or(1);
         if !(1..=500).contains(&samples) {
             return Err(error(format!(

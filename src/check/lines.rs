@@ -4,8 +4,8 @@
 use regex::Regex;
 
 use super::view::{difference, Spot, View};
-use super::Evaluation;
 use super::Compare;
+use super::Evaluation;
 
 /// How matched items are reduced before comparing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -123,7 +123,11 @@ fn items_at_inputs(view: &View, pattern: &Regex, rules: ItemRules, presence: boo
         .map(|i| Item {
             value: NO_MATCH.to_string(),
             line: usize::MAX,
-            offset: view.input_offsets.get(i).copied().unwrap_or(view.text.len()),
+            offset: view
+                .input_offsets
+                .get(i)
+                .copied()
+                .unwrap_or(view.text.len()),
         })
         .collect();
     for (index, (start, line)) in view.lines().into_iter().enumerate() {
@@ -465,7 +469,12 @@ mod tests {
         let e = evaluate_lines(&moved, &reference, &pattern, options);
         assert!(!e.passed);
         assert!(e.detail.starts_with("after input 1:"), "{}", e.detail);
-        let same_place = with_inputs(&["Move: ", "That is invalid.\nMove: ", "board\nMove: ", "end\n"]);
+        let same_place = with_inputs(&[
+            "Move: ",
+            "That is invalid.\nMove: ",
+            "board\nMove: ",
+            "end\n",
+        ]);
         assert!(evaluate_lines(&same_place, &reference, &pattern, options).passed);
         // The prompt a line ends with belongs to the input typed after it.
         let turn = Regex::new(r"(?i)player\W*([12])").expect("regex");
@@ -474,11 +483,16 @@ mod tests {
             ..LOOSE
         };
         let reference = with_inputs(&["Player 1: ", "Player 2: ", "Player 2: ", "Player 1 wins\n"]);
-        let prompt_on_own_line =
-            with_inputs(&["Player 1:\n", "Player 2 moved\nPlayer 2:\n", "Player 2:\n", "Player 1 wins\n"]);
+        let prompt_on_own_line = with_inputs(&[
+            "Player 1:\n",
+            "Player 2 moved\nPlayer 2:\n",
+            "Player 2:\n",
+            "Player 1 wins\n",
+        ]);
         let e = evaluate_lines(&prompt_on_own_line, &reference, &turn, sequence);
         assert!(e.passed, "{e:?}");
-        let passes_turn = with_inputs(&["Player 1: ", "Player 2: ", "Player 1: ", "Player 1 wins\n"]);
+        let passes_turn =
+            with_inputs(&["Player 1: ", "Player 2: ", "Player 1: ", "Player 1 wins\n"]);
         let e = evaluate_lines(&passes_turn, &reference, &turn, sequence);
         assert_eq!(e.detail, "after input 2: found \"1\", expected \"2\"");
     }

@@ -284,7 +284,16 @@ fn evaluate_exit(student: &StudentRun, reference: &Recording, code: bool) -> Eva
             ),
         };
     }
+    let reference_read = reference.transcript.input_count();
     match student.exited {
+        // The reference read more: a driven game the program left early.
+        Some(status) if sent < reference_read => Evaluation::fail(
+            format!("ended after {sent} input line(s); the reference's game read {reference_read}"),
+            difference(
+                "the game goes on until it is over",
+                format!("the program ended with status {status} after {sent} input line(s)"),
+            ),
+        ),
         Some(status) if student.unread_inputs > 0 && reference.unread_lines == 0 => {
             Evaluation::fail(
                 format!(

@@ -54,7 +54,10 @@ fn square(token: &str, boxed: bool) -> Option<Square> {
         .and_then(|t| t.strip_suffix([']', ')']))
         .unwrap_or(token)
         .trim();
-    if (inner.is_empty() && boxed) || (!inner.is_empty() && (inner.chars().all(|c| c == '_') || inner.chars().all(|c| c == '.'))) {
+    if (inner.is_empty() && boxed)
+        || (!inner.is_empty()
+            && (inner.chars().all(|c| c == '_') || inner.chars().all(|c| c == '.')))
+    {
         return Some(None);
     }
     if !inner.is_empty() && inner.len() <= 6 && inner.chars().all(|c| c.is_ascii_digit()) {
@@ -137,11 +140,7 @@ pub fn legal_start(squares: &[Square], asked: usize) -> Result<Vec<usize>, Start
             asked,
         });
     }
-    if coins
-        .iter()
-        .enumerate()
-        .any(|(n, &(_, c))| c != n as u64)
-    {
+    if coins.iter().enumerate().any(|(n, &(_, c))| c != n as u64) {
         return Err(StartProblem::Numbering);
     }
     let positions: Vec<usize> = coins.iter().map(|&(i, _)| i).collect();
@@ -211,11 +210,7 @@ fn start_segment(transcript: &Transcript) -> Option<(usize, String)> {
 pub fn find_start(transcript: &Transcript) -> Option<Start> {
     let (coins, segment) = start_segment(transcript)?;
     let strips: Vec<Vec<Square>> = segment.lines().filter_map(read_strip).collect();
-    if let Some(squares) = strips
-        .iter()
-        .rev()
-        .find(|s| legal_start(s, coins).is_ok())
-    {
+    if let Some(squares) = strips.iter().rev().find(|s| legal_start(s, coins).is_ok()) {
         return Some(Start {
             coins,
             squares: squares.clone(),
@@ -257,7 +252,10 @@ pub fn evaluate_start(student: &Transcript, view: &View) -> Evaluation {
             render(&start.squares)
         )),
         Some(problem) => Evaluation::fail(
-            format!("the first strip is not a legal start: {}", problem.describe()),
+            format!(
+                "the first strip is not a legal start: {}",
+                problem.describe()
+            ),
             Difference {
                 location: "the first strip".into(),
                 expected: format!(
@@ -268,7 +266,11 @@ pub fn evaluate_start(student: &Transcript, view: &View) -> Evaluation {
                 actual: if start.squares.is_empty() {
                     "(no strip)".into()
                 } else {
-                    format!("{} (read as: {})", render(&start.squares), problem.describe())
+                    format!(
+                        "{} (read as: {})",
+                        render(&start.squares),
+                        problem.describe()
+                    )
                 },
                 inputs_before: 1,
                 relaxation: None,
@@ -490,8 +492,7 @@ pub fn evaluate_random_starts(rule: crate::check::RandomRule, runs: &[Transcript
                         legal.len()
                     ),
                     Difference {
-                        expected: "every gap from 1 to 6 (\"chosen each time from 1 to 6\")"
-                            .into(),
+                        expected: "every gap from 1 to 6 (\"chosen each time from 1 to 6\")".into(),
                         ..note(format!("counts of gaps 1-6: {counts:?}"))
                     },
                 )
@@ -602,10 +603,7 @@ mod tests {
             legal_start(&s("_ 0 1"), 3),
             Err(StartProblem::CoinCount { drawn: 2, asked: 3 })
         );
-        assert_eq!(
-            legal_start(&s("_ 1 _ 2"), 2),
-            Err(StartProblem::Numbering)
-        );
+        assert_eq!(legal_start(&s("_ 1 _ 2"), 2), Err(StartProblem::Numbering));
         assert_eq!(legal_start(&s("1 0"), 2), Err(StartProblem::Numbering));
         assert_eq!(
             legal_start(&s("_ _ _ _ _ _ 0"), 1),
@@ -638,7 +636,10 @@ mod tests {
         let redraw = transcript(&[
             ("Enter the number of coins: ", false),
             ("2", true),
-            ("0 1\nNo moves, drawing again\n_ 0 _ 1\nPlayer 1: Enter your move: ", false),
+            (
+                "0 1\nNo moves, drawing again\n_ 0 _ 1\nPlayer 1: Enter your move: ",
+                false,
+            ),
             ("1 1", true),
             ("0 _ _ 1\n", false),
         ]);
@@ -676,7 +677,10 @@ mod tests {
             ("2", true),
             ("|   | 0 |   |   | 1 |\n\nPlayer 1, your move: ", false),
             ("1 2", true),
-            ("Illegal? no.\n|   | 0 | 1 |\n|   | 0 | 1 |\nPlayer 2, your move: ", false),
+            (
+                "Illegal? no.\n|   | 0 | 1 |\n|   | 0 | 1 |\nPlayer 2, your move: ",
+                false,
+            ),
         ]);
         let views = |t: &Transcript| View::new(t, super::super::view::InputShown::LineBreak);
         let e = evaluate_strips(&views(&shrinking_boxed), &views(&reference));

@@ -46,6 +46,14 @@ impl Driver {
         }
     }
 
+    /// What a strategy types, in a line for listings (`None` for a fixed script).
+    pub fn describe(&self) -> Option<String> {
+        match self {
+            Driver::Script(_) => None,
+            Driver::SilverDollar(plan) => Some(plan.describe()),
+        }
+    }
+
     /// Whether the input depends on what the program prints.
     pub fn is_scripted(&self) -> bool {
         matches!(self, Driver::Script(_))

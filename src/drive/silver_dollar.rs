@@ -65,6 +65,26 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// What the plan types, in a line.
+    pub fn describe(&self) -> String {
+        let strategy = match self.strategy {
+            Strategy::Smallest => "the smallest legal move each turn".to_string(),
+            Strategy::Largest => "the largest legal move each turn".to_string(),
+            Strategy::Winning => "the winning move when there is one".to_string(),
+            Strategy::Random => format!("random legal moves (seed {})", self.seed),
+        };
+        let illegal = if self.illegal.is_empty() {
+            String::new()
+        } else {
+            let kinds: Vec<String> = self.illegal.iter().map(|k| format!("{k:?}")).collect();
+            format!(", with the illegal moves {}", kinds.join(", "))
+        };
+        format!(
+            "{} coins, then moves computed from the program's own strip: {strategy}{illegal}",
+            self.coins
+        )
+    }
+
     /// A fresh player for one run.
     pub fn player(&self) -> Player {
         Player {
@@ -249,7 +269,9 @@ pub fn illegal_move(strip: &CoinStrip, kind: Illegal) -> Option<String> {
         Illegal::MissingCoin => Some(format!("{} 3", coins.max(5))),
         Illegal::ZeroDistance => Some(format!("{} 0", coins - 1)),
         Illegal::NegativeDistance => Some(format!("{} -1", coins - 1)),
-        Illegal::LandOnNeighbour => with_neighbour(false).map(|c| format!("{c} {}", p[c] - p[c - 1])),
+        Illegal::LandOnNeighbour => {
+            with_neighbour(false).map(|c| format!("{c} {}", p[c] - p[c - 1]))
+        }
         Illegal::PassNeighbour => {
             with_neighbour(true).map(|c| format!("{c} {}", p[c] - p[c - 1] + 1))
         }
@@ -316,10 +338,7 @@ mod tests {
         // coin 1 can go 2 squares (to square 2), coin 2 one square: the largest is coin 1 by 2;
         // coin 0 one square.
         assert_eq!(choose(&s, Strategy::Largest, &mut rng), Some((1, 2)));
-        assert_eq!(
-            legal_moves(&s),
-            vec![(0, 1), (1, 1), (1, 2), (2, 1)]
-        );
+        assert_eq!(legal_moves(&s), vec![(0, 1), (1, 1), (1, 2), (2, 1)]);
         for _ in 0..20 {
             let m = choose(&s, Strategy::Random, &mut rng).expect("a move");
             assert!(s.is_legal(m.0, m.1));
@@ -406,8 +425,15 @@ mod tests {
         ));
         let recording = record_driven(&setup, &mut plan(Strategy::Smallest, all).player());
         let text = recording.transcript.terminal_text();
-        assert_eq!(text.matches("Illegal move! Try again.").count(), 6, "{text}");
-        assert!(text.ends_with("0 1 2 _ _ _ _ _ _\nPlayer 2 wins!\n"), "{text}");
+        assert_eq!(
+            text.matches("Illegal move! Try again.").count(),
+            6,
+            "{text}"
+        );
+        assert!(
+            text.ends_with("0 1 2 _ _ _ _ _ _\nPlayer 2 wins!\n"),
+            "{text}"
+        );
         // the coins stand 2, 4 and 6 squares right of where they end (0, 1, 2), one square
         // per move: 12 moves, so player 2 moves last.
         let boards = text
@@ -426,6 +452,8 @@ mod tests {
         t.push_input("3");
         t.push_output(crate::transcript::Stream::Stdout, b"_ 1 2 3\nPlayer 1: ");
         assert_eq!(player.next_line(&t), None);
-        assert!(matches!(reference_start(&t), ReferenceStart::Unusable(m) if m.contains("numbered")));
+        assert!(
+            matches!(reference_start(&t), ReferenceStart::Unusable(m) if m.contains("numbered"))
+        );
     }
 }
