@@ -373,3 +373,90 @@ pub fn score(
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{record, Setup};
+    use crate::transcript::Stream;
+
+    fn student<'a>(transcript: &'a Transcript, exited: Option<i32>) -> StudentRun<'a> {
+        StudentRun {
+            transcript,
+            exited,
+            waiting_for_input: exited.is_none(),
+            prompts_late: false,
+            unread_inputs: 0,
+            samples: &[],
+        }
+    }
+
+    #[test]
+    fn leaving_a_driven_game_early_fails_the_exit_check() {
+        // The reference read three lines and finished its game; the program read one and left.
+        let strip = crate::games::silver_dollar::parse_strip("_ _ 0").expect("strip");
+        let setup = Setup::SilverDollar(crate::games::silver_dollar::Start::Strip(strip));
+        let reference = record(&setup, &["1", "0 1", "0 1"]);
+        assert!(!reference.wanted_more_input);
+        let mut t = Transcript::new();
+        t.push_output(Stream::Stdout, b"Remove: ");
+        t.push_input("3");
+        let e = evaluate_exit(&student(&t, Some(0)), &reference, false);
+        assert!(!e.passed);
+        assert_eq!(
+            e.detail,
+            "ended after 1 input line(s); the reference's game read 3"
+        );
+        // Read as much as the reference and ended: the same ending.
+        let mut full = Transcript::new();
+        for line in reference.transcript.inputs() {
+            full.push_input(line);
+        }
+        assert!(evaluate_exit(&student(&full, Some(0)), &reference, false).passed);
+        let e = evaluate_exit(&student(&full, Some(3)), &reference, true);
+        assert_eq!(e.detail, "exited with status 3");
+    }
+
+    #[test]
+    fn points_are_shared_by_weight_among_applicable_checks() {
+        let checks = vec![
+            Check {
+                name: "a".into(),
+                weight: 3.0,
+                kind: CheckKind::Exit { code: false },
+            },
+            Check {
+                name: "never-printed".into(),
+                weight: 5.0,
+                kind: CheckKind::Contains {
+                    text: "zzz-not-there".into(),
+                    exact: false,
+                    presence_only: false,
+                },
+            },
+            Check {
+                name: "b".into(),
+                weight: 1.0,
+                kind: CheckKind::Exit { code: false },
+            },
+        ];
+        let reference = record(&Setup::Nim, &["3"]);
+        let mut t = Transcript::new();
+        t.push_input("3");
+        let run = StudentRun {
+            waiting_for_input: true,
+            ..student(&t, None)
+        };
+        let results = score(&checks, &run, &reference, 8.0, false);
+        // "never-printed" appears on neither side: left out, its weight given to the others.
+        assert_eq!(results[1].max_score, 0.0);
+        assert_eq!(results[0].max_score, 6.0);
+        assert_eq!(results[2].max_score, 2.0);
+        let hidden = score(&checks, &student(&t, Some(1)), &reference, 8.0, true);
+        assert!(hidden.iter().all(|r| r.difference.is_none()));
+        assert!(hidden
+            .iter()
+            .filter(|r| !r.passed)
+            .all(|r| r.detail == "failed (hidden case)"));
+    }
+}
