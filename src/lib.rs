@@ -11,6 +11,7 @@ pub mod check;
 pub mod commands;
 pub mod console;
 pub mod drive;
+pub mod explore;
 pub mod games;
 pub mod grade;
 pub mod report;

@@ -61,6 +61,40 @@ struct GradeArgs {
     options: grade::grade::GradeOptions,
 }
 
+/// Options of `grade explore`.
+#[derive(Args, Debug)]
+struct ExploreArgs {
+    /// The submission, as for grading.
+    submission: PathBuf,
+    /// The assignment: m, connect6, collect or nim.
+    #[arg(short, long)]
+    assignment: Assignment,
+    /// Seed of the first game; the same seed plays the same games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games to play at most.
+    #[arg(long, default_value_t = 200)]
+    games: usize,
+    /// Stop starting games after this long (e.g. 30s, 2m).
+    #[arg(long, value_name = "DURATION")]
+    time: Option<String>,
+    /// Write the shrunk input as a ready case (with its reference transcript) under DIR.
+    #[arg(long, value_name = "DIR")]
+    save_case: Option<PathBuf>,
+    /// Report format: text or json.
+    #[arg(long, default_value = "text")]
+    format: String,
+    /// Time spent shrinking a difference at most (e.g. 10s).
+    #[arg(long, value_name = "DURATION", default_value = "60s")]
+    shrink_time: String,
+    /// Take limits, arguments and checks from an instructor's case directory.
+    #[arg(long, value_name = "DIR")]
+    cases: Option<PathBuf>,
+    /// Games played at once (default: the number of CPU cores).
+    #[arg(short, long)]
+    jobs: Option<usize>,
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Play the reference game in this terminal.
@@ -139,6 +173,17 @@ enum Command {
         root: PathBuf,
     },
 
+    /// Play random games against the reference and show the shortest input that differs.
+    #[command(
+        long_about = "Play random games on a submission and on the reference in lockstep, compare \
+        them after every game with the assignment's checks (style free), and on the first \
+        difference shrink the input to a minimal one that still shows it.\n\n\
+        Exit status: 0 nothing found, 1 a difference found, 2 an error.",
+        after_help = "Examples:\n  grade explore nim.cpp -a nim\n  \
+        grade explore board.py -a collect --seed 7 --time 30s --save-case my-cases/"
+    )]
+    Explore(ExploreArgs),
+
     /// Show which containment layers and which input-detection method work on this machine.
     Doctor,
 
@@ -167,6 +212,46 @@ fn main() -> ExitCode {
     }
 }
 
+/// `grade explore`: turns the arguments into the library's options and prints the result.
+fn explore(args: &ExploreArgs) -> anyhow::Result<u8> {
+    use std::io::IsTerminal;
+    let json = match args.format.as_str() {
+        "text" => false,
+        "json" => true,
+        other => anyhow::bail!("--format {other}: expected text or json"),
+    };
+    let time = args
+        .time
+        .as_deref()
+        .map(grade::explore::parse_duration)
+        .transpose()?;
+    let options = grade::explore::ExploreOptions {
+        seed: args.seed,
+        games: args.games,
+        time,
+        jobs: args
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        cases: args.cases.clone(),
+        progress: !json && std::io::stderr().is_terminal(),
+        shrink_time: grade::explore::parse_duration(&args.shrink_time)?,
+    };
+    let exploration = grade::explore::explore(&args.submission, args.assignment, &options)?;
+    let saved = match &args.save_case {
+        Some(dir) => grade::explore::save_case(&exploration, args.assignment, dir)?,
+        None => None,
+    };
+    if json {
+        println!("{}", serde_json::to_string_pretty(&exploration)?);
+    } else {
+        print!("{}", grade::report::explore::render(&exploration));
+        if let Some(path) = saved {
+            println!("Saved as {}", path.display());
+        }
+    }
+    Ok(if exploration.finding.is_some() { 1 } else { 0 })
+}
+
 /// Runs the chosen command; errors become one line on stderr and exit status 2.
 fn dispatch(cli: Cli) -> ExitCode {
     let result = match cli.command {
@@ -189,6 +274,7 @@ fn dispatch(cli: Cli) -> ExitCode {
         }) => grade::commands::show(assignment, &case, cases.as_deref()),
         Some(Command::Bless { assignment, root }) => grade::commands::bless(assignment, &root),
         Some(Command::Verify { assignment, root }) => grade::commands::verify(assignment, &root),
+        Some(Command::Explore(args)) => explore(&args),
         Some(Command::Doctor) => grade::run::doctor::print(),
         Some(Command::Run(args)) => grade::run::cli::run_command(&args),
         None => match (cli.grade.submissions.is_empty(), cli.grade.assignment) {

@@ -127,6 +127,11 @@ impl CaseTree {
         self.files.keys()
     }
 
+    /// The bytes of one file of the tree, by its path relative to the root.
+    pub fn file(&self, relative: &str) -> Option<&[u8]> {
+        self.get(relative)
+    }
+
     fn get(&self, relative: &str) -> Option<&[u8]> {
         self.files.get(relative).map(Vec::as_slice)
     }
@@ -238,6 +243,12 @@ pub struct CaseSet {
     pub cases: Vec<Case>,
     /// The Java class the handout names as the program's entry point.
     pub java_main: Option<String>,
+    /// The assignment's default checks (for generated games: `grade explore`).
+    pub default_checks: Vec<Check>,
+    /// The assignment's arguments for the student's program.
+    pub args: Vec<String>,
+    /// The assignment's default limits.
+    pub limits: Limits,
 }
 
 impl CaseSet {
@@ -493,6 +504,9 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
             .unwrap_or_else(|| assignment.title().to_string()),
         cases,
         java_main: header.java_main,
+        default_checks,
+        args: header.args,
+        limits: base_limits,
     };
     if let Some(total) = header.total_points {
         if (set.max_score() - total).abs() > 1e-6 {
