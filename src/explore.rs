@@ -15,12 +15,12 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use serde::Serialize;
 
-use crate::cases::{self, CaseSet, CaseTree};
-use crate::check::{self, StudentRun};
+use crate::cases::{self, CaseTree};
+use crate::check::{self, Check, StudentRun};
 use crate::drive::generate::{self, Game};
 use crate::games::{self, collect, Assignment, Setup};
 use crate::results::CheckResult;
-use crate::run::{self, EndOfInput, Ending, RunSpec};
+use crate::run::{self, EndOfInput, Ending, Limits, RunSpec};
 use crate::submission::{self, PrepareOptions, Submission};
 
 /// What to explore and for how long.
@@ -112,8 +112,12 @@ struct Verdict {
 /// Files for a run's working directory: (name, content).
 type Files = Vec<(String, Vec<u8>)>;
 
+/// What every replay needs: the checks to compare with, the program's arguments and limits,
+/// and the prepared submission.
 struct Explorer<'a> {
-    set: &'a CaseSet,
+    checks: &'a [Check],
+    args: &'a [String],
+    limits: &'a Limits,
     submission: &'a Submission,
 }
 
@@ -123,7 +127,7 @@ impl Explorer<'_> {
         match &game.board_file {
             None => Some((game.setup.clone(), Vec::new())),
             Some(text) => {
-                let name = self.set.args.first()?.clone();
+                let name = self.args.first()?.clone();
                 let board = collect::Board::parse(Path::new(&name), text).ok()?;
                 Some((
                     Setup::Collect(board),
@@ -139,7 +143,7 @@ impl Explorer<'_> {
             return Ok(Verdict { failing: None });
         };
         let mut command = self.submission.command.clone();
-        command.extend(self.set.args.iter().cloned());
+        command.extend(self.args.iter().cloned());
         let spec = RunSpec {
             command,
             files,
@@ -147,7 +151,7 @@ impl Explorer<'_> {
             env: self.submission.env.clone(),
             input: game.lines.clone(),
             end_of_input: EndOfInput::Stop,
-            limits: self.set.limits.clone(),
+            limits: self.limits.clone(),
             terminal: false,
             workdir: None,
         };
@@ -164,7 +168,7 @@ impl Explorer<'_> {
             unread_inputs: outcome.unread_inputs,
             samples: &[],
         };
-        let results = check::score(&self.set.default_checks, &student, &reference, 1.0, false);
+        let results = check::score(self.checks, &student, &reference, 1.0, false);
         let mut failing = results.into_iter().find(|c| !c.passed && c.max_score > 0.0);
         if failing.is_none()
             && !matches!(outcome.ending, Ending::Exited(_) | Ending::WaitingForInput)
@@ -329,9 +333,52 @@ pub fn explore(
         },
     )
     .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let outcome = run_games(
+        assignment,
+        &set.default_checks,
+        &set.args,
+        &set.limits,
+        &prepared,
+        options,
+    )?;
+    Ok(Exploration {
+        assignment: assignment.name().to_string(),
+        submission: submission_path.display().to_string(),
+        seed: options.seed,
+        games: outcome.games,
+        steps: outcome.steps,
+        wall_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        finding: outcome.finding,
+    })
+}
+
+/// What a batch of games found.
+#[derive(Clone, Debug)]
+pub struct GamesPlayed {
+    /// Games played.
+    pub games: usize,
+    /// Lines typed over all games.
+    pub steps: usize,
+    /// The first difference, shrunk.
+    pub finding: Option<Finding>,
+}
+
+/// Plays up to `options.games` generated games of `assignment` on a prepared submission,
+/// comparing each with `checks`; shrinks the first difference.
+pub fn run_games(
+    assignment: Assignment,
+    checks: &[Check],
+    args: &[String],
+    limits: &Limits,
+    prepared: &Submission,
+    options: &ExploreOptions,
+) -> anyhow::Result<GamesPlayed> {
+    let started = Instant::now();
     let explorer = Explorer {
-        set: &set,
-        submission: &prepared,
+        checks,
+        args,
+        limits,
+        submission: prepared,
     };
     let jobs = options.jobs.clamp(1, 64);
     let deadline = options.time.map(|t| started + t);
@@ -407,7 +454,7 @@ pub fn explore(
                 board_name: shrunk
                     .board_file
                     .as_ref()
-                    .and_then(|_| set.args.first().cloned()),
+                    .and_then(|_| args.first().cloned()),
                 board_file: shrunk.board_file,
                 shrink_runs,
                 check,
@@ -415,13 +462,9 @@ pub fn explore(
             })
         }
     };
-    Ok(Exploration {
-        assignment: assignment.name().to_string(),
-        submission: submission_path.display().to_string(),
-        seed: options.seed,
+    Ok(GamesPlayed {
         games: played,
         steps,
-        wall_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         finding,
     })
 }

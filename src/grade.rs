@@ -478,6 +478,88 @@ fn run_samples(
         .collect()
 }
 
+/// An `explore:` case: random games, pass/fail, the shrunk difference as feedback.
+fn explore_case(
+    case: &Case,
+    spec: crate::cases::schema::ExploreSpec,
+    submission: &Submission,
+    options: &GradeOptions,
+) -> anyhow::Result<CaseResult> {
+    let hidden = case.visibility == Visibility::Hidden;
+    let explore_options = crate::explore::ExploreOptions {
+        seed: spec.seed,
+        games: spec.games,
+        time: None,
+        // Cases already run in parallel; one game at a time inside a case.
+        jobs: 1,
+        cases: None,
+        progress: false,
+        shrink_time: Duration::from_secs(20),
+    };
+    let played = crate::explore::run_games(
+        case.assignment,
+        &case.checks,
+        &case.args,
+        &limits_for(case, options),
+        submission,
+        &explore_options,
+    )?;
+    let (passed, detail, difference, input) = match played.finding {
+        None => (
+            true,
+            format!(
+                "{} random game(s), {} line(s) typed: no difference from the reference",
+                played.games, played.steps
+            ),
+            None,
+            Vec::new(),
+        ),
+        Some(finding) => (
+            false,
+            format!(
+                "random game {} differs from the reference; shrunk to the {} input line(s) \
+                 listed: {} {}",
+                finding.game,
+                finding.input.len(),
+                finding.check.name,
+                finding.check.detail
+            ),
+            finding.check.difference,
+            finding.input,
+        ),
+    };
+    let check = CheckResult {
+        name: "explore".into(),
+        kind: "explore".into(),
+        passed,
+        score: if passed { case.points } else { 0.0 },
+        max_score: case.points,
+        detail: if hidden && !passed {
+            "failed (hidden case)".into()
+        } else {
+            detail
+        },
+        difference: if hidden { None } else { difference },
+    };
+    Ok(CaseResult {
+        name: case.name.clone(),
+        description: case.description.clone(),
+        visibility: case.visibility,
+        score: check.score,
+        max_score: case.points,
+        status: if passed {
+            CaseStatus::Passed
+        } else {
+            CaseStatus::Failed
+        },
+        checks: vec![check],
+        run: RunSummary::not_run(Ended::Exit, 0),
+        input: if hidden { Vec::new() } else { input },
+        notes: Vec::new(),
+        stderr: String::new(),
+    })
+}
+
 /// Runs one case and checks it.
 fn grade_case(
     case: &Case,
@@ -485,6 +567,9 @@ fn grade_case(
     submission: &Submission,
     options: &GradeOptions,
 ) -> anyhow::Result<CaseResult> {
+    if let Some(spec) = case.explore {
+        return explore_case(case, spec, submission, options);
+    }
     let hidden = case.visibility == Visibility::Hidden;
     let outcomes = if case.samples > 1 {
         run_samples(case, submission, options)

@@ -170,3 +170,50 @@ fn silver_dollar_is_refused_with_a_reason() {
         .code(2)
         .stderr(predicates::str::contains("own random strip"));
 }
+
+#[test]
+fn an_explore_case_in_an_instructors_directory_grades_pass_or_fail() {
+    if !have("g++") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cases = dir.path().join("cases/nim");
+    std::fs::create_dir_all(&cases).expect("mkdir");
+    let header = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/nim/assignment.yaml"),
+    )
+    .expect("built-in header");
+    std::fs::write(cases.join("assignment.yaml"), header).expect("write header");
+    std::fs::write(
+        cases.join("random-games.yaml"),
+        "name: random-games\ndescription: 30 random games against the reference.\npoints: 5\n\
+         explore: {games: 30, seed: 4}\n",
+    )
+    .expect("write case");
+    grade()
+        .args(["bless", "nim", "--root"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let root = dir.path().display().to_string();
+    let (code, report) = grade_json(
+        &program("nim/buggy_accepts_four.cpp"),
+        "nim",
+        &["--cases", &root],
+    );
+    assert_eq!(code, 1, "{report:#}");
+    let check = &report["cases"][0]["checks"][0];
+    assert_eq!(check["name"], "explore");
+    assert!(
+        report["cases"][0]["input"]
+            .as_array()
+            .is_some_and(|i| !i.is_empty()),
+        "the shrunk input is shown: {report:#}"
+    );
+    let (code, report) = grade_json(
+        &program("nim/correct_getline.cpp"),
+        "nim",
+        &["--cases", &root],
+    );
+    assert_eq!(code, 0, "{report:#}");
+}

@@ -175,6 +175,8 @@ pub struct Case {
     pub driver: Driver,
     /// How many times the program is run (more than 1 for checks of randomness).
     pub samples: usize,
+    /// Random generated games instead of fixed input (an opt-in case kind).
+    pub explore: Option<schema::ExploreSpec>,
     /// Files for the working directory.
     pub files: Vec<(String, Vec<u8>)>,
     /// Arguments for the student's program.
@@ -418,10 +420,25 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
             (Some(_), Some(_)) => {
                 return Err(error("give either input or input_file, not both".into()))
             }
-            (None, None) if file.drive.is_some() => Vec::new(),
+            (None, None) if file.drive.is_some() || file.explore.is_some() => Vec::new(),
             (None, None) => return Err(error("missing input (or input_file, or drive)".into())),
         };
         let driver = compile::driver(assignment, file.drive.as_ref(), &input).map_err(&error)?;
+        if let Some(explore) = &file.explore {
+            if assignment == Assignment::SilverDollar {
+                return Err(error(
+                    "explore: silver_dollar games start from the program's own random strip \
+                     and cannot be replayed; use drive: instead"
+                        .into(),
+                ));
+            }
+            if !(1..=10_000).contains(&explore.games) {
+                return Err(error(format!(
+                    "explore.games: {} is not a number of games from 1 to 10000",
+                    explore.games
+                )));
+            }
+        }
         let samples = file.samples.unwrap_or(1);
         if !(1..=500).contains(&samples) {
             return Err(error(format!(
@@ -478,6 +495,7 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
             input,
             driver,
             samples,
+            explore: file.explore,
             files,
             args,
             reference_args,

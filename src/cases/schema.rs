@@ -67,6 +67,10 @@ pub struct CaseFile {
     /// Run the program this many times on `input` (for checks of randomness); default 1.
     #[serde(default)]
     pub samples: Option<usize>,
+    /// Play random generated games instead of fixed input (`grade explore` inside grading):
+    /// pass/fail, with the shrunk difference as feedback.
+    #[serde(default)]
+    pub explore: Option<ExploreSpec>,
     /// Input lines from a file next to the case file.
     #[serde(default)]
     pub input_file: Option<String>,
@@ -116,6 +120,21 @@ pub struct DriveSpec {
     /// Moves typed at most (default 1000).
     #[serde(default)]
     pub max_moves: Option<usize>,
+}
+
+/// `explore:` — random games played on the program during grading.
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ExploreSpec {
+    /// Games to play.
+    pub games: usize,
+    /// Seed of the first game (default 1).
+    #[serde(default = "one")]
+    pub seed: u64,
+}
+
+fn one() -> u64 {
+    1
 }
 
 /// A file's content: inline text, or `{from: path}` relative to the case file's directory.
