@@ -7,8 +7,13 @@ use super::Limits;
 ///
 /// * CPU: the limit rounded up (SIGXCPU), hard one second later (SIGKILL).
 /// * CORE 0, FSIZE 64 MiB, NOFILE 1024 (never above the grader's own hard limit).
-/// * AS = the memory limit only when no cgroup enforces memory (breaks the JVM below ~4 GiB).
-/// * NPROC = the process limit only with a per-run uid (it counts per user, system-wide).
+/// * DATA = the memory limit only when no cgroup enforces memory. Not AS: the JVM reserves
+///   gigabytes of address space it never uses (class space, code cache, heap) and does not
+///   start under a 512 MiB address-space limit, while DATA counts only private writable
+///   memory (heap, anonymous mappings), which is what a runaway program grows.
+/// * NPROC = the process limit only when the run has its own user: a per-run uid (root) or its
+///   own user namespace (the count is per user namespace since Linux 5.14); otherwise it
+///   would count every process of the grader's user.
 pub fn rlimits(
     limits: &Limits,
     memory_by_cgroup: bool,
@@ -24,7 +29,7 @@ pub fn rlimits(
     let nofile_hard = current_hard(libc::RLIMIT_NOFILE).min(1024);
     v.push((libc::RLIMIT_NOFILE, nofile_hard, nofile_hard));
     if !memory_by_cgroup {
-        v.push((libc::RLIMIT_AS, limits.memory_bytes, limits.memory_bytes));
+        v.push((libc::RLIMIT_DATA, limits.memory_bytes, limits.memory_bytes));
     }
     if per_run_uid {
         let n = u64::from(limits.processes);
@@ -51,17 +56,18 @@ mod tests {
     use std::time::Duration;
 
     #[test]
-    fn cpu_rounds_up_and_address_space_only_without_cgroup() {
+    fn cpu_rounds_up_and_data_limit_only_without_cgroup() {
         let limits = Limits {
             cpu: Duration::from_millis(1500),
             ..Limits::default()
         };
         let v = rlimits(&limits, true, false);
         assert!(v.contains(&(libc::RLIMIT_CPU, 2, 3)));
-        assert!(!v.iter().any(|r| r.0 == libc::RLIMIT_AS));
+        assert!(!v.iter().any(|r| r.0 == libc::RLIMIT_DATA));
         assert!(!v.iter().any(|r| r.0 == libc::RLIMIT_NPROC));
         let v = rlimits(&limits, false, true);
-        assert!(v.iter().any(|r| r.0 == libc::RLIMIT_AS));
+        assert!(v.iter().any(|r| r.0 == libc::RLIMIT_DATA));
+        assert!(!v.iter().any(|r| r.0 == libc::RLIMIT_AS));
         assert!(v.iter().any(|r| r.0 == libc::RLIMIT_NPROC));
     }
 }

@@ -9,7 +9,7 @@
 //! seccomp is refused, polling /proc for a thread of the run blocked reading our stdin
 //! ([`procpoll`]); last resort: no output for 30 ms, no unread input and every thread asleep.
 //! `GRADE_DETECTION=proc-polling|quiescence` forces a fallback (for tests), and
-//! `GRADE_DISABLE=cgroup,landlock,netns,uid,stdbuf` switches layers off (diagnosis, benchmarks).
+//! `GRADE_DISABLE=cgroup,landlock,namespaces,netns,uid,stdbuf` switches layers off (diagnosis, benchmarks).
 //!
 //! # The environment of a run
 //! * The environment is cleared and set to exactly: `PATH=/usr/local/bin:/usr/bin:/bin`,
@@ -43,6 +43,7 @@ use std::time::Instant;
 use crate::transcript::Stream;
 
 pub mod cgroup;
+pub mod layers;
 pub mod limits;
 pub mod procpoll;
 pub mod pty;
@@ -251,8 +252,10 @@ pub struct Capabilities {
     pub root: bool,
     /// Landlock ABI version (0: none).
     pub landlock_abi: u32,
-    /// A new network namespace can be created with [`sandbox::netns_flags`].
+    /// Each run gets its own network (and IPC, UTS, pid) namespace.
     pub netns: bool,
+    /// Which namespaces and keyring operations work here.
+    pub namespaces: layers::namespaces::Support,
     /// `/proc/<pid>/task/<tid>/syscall` is readable (proc polling possible).
     pub proc_polling: bool,
 }
@@ -263,7 +266,11 @@ pub fn capabilities() -> &'static Capabilities {
     CAPS.get_or_init(|| Capabilities {
         root: sandbox::is_root(),
         landlock_abi: sandbox::landlock_abi(),
-        netns: sandbox::probe_unshare(sandbox::netns_flags()),
+        netns: {
+            let ns = layers::namespaces::probe();
+            ns.user || ns.privileged
+        },
+        namespaces: layers::namespaces::probe(),
         proc_polling: procpoll::syscall_file_available(),
     })
 }
@@ -582,13 +589,14 @@ impl Tree<'_> {
     }
 }
 
-/// Layers switched off with `GRADE_DISABLE=cgroup,landlock,netns,uid,stdbuf` (diagnosis and
+/// Layers switched off with `GRADE_DISABLE=cgroup,landlock,namespaces,netns,uid,stdbuf` (diagnosis and
 /// benchmarks; `grade doctor` does not read it).
 #[derive(Debug, Default, Clone, Copy)]
 struct Disabled {
     cgroup: bool,
     landlock: bool,
     netns: bool,
+    namespaces: bool,
     uid: bool,
     stdbuf: bool,
 }
@@ -600,6 +608,7 @@ fn disabled_layers() -> Disabled {
         cgroup: has("cgroup") || std::env::var_os("GRADE_NO_CGROUP").is_some(),
         landlock: has("landlock"),
         netns: has("netns"),
+        namespaces: has("namespaces"),
         uid: has("uid"),
         stdbuf: has("stdbuf"),
     }
@@ -655,11 +664,6 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         spec.limits.memory_bytes,
         spec.limits.processes,
     );
-    let landlock = if off.landlock {
-        None
-    } else {
-        sandbox::build_landlock(workdir, &spec.readable).ok()
-    };
     let forced = forced_detection();
     let want_seccomp =
         matches!(forced, None | Some(Detection::Seccomp)) && seccomp::supported_arch();
@@ -667,6 +671,7 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     // Input and output channels.
     // Under a terminal, stderr shares it (as in a student's terminal: Python's input()
     // writes its prompt to stderr when stdin and stdout are terminals).
+    let mut tty_path = None;
     let (stdin_child, stdout_child, stderr_child, stdin, stdin_probe, stdout_parent): (
         Stdio,
         Stdio,
@@ -676,6 +681,7 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         Option<OwnedFd>,
     ) = if spec.terminal {
         let p = pty::open().map_err(RunError::Setup)?;
+        tty_path = Some(p.slave_path.clone());
         let s1 = p.slave.try_clone().map_err(RunError::Setup)?;
         let s2 = p.slave.try_clone().map_err(RunError::Setup)?;
         let s3 = p.slave.try_clone().map_err(RunError::Setup)?;
@@ -702,6 +708,11 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     };
     set_nonblocking(stdin.as_raw_fd());
     let stdin_id = fd_identity(stdin_probe.as_raw_fd());
+    let landlock = if off.landlock {
+        None
+    } else {
+        sandbox::build_landlock(workdir, &spec.readable, tty_path.as_deref()).ok()
+    };
 
     // seccomp listener channel.
     let filter = seccomp::filter();
@@ -740,21 +751,13 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
             .map(|d| d.as_nanos())
             .unwrap_or(0)
     );
+    let ns_plan = layers::namespaces::plan(uid, !off.namespaces, !off.netns);
+    // The process limit counts per user: per-run uid as root, per user namespace otherwise.
+    let own_user = uid.is_some() || ns_plan.user_flags != 0;
     let setup = sandbox::ChildSetup {
         cgroup_fds: cgroups.join_raw_fds(),
-        rlimits: limits::rlimits(&spec.limits, cgroups.memory_limited, uid.is_some()),
-        unshare_flags: if caps.netns && !off.netns {
-            sandbox::netns_flags()
-        } else {
-            0
-        },
-        netns_fd: if off.netns {
-            -1
-        } else {
-            sandbox::shared_netns()
-                .map(|fd| fd.as_raw_fd())
-                .unwrap_or(-1)
-        },
+        rlimits: limits::rlimits(&spec.limits, cgroups.memory_limited, own_user),
+        namespaces: ns_plan,
         controlling_tty: spec.terminal,
         landlock_fd: landlock.as_ref().map(|l| l.fd.as_raw_fd()).unwrap_or(-1),
         seccomp_prog: if sock_pair.is_some() {

@@ -101,16 +101,16 @@ fn system_rules() -> Vec<PathBuf> {
     rules
 }
 
-/// Device files a program may read and write.
+/// Device files a program may read and write. No terminal: over pipes a run has no
+/// controlling terminal (own session) and may open no `/dev/pts/*` (an unprivileged grader's
+/// programs share its uid, so file modes would let them open the instructor's terminal);
+/// with `--terminal`, only its own terminal and `/dev/tty` (which is that terminal).
 pub const DEVICES: &[&str] = &[
     "/dev/null",
     "/dev/zero",
     "/dev/full",
     "/dev/random",
     "/dev/urandom",
-    "/dev/tty",
-    "/dev/pts",
-    "/dev/ptmx",
 ];
 
 #[repr(C)]
@@ -170,8 +170,13 @@ pub struct Landlock {
 }
 
 /// Builds the ruleset: read+execute on system dirs and `readable`, everything on `workdir`,
-/// no TCP (ABI ≥ 4), no signals or abstract sockets outside the run (ABI ≥ 6).
-pub fn build_landlock(workdir: &Path, readable: &[PathBuf]) -> Result<Landlock, String> {
+/// the run's own terminal (`terminal`, with `/dev/tty`) if it has one, no TCP (ABI ≥ 4), no
+/// signals or abstract sockets outside the run (ABI ≥ 6).
+pub fn build_landlock(
+    workdir: &Path,
+    readable: &[PathBuf],
+    terminal: Option<&Path>,
+) -> Result<Landlock, String> {
     let abi = landlock_abi();
     if abi == 0 {
         return Err("Landlock is not available in this kernel".into());
@@ -210,6 +215,10 @@ pub fn build_landlock(workdir: &Path, readable: &[PathBuf]) -> Result<Landlock, 
     let mut rules: Vec<(PathBuf, u64)> = Vec::new();
     rules.extend(system_rules().into_iter().map(|d| (d, read_exec)));
     rules.extend(DEVICES.iter().map(|d| (PathBuf::from(d), device)));
+    if let Some(tty) = terminal {
+        rules.push((PathBuf::from("/dev/tty"), device));
+        rules.push((tty.to_path_buf(), device));
+    }
     rules.extend(readable.iter().map(|p| (p.clone(), read_exec)));
     rules.push((workdir.to_path_buf(), all));
     for (path, access) in rules {
@@ -275,10 +284,8 @@ pub struct ChildSetup {
     pub cgroup_fds: Vec<RawFd>,
     /// (resource, soft, hard) rlimits.
     pub rlimits: Vec<(libc::__rlimit_resource_t, u64, u64)>,
-    /// Unshare the network namespace with these flags (0 = don't).
-    pub unshare_flags: libc::c_int,
-    /// Enter this (shared, network-less) network namespace instead, or -1.
-    pub netns_fd: RawFd,
+    /// Namespaces and the session keyring ([`crate::run::layers::namespaces`]).
+    pub namespaces: crate::run::layers::namespaces::Plan,
     /// Make fd 0 the controlling terminal (pseudo-terminal mode).
     pub controlling_tty: bool,
     /// Landlock ruleset fd, or -1.
@@ -297,35 +304,55 @@ unsafe impl Send for ChildSetup {}
 unsafe impl Sync for ChildSetup {}
 
 /// Applies the setup in the forked child. Async-signal-safe: syscalls only, no allocation.
-/// Returns an errno when a layer that must not silently fail does fail.
+/// Every step is checked: an errno is returned (and the spawn fails) when a layer that was
+/// planned cannot be applied, so no run goes on with a layer silently missing.
+///
+/// Order: own session (and controlling terminal); cgroups; as root the namespaces that need
+/// no user namespace, then the uid drop; the user namespace and the namespaces it owns;
+/// rlimits (after the user namespace, so the process limit counts this run's processes only);
+/// the fork into the pid namespace; a fresh session keyring; no-new-privileges; Landlock;
+/// seccomp; finally every descriptor above 2 close-on-exec.
 ///
 /// # Safety
 /// Must be called only in the child between fork and exec, with a setup whose fds and
 /// pointers are valid.
 pub unsafe fn apply_in_child(s: &ChildSetup) -> Result<(), i32> {
+    use crate::run::layers::{fds, namespaces};
     // SAFETY: syscalls with valid arguments, in the child only.
     unsafe {
         let errno = || *libc::__errno_location();
-        libc::setsid();
-        if s.controlling_tty {
-            libc::ioctl(0, libc::TIOCSCTTY, 0);
+        if libc::setsid() < 0 {
+            return Err(errno());
+        }
+        if s.controlling_tty && libc::ioctl(0, libc::TIOCSCTTY, 0) != 0 {
+            return Err(errno());
         }
         for &fd in &s.cgroup_fds {
-            libc::write(fd, b"0".as_ptr().cast(), 1);
+            if libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
+                return Err(errno());
+            }
         }
+        namespaces::apply_privileged(&s.namespaces)?;
+        if let Some(id) = s.uid {
+            if libc::setgroups(0, std::ptr::null()) != 0
+                || libc::setresgid(id, id, id) != 0
+                || libc::setresuid(id, id, id) != 0
+            {
+                return Err(errno());
+            }
+        }
+        namespaces::apply_user(&s.namespaces)?;
         for &(resource, soft, hard) in &s.rlimits {
             let lim = libc::rlimit {
                 rlim_cur: soft,
                 rlim_max: hard,
             };
-            libc::setrlimit(resource, &lim);
+            if libc::setrlimit(resource, &lim) != 0 {
+                return Err(errno());
+            }
         }
-        if s.netns_fd >= 0 {
-            libc::setns(s.netns_fd, libc::CLONE_NEWNET);
-        } else if s.unshare_flags != 0 {
-            // Best effort: the doctor reports whether this works here.
-            libc::unshare(s.unshare_flags);
-        }
+        namespaces::enter_pid_namespace(&s.namespaces)?;
+        namespaces::join_session_keyring(&s.namespaces)?;
         if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
             return Err(errno());
         }
@@ -337,14 +364,7 @@ pub unsafe fn apply_in_child(s: &ChildSetup) -> Result<(), i32> {
         if !s.seccomp_prog.is_null() {
             crate::run::seccomp::install_in_child(s.seccomp_prog, s.seccomp_sock);
         }
-        if let Some(id) = s.uid {
-            if libc::setgroups(0, std::ptr::null()) != 0
-                || libc::setresgid(id, id, id) != 0
-                || libc::setresuid(id, id, id) != 0
-            {
-                return Err(errno());
-            }
-        }
+        fds::cloexec_above_stderr()?;
         Ok(())
     }
 }
@@ -378,85 +398,6 @@ pub fn clean_env(workdir: &Path, terminal: bool, stdbuf: bool) -> Vec<(String, S
 
 /// coreutils' stdbuf helper, preloaded so C stdio writes stdout unbuffered on a pipe.
 pub const STDBUF_LIB: &str = "/usr/libexec/coreutils/libstdbuf.so";
-
-/// Whether `unshare(flags)` works here (probed in a short-lived child).
-pub fn probe_unshare(flags: libc::c_int) -> bool {
-    // SAFETY: the child only calls unshare and _exit.
-    unsafe {
-        let pid = libc::fork();
-        if pid == 0 {
-            libc::_exit(if libc::unshare(flags) == 0 { 0 } else { 1 });
-        }
-        if pid < 0 {
-            return false;
-        }
-        let mut status = 0;
-        libc::waitpid(pid, &mut status, 0);
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0
-    }
-}
-
-/// A network namespace (only a downed loopback) shared by all runs of this grader, so that a
-/// run costs one `setns` instead of creating and destroying a namespace (several ms).
-/// Root only: an unprivileged grader unshares a user and a network namespace per run.
-pub fn shared_netns() -> Option<&'static OwnedFd> {
-    static NS: std::sync::OnceLock<Option<OwnedFd>> = std::sync::OnceLock::new();
-    NS.get_or_init(|| {
-        if !is_root() {
-            return None;
-        }
-        let mut fds = [0; 2];
-        // SAFETY: pipe2/fork/unshare/read/_exit; the child only makes syscalls.
-        unsafe {
-            if libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
-                return None;
-            }
-            let (r, w) = (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1]));
-            let pid = libc::fork();
-            if pid == 0 {
-                if libc::unshare(libc::CLONE_NEWNET) != 0 {
-                    libc::_exit(1);
-                }
-                let mut b = 0u8;
-                libc::close(w.as_raw_fd());
-                libc::read(r.as_raw_fd(), (&mut b as *mut u8).cast(), 1);
-                libc::_exit(0);
-            }
-            if pid < 0 {
-                return None;
-            }
-            drop(r);
-            // Wait until the child is in its new namespace (its netns link changes).
-            let own = std::fs::read_link("/proc/self/ns/net").ok();
-            let path = format!("/proc/{pid}/ns/net");
-            let mut ns = None;
-            for _ in 0..2000 {
-                match std::fs::read_link(&path) {
-                    Ok(link) if Some(&link) != own.as_ref() => {
-                        ns = std::fs::File::open(&path).ok().map(OwnedFd::from);
-                        break;
-                    }
-                    Ok(_) => std::thread::sleep(std::time::Duration::from_micros(100)),
-                    Err(_) => break,
-                }
-            }
-            drop(w);
-            let mut status = 0;
-            libc::waitpid(pid, &mut status, 0);
-            ns
-        }
-    })
-    .as_ref()
-}
-
-/// The namespace flags used for "no network" with the current privileges.
-pub fn netns_flags() -> libc::c_int {
-    if is_root() {
-        libc::CLONE_NEWNET
-    } else {
-        libc::CLONE_NEWUSER | libc::CLONE_NEWNET
-    }
-}
 
 #[cfg(test)]
 mod protected_tests {

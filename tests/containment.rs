@@ -1,0 +1,411 @@
+//! Containment against a determined student, through the real `grade` binary, as root and as
+//! an unprivileged user.
+//!
+//! Each attack runs once as the test's own user and, when that is root and `setpriv` exists,
+//! once more with `grade` itself started as `nobody` (how students self-check and how most CI
+//! runners run). Hostile programs live in tests/programs/runner/. A missing toolchain skips a
+//! test, except under CI=true where it fails.
+
+mod support;
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::{Mutex, MutexGuard, OnceLock};
+
+static LOCK: Mutex<()> = Mutex::new(());
+
+fn serial() -> MutexGuard<'static, ()> {
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Who starts `grade`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum As {
+    /// The test's own user (root here, usually).
+    Me,
+    /// `setpriv --reuid=nobody --regid=nogroup --clear-groups`.
+    Nobody,
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid cannot fail.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// The users to run each attack as.
+fn users() -> Vec<As> {
+    let mut v = vec![As::Me];
+    if is_root() {
+        if Path::new("/usr/bin/setpriv").exists() || Path::new("/bin/setpriv").exists() {
+            v.push(As::Nobody);
+        } else {
+            println!("skipped: setpriv not found, unprivileged runs not tested");
+        }
+    }
+    v
+}
+
+fn grade_binary() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("grade")
+}
+
+/// A `grade` command started as `who`.
+fn grade_as(who: As) -> Command {
+    match who {
+        As::Me => Command::new(grade_binary()),
+        As::Nobody => {
+            let mut c = Command::new("setpriv");
+            c.args(["--reuid=nobody", "--regid=nogroup", "--clear-groups"])
+                .arg(grade_binary());
+            c
+        }
+    }
+}
+
+/// A world-readable directory holding the compiled hostile programs.
+fn bin_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::Builder::new()
+            .prefix("grade-containment-tests-")
+            .tempdir()
+            .expect("temp dir")
+            .keep();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        dir
+    })
+}
+
+/// Compiles tests/programs/runner/`file` (C) once; None (skipped) without gcc.
+fn c_program(file: &str) -> Option<PathBuf> {
+    static BUILT: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    if !support::have("gcc") {
+        return None;
+    }
+    let out = bin_dir().join(file.trim_end_matches(".c"));
+    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    if !built.iter().any(|f| f == file) {
+        let ok = Command::new("gcc")
+            .args(["-O2", "-o"])
+            .arg(&out)
+            .arg(support::program("runner").join(file))
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "compiling {file} failed");
+        built.push(file.to_string());
+    }
+    Some(out)
+}
+
+/// A copy of tests/programs/`relative` (file or directory) that `nobody` can read.
+fn readable_copy(relative: &str) -> PathBuf {
+    let from = support::program(relative);
+    let to = bin_dir().join(relative.replace('/', "_"));
+    if from.is_dir() {
+        std::fs::create_dir_all(&to).expect("mkdir");
+        for entry in std::fs::read_dir(&from).expect("read dir").flatten() {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).expect("copy");
+        }
+    } else {
+        std::fs::copy(&from, &to).expect("copy");
+    }
+    Command::new("chmod")
+        .args(["-R", "a+rX"])
+        .arg(&to)
+        .status()
+        .expect("chmod");
+    to
+}
+
+/// `grade run --json` as `who` on `command`, with the hostile programs readable.
+fn run_json(
+    who: As,
+    command: &[String],
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> serde_json::Value {
+    let out = run_raw(who, command, extra, env);
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{who:?}: grade run did not print JSON ({e}); status {:?}\nstdout: {}\nstderr: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+fn run_raw(who: As, command: &[String], extra: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut cmd = grade_as(who);
+    cmd.args(["run", "--json", "--readable"])
+        .arg(bin_dir())
+        .args(extra)
+        .arg("--")
+        .args(command)
+        .envs(env.iter().copied());
+    cmd.output().expect("grade runs")
+}
+
+fn text(json: &serde_json::Value) -> String {
+    json["terminal_text"].as_str().unwrap_or("").to_string()
+}
+
+fn isolation(mode: &[&str]) -> Option<Vec<String>> {
+    let bin = c_program("isolation.c")?;
+    let mut v = vec![bin.display().to_string()];
+    v.extend(mode.iter().map(|s| s.to_string()));
+    Some(v)
+}
+
+#[test]
+fn inherited_descriptors_do_not_reach_the_program() {
+    let _g = serial();
+    let Some(cmd) = isolation(&["fds"]) else {
+        return;
+    };
+    for who in users() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let secret = dir.path().join("secret");
+        let gradebook = dir.path().join("gradebook.csv");
+        std::fs::write(&secret, "TOP-SECRET-FD\n").expect("write");
+        std::fs::write(&gradebook, "name,score\n").expect("write");
+        // The grader is started with fd 7 reading a secret and fd 8 appending to a gradebook,
+        // as `grade … 7<secret 8>>gradebook.csv` would.
+        let mut inner = grade_as(who);
+        inner
+            .args(["run", "--json", "--readable"])
+            .arg(bin_dir())
+            .arg("--")
+            .args(&cmd);
+        let script = format!(
+            "exec \"$@\" 7<'{}' 8>>'{}'",
+            secret.display(),
+            gradebook.display()
+        );
+        let mut sh = Command::new("/bin/sh");
+        sh.arg("-c").arg(script).arg("sh").arg(inner.get_program());
+        sh.args(inner.get_args());
+        let out = sh.output().expect("sh runs grade");
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "{who:?}: no JSON ({e}): {}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        let t = text(&json);
+        assert!(t.contains("fds done"), "{who:?}: {json}");
+        assert!(
+            !t.contains("LEAK"),
+            "{who:?}: an inherited descriptor got through: {t}"
+        );
+        assert!(
+            !t.contains("open fd"),
+            "{who:?}: descriptors above 2 are open: {t}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&gradebook).expect("read"),
+            "name,score\n",
+            "{who:?}"
+        );
+    }
+}
+
+#[test]
+fn shared_memory_does_not_cross_runs_or_outlive_them() {
+    let _g = serial();
+    let key = (std::process::id() % 100_000 + 700_000).to_string();
+    let (Some(create), Some(find)) = (
+        isolation(&["shm-create", &key]),
+        isolation(&["shm-find", &key]),
+    ) else {
+        return;
+    };
+    for who in users() {
+        let created = run_json(who, &create, &[], &[]);
+        assert!(text(&created).contains("created"), "{who:?}: {created}");
+        let found = run_json(who, &find, &[], &[]);
+        assert!(text(&found).contains("shm absent"), "{who:?}: {found}");
+        // Nothing left behind in the grader's own IPC namespace.
+        let hex = format!("0x{:08x}", key.parse::<u32>().unwrap_or(0));
+        let list = Command::new("ipcs").arg("-m").output();
+        if let Ok(list) = list {
+            let list = String::from_utf8_lossy(&list.stdout);
+            assert!(!list.contains(&hex), "{who:?}: segment left behind: {list}");
+        }
+    }
+}
+
+#[test]
+fn keys_do_not_cross_runs() {
+    let _g = serial();
+    let (Some(add), Some(find)) = (isolation(&["key-add"]), isolation(&["key-find"])) else {
+        return;
+    };
+    for who in users() {
+        let added = run_json(who, &add, &[], &[]);
+        assert!(text(&added).contains("added"), "{who:?}: {added}");
+        let found = run_json(who, &find, &[], &[]);
+        assert!(text(&found).contains("key absent"), "{who:?}: {found}");
+    }
+}
+
+#[test]
+fn abstract_socket_names_are_not_shared() {
+    use std::os::linux::net::SocketAddrExt;
+    let _g = serial();
+    let name = format!("grade-probe-{}", std::process::id());
+    let Some(cmd) = isolation(&["unix-names", &name]) else {
+        return;
+    };
+    let addr = std::os::unix::net::SocketAddr::from_abstract_name(name.as_bytes()).expect("addr");
+    let _listener = std::os::unix::net::UnixListener::bind_addr(&addr).expect("bind");
+    for who in users() {
+        let json = run_json(who, &cmd, &[], &[]);
+        let t = text(&json);
+        assert!(t.contains("names done"), "{who:?}: {json}");
+        assert!(
+            !t.contains("LEAK-NAME"),
+            "{who:?}: the grader's socket name is visible: {t}"
+        );
+    }
+}
+
+#[test]
+fn no_terminal_but_its_own_can_be_opened() {
+    let _g = serial();
+    let Some(cmd) = isolation(&["ttys"]) else {
+        return;
+    };
+    for who in users() {
+        let json = run_json(who, &cmd, &[], &[]);
+        let t = text(&json);
+        assert!(t.contains("ttys done"), "{who:?}: {json}");
+        assert!(!t.contains("OPENED"), "{who:?}: a terminal was opened: {t}");
+        let json = run_json(who, &cmd, &["--terminal"], &[]);
+        let t = text(&json);
+        assert!(t.contains("ttys done"), "{who:?}: {json}");
+        for line in t.lines().filter(|l| l.starts_with("OPENED")) {
+            // /dev/tty is the run's own terminal; /dev/pts/N may be its own slave.
+            assert!(
+                line == "OPENED /dev/tty" || line.starts_with("OPENED /dev/pts/"),
+                "{who:?}: {line}"
+            );
+        }
+        assert!(
+            t.lines()
+                .filter(|l| l.starts_with("OPENED /dev/pts/"))
+                .count()
+                <= 1,
+            "{who:?}: another terminal was opened: {t}"
+        );
+    }
+}
+
+/// Processes whose environment carries `marker` (as root: all of them).
+fn processes_with(marker: &str) -> Vec<String> {
+    let needle = format!("GRADE_TEST_MARKER={marker}");
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        if let Ok(env) = std::fs::read(entry.path().join("environ")) {
+            if env.split(|&b| b == 0).any(|v| v == needle.as_bytes()) {
+                found.push(entry.file_name().to_string_lossy().into_owned());
+            }
+        }
+    }
+    found
+}
+
+fn python() -> Option<String> {
+    if !support::have("python3") {
+        return None;
+    }
+    ["/usr/bin/python3", "/usr/local/bin/python3"]
+        .into_iter()
+        .find(|p| Path::new(p).exists())
+        .map(str::to_string)
+}
+
+#[test]
+fn a_double_forked_setsid_escapee_dies_with_the_run() {
+    let _g = serial();
+    let Some(py) = python() else { return };
+    let script = readable_copy("runner/hostile.py");
+    for who in users() {
+        for no_cgroup in [false, true] {
+            let marker = format!("containment-{}-{who:?}-{no_cgroup}", std::process::id());
+            let env: &[(&str, &str)] = if no_cgroup {
+                &[("GRADE_NO_CGROUP", "1")]
+            } else {
+                &[]
+            };
+            let json = run_json(
+                who,
+                &[
+                    py.clone(),
+                    script.display().to_string(),
+                    "setsid-keeps-stdout".into(),
+                ],
+                &["--env", &format!("GRADE_TEST_MARKER={marker}")],
+                env,
+            );
+            assert_eq!(json["ending"], "exited", "{who:?}: {json}");
+            let left = processes_with(&marker);
+            assert!(
+                left.is_empty(),
+                "{who:?} no_cgroup={no_cgroup}: survivors {left:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_process_limit_holds_unprivileged() {
+    let _g = serial();
+    let Some(py) = python() else { return };
+    let script = readable_copy("runner/hostile.py");
+    for who in users() {
+        let json = run_json(
+            who,
+            &[py.clone(), script.display().to_string(), "fork-many".into()],
+            &["--processes", "10"],
+            &[("GRADE_NO_CGROUP", "1")],
+        );
+        let forked: usize = text(&json)
+            .trim()
+            .strip_prefix("forked ")
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(usize::MAX);
+        assert!(forked < 10, "{who:?}: {json}");
+    }
+}
+
+#[test]
+fn a_correct_java_program_gets_full_marks_unprivileged_and_without_cgroups() {
+    let _g = serial();
+    if !support::have("javac") || !support::have("java") {
+        return;
+    }
+    let submission = readable_copy("silver_dollar/correct_plain");
+    for who in users() {
+        let out = grade_as(who)
+            .arg(&submission)
+            .args(["--assignment", "silver_dollar", "--format", "json"])
+            .env("GRADE_NO_CGROUP", "1")
+            .output()
+            .expect("grade runs");
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "{who:?}: no JSON ({e}): {}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        assert_eq!(
+            report["score"],
+            report["max_score"],
+            "{who:?}: {:#?}",
+            support::lost_points(&report)
+        );
+        assert_eq!(out.status.code(), Some(0), "{who:?}");
+    }
+}
