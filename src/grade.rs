@@ -84,6 +84,11 @@ pub struct GradeOptions {
     #[arg(long, value_name = "N")]
     pub process_limit: Option<u32>,
 
+    /// Refuse to grade (exit 2) when a required sandbox layer (Landlock, namespaces) cannot
+    /// be set up here, instead of grading with a warning at the top of the report.
+    #[arg(long)]
+    pub require_sandbox: bool,
+
     /// Cases run at once (default: the number of CPU cores).
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
@@ -96,6 +101,19 @@ pub fn grade_command(
     assignment: Assignment,
     options: &GradeOptions,
 ) -> anyhow::Result<u8> {
+    if options.require_sandbox {
+        let missing: Vec<String> = sandbox_layers()
+            .into_iter()
+            .filter(|l| l.required && !l.active)
+            .map(|l| format!("{}: {}", l.name, l.detail))
+            .collect();
+        if !missing.is_empty() {
+            anyhow::bail!(
+                "--require-sandbox: required sandbox layers are off here ({}); see grade doctor",
+                missing.join("; ")
+            );
+        }
+    }
     let tree = CaseTree::open(options.cases.as_deref())?;
     if let Some(root) = tree.root() {
         // An instructor's cases (hidden ones, and their reference transcripts) stay unreadable
@@ -163,7 +181,8 @@ fn grade_class(
     let mut used_names: Vec<String> = Vec::new();
     let (mut all_full, mut any_error) = (true, false);
     for submission in submissions {
-        let shown = submission.display().to_string();
+        // A student controls the name: escaped before it reaches the terminal or summary.
+        let shown = report::escape::visible(&submission.display().to_string());
         let (score, max, status) = match grade(submission, set, options) {
             Ok(result) => {
                 match &options.output_dir {
@@ -199,7 +218,8 @@ fn grade_class(
             }
             Err(error) => {
                 any_error = true;
-                eprintln!("grade: {shown}: {error:#}");
+                let error = report::escape::visible(&format!("{error:#}"));
+                eprintln!("grade: {shown}: {error}");
                 let max = select_cases(set, options)
                     .map(|cases| cases.iter().map(|c| c.points).sum())
                     .unwrap_or_else(|_| set.max_score());
@@ -344,7 +364,21 @@ pub fn grade(
         cases,
         build_failure: None,
         wall_ms: millis(started.elapsed()),
+        sandbox: sandbox_layers(),
     })
+}
+
+/// The sandbox layers of this grader process, as the report records them.
+pub fn sandbox_layers() -> Vec<crate::results::SandboxLayer> {
+    run::layers::states()
+        .into_iter()
+        .map(|l| crate::results::SandboxLayer {
+            name: l.name.to_string(),
+            active: l.active,
+            required: l.required,
+            detail: l.detail,
+        })
+        .collect()
 }
 
 /// Records the reference on the case's input; it must equal the stored transcript.
@@ -629,6 +663,7 @@ fn build_failed(
         cases,
         build_failure: Some(failure),
         wall_ms: millis(started.elapsed()),
+        sandbox: sandbox_layers(),
     }
 }
 

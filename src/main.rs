@@ -203,7 +203,11 @@ fn dispatch(cli: Cli) -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
-            eprintln!("grade: {error:#}");
+            // Errors quote paths and messages a student may control: escaped.
+            eprintln!(
+                "grade: {}",
+                grade::report::escape::visible(&format!("{error:#}"))
+            );
             ExitCode::from(2)
         }
     }

@@ -409,3 +409,161 @@ fn a_correct_java_program_gets_full_marks_unprivileged_and_without_cgroups() {
         assert_eq!(out.status.code(), Some(0), "{who:?}");
     }
 }
+
+/// Every report format of grading `submission` for nim: (format, bytes).
+fn all_formats(who: As, submission: &Path) -> Vec<(&'static str, Vec<u8>)> {
+    ["text", "json", "junit", "gradescope"]
+        .into_iter()
+        .map(|format| {
+            let out = grade_as(who)
+                .arg(submission)
+                .args(["--assignment", "nim", "--format", format])
+                .args(["--case", "computer-first-computer-wins"])
+                .output()
+                .expect("grade runs");
+            assert!(
+                out.status.code().is_some_and(|c| c == 1),
+                "{who:?} {format}: {:?} {}",
+                out.status,
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let mut bytes = out.stdout;
+            bytes.extend_from_slice(&out.stderr);
+            (format, bytes)
+        })
+        .collect()
+}
+
+#[test]
+fn student_text_cannot_reach_a_terminal_raw_or_blow_up_a_report() {
+    let _g = serial();
+    if !support::have("python3") {
+        return;
+    }
+    let dir = tempfile::Builder::new()
+        .prefix("grade-escapes-")
+        .tempdir()
+        .expect("tempdir");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    // The file name is the student's too.
+    let submission = dir.path().join("evil\x1b[2J\x1b[H.py");
+    std::fs::copy(support::program("runner/escapes.py"), &submission).expect("copy");
+    std::fs::set_permissions(&submission, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    for who in users() {
+        for (format, bytes) in all_formats(who, &submission) {
+            assert!(
+                !bytes.contains(&0x1b),
+                "{who:?} {format}: a raw ESC reached the report"
+            );
+            assert!(
+                !String::from_utf8_lossy(&bytes).contains('\u{9b}'),
+                "{who:?} {format}: a raw CSI reached the report"
+            );
+            assert!(
+                bytes.len() < 2 << 20,
+                "{who:?} {format}: {} bytes for a case set quoting one 1 MiB line",
+                bytes.len()
+            );
+        }
+    }
+}
+
+#[test]
+fn compiler_messages_are_escaped() {
+    let _g = serial();
+    if !support::have("gcc") {
+        return;
+    }
+    let dir = tempfile::Builder::new()
+        .prefix("grade-escapes-")
+        .tempdir()
+        .expect("tempdir");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let submission = dir.path().join("broken.c");
+    // gcc quotes the offending line, escape sequence included.
+    std::fs::write(&submission, "int main() { \x1b[2J\x1b[HScore: 90/90 }\n").expect("write");
+    std::fs::set_permissions(&submission, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    for who in users() {
+        for (format, bytes) in all_formats(who, &submission) {
+            assert!(
+                !bytes.contains(&0x1b),
+                "{who:?} {format}: a raw ESC from the compiler reached the report: {}",
+                String::from_utf8_lossy(&bytes)
+            );
+        }
+    }
+}
+
+#[test]
+fn a_missing_layer_is_reported_at_the_top_or_refused() {
+    let _g = serial();
+    if !support::have("python3") {
+        return;
+    }
+    let submission = support::program("runner/py_input.py");
+    {
+        let who = As::Me;
+        let out = grade_as(who)
+            .arg(&submission)
+            .args([
+                "--assignment",
+                "nim",
+                "--case",
+                "computer-first-computer-wins",
+            ])
+            .env("GRADE_DISABLE", "landlock")
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("grade runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let second = text.lines().nth(1).unwrap_or("");
+        assert!(
+            second.starts_with("WARNING: the sandbox was incomplete")
+                && second.contains("landlock"),
+            "{text}"
+        );
+        let out = grade_as(who)
+            .arg(&submission)
+            .args(["--assignment", "nim", "--format", "json"])
+            .args(["--case", "computer-first-computer-wins"])
+            .env("GRADE_DISABLE", "landlock")
+            .output()
+            .expect("grade runs");
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        let landlock = json["sandbox"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|l| l["name"] == "landlock")
+            .cloned()
+            .unwrap_or_default();
+        assert_eq!(landlock["active"], false, "{json}");
+        assert_eq!(landlock["required"], true, "{json}");
+        let out = grade_as(who)
+            .arg(&submission)
+            .args(["--assignment", "nim", "--require-sandbox"])
+            .env("GRADE_DISABLE", "landlock")
+            .output()
+            .expect("grade runs");
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("landlock"));
+        let out = grade_as(who)
+            .arg(&submission)
+            .args([
+                "--assignment",
+                "nim",
+                "--require-sandbox",
+                "--format",
+                "json",
+            ])
+            .args(["--case", "computer-first-computer-wins"])
+            .output()
+            .expect("grade runs");
+        assert_ne!(
+            out.status.code(),
+            Some(2),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

@@ -127,19 +127,10 @@ pub fn spec_from_args(args: &RunArgs) -> anyhow::Result<RunSpec> {
     })
 }
 
-/// Makes control characters visible for printing (newlines and tabs stay).
+/// Makes control characters visible for printing (newlines and tabs stay); see
+/// [`crate::report::escape::visible`], the one escaping function.
 pub fn escape_controls(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\n' | '\t' => out.push(c),
-            '\0' => out.push_str("\\0"),
-            '\r' => out.push_str("\\r"),
-            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out
+    crate::report::escape::visible(text)
 }
 
 /// A short machine-readable name for an ending, e.g. `exited`, `cpu-limit`.
@@ -228,6 +219,6 @@ mod tests {
 
     #[test]
     fn controls_are_escaped_but_newlines_kept() {
-        assert_eq!(escape_controls("a\0b\r\n\x07"), "a\\0b\\r\n\\u{7}");
+        assert_eq!(escape_controls("a\0b\r\n\x07\x1b"), "a\\0b\\r\n\\u{7}\\e");
     }
 }

@@ -121,8 +121,7 @@ pub fn layers() -> Vec<Layer> {
         name: "network namespace",
         on: caps.netns,
         detail: if caps.netns {
-            "a new network namespace per run: only a downed loopback, no shared socket names"
-                .into()
+            "a new network namespace per run: only a downed loopback, no shared socket names".into()
         } else {
             "unshare(CLONE_NEWNET) refused (container without the privilege)".into()
         },

@@ -592,16 +592,16 @@ impl Tree<'_> {
 /// Layers switched off with `GRADE_DISABLE=cgroup,landlock,namespaces,netns,uid,stdbuf` (diagnosis and
 /// benchmarks; `grade doctor` does not read it).
 #[derive(Debug, Default, Clone, Copy)]
-struct Disabled {
-    cgroup: bool,
-    landlock: bool,
-    netns: bool,
-    namespaces: bool,
-    uid: bool,
-    stdbuf: bool,
+pub(crate) struct Disabled {
+    pub(crate) cgroup: bool,
+    pub(crate) landlock: bool,
+    pub(crate) netns: bool,
+    pub(crate) namespaces: bool,
+    pub(crate) uid: bool,
+    pub(crate) stdbuf: bool,
 }
 
-fn disabled_layers() -> Disabled {
+pub(crate) fn disabled_layers() -> Disabled {
     let list = std::env::var("GRADE_DISABLE").unwrap_or_default();
     let has = |name: &str| list.split(',').any(|x| x.trim() == name);
     Disabled {
@@ -708,10 +708,15 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     };
     set_nonblocking(stdin.as_raw_fd());
     let stdin_id = fd_identity(stdin_probe.as_raw_fd());
-    let landlock = if off.landlock {
+    // Where the kernel has Landlock, a ruleset that cannot be built refuses the run: no run
+    // goes on silently without it (a kernel without it is reported by every report).
+    let landlock = if off.landlock || caps.landlock_abi == 0 {
         None
     } else {
-        sandbox::build_landlock(workdir, &spec.readable, tty_path.as_deref()).ok()
+        Some(
+            sandbox::build_landlock(workdir, &spec.readable, tty_path.as_deref())
+                .map_err(|e| RunError::Setup(io::Error::other(format!("Landlock: {e}"))))?,
+        )
     };
 
     // seccomp listener channel.

@@ -312,6 +312,7 @@ pub fn describe(root: bool) -> Vec<LayerState> {
         LayerState {
             name: "namespaces",
             active: true,
+            required: false,
             detail: "own user, pid, IPC, network and UTS namespaces per run: no shared memory, \
                      keys or socket names between runs; the tree dies with the run"
                 .into(),
@@ -320,6 +321,7 @@ pub fn describe(root: bool) -> Vec<LayerState> {
         LayerState {
             name: "namespaces",
             active: true,
+            required: false,
             detail: "own pid, IPC, network and UTS namespaces per run (user namespaces refused: \
                      per-uid keyrings of run uids stay in the kernel)"
                 .into(),
@@ -328,6 +330,7 @@ pub fn describe(root: bool) -> Vec<LayerState> {
         LayerState {
             name: "namespaces",
             active: false,
+            required: false,
             detail: if root {
                 "refused here: runs share IPC and network namespaces".into()
             } else {
@@ -343,6 +346,7 @@ pub fn describe(root: bool) -> Vec<LayerState> {
         LayerState {
             name: "session keyring",
             active: s.keyring,
+            required: false,
             detail: if s.keyring {
                 "a fresh session keyring per run".into()
             } else {
