@@ -147,6 +147,12 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // A student's program that found a copy of the grader (its reference games and cases)
+    // must not be able to use it: every copy refuses to run inside a grading.
+    if grade::run::seccomp::inside_grade_sandbox() {
+        eprintln!("grade: refusing to run inside a grade sandbox");
+        return ExitCode::from(2);
+    }
     let cli = Cli::parse();
     // A bug in grade must still end in one clear line and status 2, never a backtrace.
     std::panic::set_hook(Box::new(|info| {

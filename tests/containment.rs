@@ -567,3 +567,36 @@ fn a_missing_layer_is_reported_at_the_top_or_refused() {
         );
     }
 }
+
+#[test]
+fn no_copy_of_the_grader_runs_inside_a_grading() {
+    let _g = serial();
+    for who in users() {
+        // A copy anywhere the program can execute (here: its own directory, as a submission
+        // carrying the grader would have it).
+        let student = support::reference_as_student("nim", &[]);
+        std::fs::set_permissions(student.path(), std::fs::Permissions::from_mode(0o755))
+            .expect("chmod");
+        let out = grade_as(who)
+            .arg(student.path())
+            .args(["--assignment", "nim", "--format", "json"])
+            .output()
+            .expect("grade runs");
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "{who:?}: no JSON ({e}): {}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        assert_eq!(
+            report["score"], 0.0,
+            "{who:?}: the grader's copy played: {report}"
+        );
+        assert!(
+            report
+                .to_string()
+                .contains("refusing to run inside a grade sandbox"),
+            "{who:?}: {report}"
+        );
+    }
+}

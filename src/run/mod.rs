@@ -9,7 +9,7 @@
 //! seccomp is refused, polling /proc for a thread of the run blocked reading our stdin
 //! ([`procpoll`]); last resort: no output for 30 ms, no unread input and every thread asleep.
 //! `GRADE_DETECTION=proc-polling|quiescence` forces a fallback (for tests), and
-//! `GRADE_DISABLE=cgroup,landlock,namespaces,netns,uid,stdbuf` switches layers off (diagnosis, benchmarks).
+//! `GRADE_DISABLE=cgroup,landlock,namespaces,netns,uid,stdbuf,grader-lock` switches layers off (diagnosis, benchmarks).
 //!
 //! # The environment of a run
 //! * The environment is cleared and set to exactly: `PATH=/usr/local/bin:/usr/bin:/bin`,
@@ -589,7 +589,7 @@ impl Tree<'_> {
     }
 }
 
-/// Layers switched off with `GRADE_DISABLE=cgroup,landlock,namespaces,netns,uid,stdbuf` (diagnosis and
+/// Layers switched off with `GRADE_DISABLE=cgroup,landlock,namespaces,netns,uid,stdbuf,grader-lock` (diagnosis and
 /// benchmarks; `grade doctor` does not read it).
 #[derive(Debug, Default, Clone, Copy)]
 pub(crate) struct Disabled {
@@ -599,6 +599,7 @@ pub(crate) struct Disabled {
     pub(crate) namespaces: bool,
     pub(crate) uid: bool,
     pub(crate) stdbuf: bool,
+    pub(crate) grader_lock: bool,
 }
 
 pub(crate) fn disabled_layers() -> Disabled {
@@ -611,6 +612,7 @@ pub(crate) fn disabled_layers() -> Disabled {
         namespaces: has("namespaces"),
         uid: has("uid"),
         stdbuf: has("stdbuf"),
+        grader_lock: has("grader-lock"),
     }
 }
 
@@ -725,6 +727,11 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         len: filter.len() as u16,
         filter: filter.as_ptr() as *mut libc::sock_filter,
     });
+    let mark_filter = seccomp::marker_filter();
+    let mark_prog = Box::new(libc::sock_fprog {
+        len: mark_filter.len() as u16,
+        filter: mark_filter.as_ptr() as *mut libc::sock_filter,
+    });
     let mut socks = [-1; 2];
     let sock_pair = if want_seccomp && !filter.is_empty() {
         // SAFETY: socketpair fills two fds.
@@ -771,6 +778,11 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
             std::ptr::null()
         },
         seccomp_sock: sock_pair.as_ref().map(|p| p.1.as_raw_fd()).unwrap_or(-1),
+        marker_prog: if off.grader_lock || mark_filter.is_empty() {
+            std::ptr::null()
+        } else {
+            &*mark_prog as *const libc::sock_fprog
+        },
         uid,
     };
 

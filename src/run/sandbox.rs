@@ -294,6 +294,8 @@ pub struct ChildSetup {
     pub seccomp_prog: *const libc::sock_fprog,
     /// The child's end of the listener socketpair.
     pub seccomp_sock: RawFd,
+    /// The grader-mark filter ([`crate::run::seccomp::GRADER_MARK`]), or null.
+    pub marker_prog: *const libc::sock_fprog,
     /// Drop to this uid/gid (root only).
     pub uid: Option<u32>,
 }
@@ -360,6 +362,9 @@ pub unsafe fn apply_in_child(s: &ChildSetup) -> Result<(), i32> {
             && libc::syscall(libc::SYS_landlock_restrict_self, s.landlock_fd, 0u32) != 0
         {
             return Err(errno());
+        }
+        if !s.marker_prog.is_null() {
+            crate::run::seccomp::install_marker_in_child(s.marker_prog)?;
         }
         if !s.seccomp_prog.is_null() {
             crate::run::seccomp::install_in_child(s.seccomp_prog, s.seccomp_sock);

@@ -58,6 +58,83 @@ struct NotifResp {
     flags: u32,
 }
 
+/// The `prctl` option that marks a grade sandbox: inside one, `prctl(GRADER_MARK, …)` fails
+/// with [`GRADER_MARK_ERRNO`] (an unused option fails with EINVAL everywhere else). The
+/// filter that answers it is inherited across fork and exec and cannot be removed, so a
+/// program cannot hide from `grade` that it runs inside a grading, whatever copy of the
+/// grader binary it found: every copy refuses to run there ([`inside_grade_sandbox`]).
+pub const GRADER_MARK: u32 = 0x4752_4144; // "GRAD"
+/// The errno of the marked `prctl`.
+pub const GRADER_MARK_ERRNO: u32 = 3141;
+const SECCOMP_RET_ERRNO: u32 = 0x0005_0000;
+#[cfg(target_arch = "x86_64")]
+const PRCTL: u32 = 157;
+#[cfg(target_arch = "aarch64")]
+const PRCTL: u32 = 167;
+
+/// Whether this process runs inside a grade sandbox (see [`GRADER_MARK`]).
+pub fn inside_grade_sandbox() -> bool {
+    // SAFETY: an unknown prctl option has no effect.
+    let r = unsafe { libc::prctl(GRADER_MARK as libc::c_int, 0, 0, 0, 0) };
+    r == -1 && io::Error::last_os_error().raw_os_error() == Some(GRADER_MARK_ERRNO as i32)
+}
+
+/// The marker filter: `prctl(GRADER_MARK)` fails with [`GRADER_MARK_ERRNO`], the rest is
+/// allowed. Empty on architectures whose syscall numbers this build does not know.
+pub fn marker_filter() -> Vec<libc::sock_filter> {
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    {
+        let stmt = |code: u32, k: u32| libc::sock_filter {
+            code: code as u16,
+            jt: 0,
+            jf: 0,
+            k,
+        };
+        let jump = |k: u32, jt: u8, jf: u8| libc::sock_filter {
+            code: (libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K) as u16,
+            jt,
+            jf,
+            k,
+        };
+        let load = |offset: u32| stmt(libc::BPF_LD | libc::BPF_W | libc::BPF_ABS, offset);
+        let ret = |k: u32| stmt(libc::BPF_RET | libc::BPF_K, k);
+        vec![
+            load(4),                                    // 0: arch
+            jump(AUDIT_ARCH, 0, 4),                     // 1: foreign arch -> allow (6)
+            load(0),                                    // 2: syscall number
+            jump(PRCTL, 0, 2),                          // 3: not prctl -> allow (6)
+            load(16),                                   // 4: args[0], low 32 bits
+            jump(GRADER_MARK, 1, 0),                    // 5: the mark -> errno (7)
+            ret(SECCOMP_RET_ALLOW),                     // 6
+            ret(SECCOMP_RET_ERRNO | GRADER_MARK_ERRNO), // 7
+        ]
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        Vec::new()
+    }
+}
+
+/// Installs the marker filter in the child (no-new-privileges must be set).
+///
+/// # Safety
+/// `prog` must point to a valid filter; call only in the forked child before exec.
+pub unsafe fn install_marker_in_child(prog: *const libc::sock_fprog) -> Result<(), i32> {
+    // SAFETY: a valid filter program (see the function contract).
+    unsafe {
+        if libc::syscall(
+            libc::SYS_seccomp,
+            SECCOMP_SET_MODE_FILTER,
+            0 as libc::c_ulong,
+            prog,
+        ) != 0
+        {
+            return Err(*libc::__errno_location());
+        }
+    }
+    Ok(())
+}
+
 /// Whether this build knows the syscall numbers of the architecture.
 pub fn supported_arch() -> bool {
     cfg!(any(target_arch = "x86_64", target_arch = "aarch64"))
@@ -250,6 +327,13 @@ mod tests {
             }
         }
         assert_eq!(f.last().map(|i| i.k), Some(SECCOMP_RET_ALLOW));
+        let m = marker_filter();
+        for (i, ins) in m.iter().enumerate() {
+            if ins.code as u32 & 0x07 == libc::BPF_JMP {
+                assert!(i + 1 + (ins.jt as usize) < m.len());
+                assert!(i + 1 + (ins.jf as usize) < m.len());
+            }
+        }
         assert_eq!(std::mem::size_of::<Notif>(), 80);
         assert_eq!(std::mem::size_of::<NotifResp>(), 24);
     }

@@ -50,6 +50,19 @@ pub fn states() -> Vec<LayerState> {
         }
         v.push(l);
     }
+    let lock = !off.grader_lock && !super::seccomp::marker_filter().is_empty();
+    v.push(LayerState {
+        name: "grader lock",
+        active: lock,
+        required: true,
+        detail: if lock {
+            "a seccomp mark the program cannot remove: every copy of grade refuses to run inside \
+             a grading (no `grade play` as the reference)"
+                .into()
+        } else {
+            "off: a copy of grade the program can execute would play the reference".into()
+        },
+    });
     v.push(LayerState {
         name: "descriptors",
         active: true,
