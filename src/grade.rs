@@ -555,7 +555,7 @@ fn summary(outcome: &RunOutcome) -> RunSummary {
         Ending::WallTimeout => (Ended::Timeout, None, None),
         Ending::CpuLimit => (Ended::CpuLimit, None, None),
         Ending::MemoryLimit => (Ended::MemoryLimit, None, None),
-        Ending::OutputLimit => (Ended::OutputLimit, None, None),
+        Ending::OutputLimit | Ending::DiskLimit => (Ended::OutputLimit, None, None),
         Ending::WaitingForInput => (Ended::WaitingForInput, None, None),
     };
     RunSummary {
@@ -600,6 +600,11 @@ fn notes(outcome: &RunOutcome, case: &Case, options: &GradeOptions) -> Vec<Strin
         Ending::OutputLimit => notes.push(format!(
             "the program was stopped after printing more than {} KiB",
             limits.output_bytes >> 10
+        )),
+        Ending::DiskLimit => notes.push(format!(
+            "the program was stopped for writing more than {} MiB or {} files",
+            run::workdir::DISK_LIMIT_BYTES >> 20,
+            run::workdir::DISK_LIMIT_ENTRIES
         )),
         Ending::Signaled(signal) => notes.push(format!(
             "the program crashed: killed by signal {signal}{}",

@@ -600,3 +600,103 @@ fn no_copy_of_the_grader_runs_inside_a_grading() {
         );
     }
 }
+
+/// The run working directories (`grade-run-*`) under `dir`.
+fn run_dirs(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("grade-run-"))
+        })
+        .collect()
+}
+
+#[test]
+fn a_deep_tree_or_a_full_disk_is_capped_and_removed() {
+    let _g = serial();
+    let Some(py) = python() else { return };
+    let script = readable_copy("runner/disk.py");
+    for who in users() {
+        // A private TMPDIR (on tmpfs when there is one: deep rmdirs are slow on some disks).
+        let base = if Path::new("/dev/shm").is_dir() {
+            tempfile::tempdir_in("/dev/shm")
+        } else {
+            tempfile::tempdir()
+        }
+        .expect("tempdir");
+        std::fs::set_permissions(base.path(), std::fs::Permissions::from_mode(0o777))
+            .expect("chmod");
+        let tmp = base.path().display().to_string();
+        // Without Landlock, whose path checks make each level slower the deeper it is.
+        let json = run_json(
+            who,
+            &[py.clone(), script.display().to_string(), "deep-tree".into()],
+            &["--cpu", "10", "--wall", "30"],
+            &[("TMPDIR", &tmp), ("GRADE_DISABLE", "landlock")],
+        );
+        assert_eq!(json["ending"], "disk-limit", "{who:?}: {json}");
+        assert!(
+            run_dirs(base.path()).is_empty(),
+            "{who:?}: the tree was left behind"
+        );
+        let json = run_json(
+            who,
+            &[py.clone(), script.display().to_string(), "fill".into()],
+            &["--wall", "30"],
+            &[("TMPDIR", &tmp)],
+        );
+        assert_eq!(json["ending"], "disk-limit", "{who:?}: {json}");
+        assert!(
+            run_dirs(base.path()).is_empty(),
+            "{who:?}: files were left behind"
+        );
+    }
+}
+
+#[test]
+fn a_symlinked_submission_or_entry_is_never_followed() {
+    let _g = serial();
+    if !support::have("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let secret = dir.path().join("hidden-case.yaml");
+    std::fs::write(&secret, "TOP-SECRET-LINK\n").expect("write");
+    // The submission itself is a link to the instructor's file.
+    let link = dir.path().join("nim.py");
+    std::os::unix::fs::symlink(&secret, &link).expect("symlink");
+    let out = grade_as(As::Me)
+        .arg(&link)
+        .args(["--assignment", "nim"])
+        .output()
+        .expect("grade runs");
+    assert_eq!(out.status.code(), Some(2));
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(all.contains("symbolic link"), "{all}");
+    assert!(!all.contains("TOP-SECRET-LINK"), "{all}");
+    // A directory whose program is a link to it: not copied, so nothing to run.
+    let sub = dir.path().join("student");
+    std::fs::create_dir(&sub).expect("mkdir");
+    std::os::unix::fs::symlink(&secret, sub.join("main.py")).expect("symlink");
+    let out = grade_as(As::Me)
+        .arg(&sub)
+        .args(["--assignment", "nim", "--format", "json"])
+        .output()
+        .expect("grade runs");
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!all.contains("TOP-SECRET-LINK"), "{all}");
+    assert_ne!(out.status.code(), Some(0), "{all}");
+}

@@ -142,6 +142,7 @@ pub fn ending_name(e: Ending) -> &'static str {
         Ending::CpuLimit => "cpu-limit",
         Ending::MemoryLimit => "memory-limit",
         Ending::OutputLimit => "output-limit",
+        Ending::DiskLimit => "disk-limit",
         Ending::WaitingForInput => "waiting-for-input",
     }
 }

@@ -49,6 +49,7 @@ pub mod procpoll;
 pub mod pty;
 pub mod sandbox;
 pub mod seccomp;
+pub mod workdir;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -170,6 +171,9 @@ pub enum Ending {
     MemoryLimit,
     /// The output limit was hit.
     OutputLimit,
+    /// The working directory grew beyond [`workdir::DISK_LIMIT_BYTES`] or
+    /// [`workdir::DISK_LIMIT_ENTRIES`].
+    DiskLimit,
     /// The program asked for input after the script ended and was stopped.
     WaitingForInput,
 }
@@ -555,6 +559,8 @@ impl Supervisor<'_> {
 /// The kill machinery of a run: cgroup, process group, /proc sweep.
 struct Tree<'a> {
     leader: i32,
+    /// The run's working directory, whose size is capped.
+    workdir: &'a std::path::Path,
     cgroups: &'a cgroup::RunCgroups,
     uid: Option<u32>,
     marker: Vec<u8>,
@@ -579,6 +585,18 @@ impl Tree<'_> {
             }
             std::thread::sleep(Duration::from_millis(2));
         }
+    }
+
+    /// Whether the working directory holds more than the disk limits allow.
+    fn over_disk_limit(&self) -> bool {
+        workdir::usage(
+            self.workdir,
+            workdir::DISK_LIMIT_BYTES,
+            workdir::DISK_LIMIT_ENTRIES,
+        )
+        .is_ok_and(|u| {
+            u.bytes > workdir::DISK_LIMIT_BYTES || u.entries > workdir::DISK_LIMIT_ENTRIES
+        })
     }
 
     /// The run's live processes.
@@ -838,6 +856,7 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
 
     let tree = Tree {
         leader,
+        workdir,
         cgroups: &cgroups,
         uid,
         marker: format!("GRADE_RUN_ID={marker}").into_bytes(),
@@ -882,6 +901,10 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
 
     // Whatever happened: kill the tree, reap the child, drain what is left.
     tree.kill();
+    if sup.killed_for.is_none() && tree.over_disk_limit() {
+        // Filled between two checks: still over the cap.
+        sup.killed_for = Some(Ending::DiskLimit);
+    }
     let (status, rusage) = reap(leader);
     let wall = start.elapsed();
     drop(listener);
@@ -922,7 +945,9 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     drop(tree);
     cgroups.remove();
     if let Some(temporary) = temporary {
-        let _ = temporary.close();
+        // However deep a tree the program left: no recursion (see `workdir`).
+        let dir = temporary.keep();
+        let _ = workdir::remove_tree(&dir);
     }
     Ok(outcome)
 }
@@ -1012,6 +1037,7 @@ fn supervise(
     let limits = &sup.spec.limits;
     let deadline = start + limits.wall;
     let mut next_cpu_check = start + Duration::from_millis(20);
+    let mut next_disk_check = start + Duration::from_millis(250);
     let mut poll_interval = Duration::from_micros(50);
     let mut listener_open = listener.is_some();
     loop {
@@ -1107,6 +1133,15 @@ fn supervise(
             next_cpu_check = now + Duration::from_millis(20);
             if tree.cgroups.cpu().is_some_and(|c| c >= limits.cpu) {
                 sup.killed_for = Some(Ending::CpuLimit);
+                return;
+            }
+        }
+        if now >= next_disk_check {
+            // At most ~10% of the supervisor's time, however large the tree.
+            let over = tree.over_disk_limit();
+            next_disk_check = Instant::now() + (now.elapsed() * 10).max(Duration::from_millis(250));
+            if over {
+                sup.killed_for = Some(Ending::DiskLimit);
                 return;
             }
         }
