@@ -180,7 +180,18 @@ fn grade_class(
     let mut table = Vec::new();
     let mut used_names: Vec<String> = Vec::new();
     let (mut all_full, mut any_error) = (true, false);
-    for submission in submissions {
+    for (done, submission) in submissions.iter().enumerate() {
+        if run::interrupt::interrupted() {
+            // Keep what is finished; say what is not.
+            for rest in &submissions[done..] {
+                let shown = report::escape::visible(&rest.display().to_string());
+                summary.push_str(&format!(
+                    "\"{}\",,,\"incomplete: interrupted\"\n",
+                    shown.replace('"', "\"\"")
+                ));
+            }
+            break;
+        }
         // A student controls the name: escaped before it reaches the terminal or summary.
         let shown = report::escape::visible(&submission.display().to_string());
         let (score, max, status) = match grade(submission, set, options) {
@@ -216,6 +227,13 @@ fn grade_class(
                 };
                 (result.score, result.max_score, status.to_string())
             }
+            Err(_) if run::interrupt::interrupted() => {
+                summary.push_str(&format!(
+                    "\"{}\",,,\"incomplete: interrupted\"\n",
+                    shown.replace('"', "\"\"")
+                ));
+                continue;
+            }
             Err(error) => {
                 any_error = true;
                 let error = report::escape::visible(&format!("{error:#}"));
@@ -250,7 +268,9 @@ fn grade_class(
             report::points_of(*score, *max)
         );
     }
-    Ok(if any_error {
+    Ok(if run::interrupt::interrupted() {
+        run::interrupt::EXIT_INTERRUPTED
+    } else if any_error {
         2
     } else if all_full {
         0
@@ -342,6 +362,9 @@ pub fn grade(
                 let Some(case) = selected.get(index) else {
                     break;
                 };
+                if run::interrupt::interrupted() {
+                    break;
+                }
                 let result = grade_case(case, &references[index], &prepared, options);
                 if let Ok(mut slots) = results.lock() {
                     slots[index] = Some(result);
@@ -349,6 +372,7 @@ pub fn grade(
             });
         }
     });
+    run::interrupt::check()?;
     let slots = results
         .into_inner()
         .map_err(|_| anyhow::anyhow!("a grading thread failed"))?;

@@ -196,9 +196,14 @@ fn dispatch(cli: Cli) -> ExitCode {
         Some(Command::Bless { assignment, root }) => grade::commands::bless(assignment, &root),
         Some(Command::Verify { assignment, root }) => grade::commands::verify(assignment, &root),
         Some(Command::Doctor) => grade::run::doctor::print(),
-        Some(Command::Run(args)) => grade::run::cli::run_command(&args),
+        Some(Command::Run(args)) => {
+            // Before any thread exists: Ctrl-C and SIGTERM stop the run cleanly (exit 130).
+            grade::run::interrupt::install();
+            grade::run::cli::run_command(&args)
+        }
         None => match (cli.grade.submissions.is_empty(), cli.grade.assignment) {
             (false, Some(assignment)) => {
+                grade::run::interrupt::install();
                 grade::grade::grade_command(&cli.grade.submissions, assignment, &cli.grade.options)
             }
             _ => Err(anyhow::anyhow!(
@@ -206,6 +211,11 @@ fn dispatch(cli: Cli) -> ExitCode {
             )),
         },
     };
+    if grade::run::interrupt::interrupted() {
+        // Running programs were killed and cleaned up by their runs; finished work is kept.
+        eprintln!("grade: {}", grade::run::interrupt::Interrupted);
+        return ExitCode::from(grade::run::interrupt::EXIT_INTERRUPTED);
+    }
     match result {
         Ok(code) => ExitCode::from(code),
         Err(error) => {

@@ -12,6 +12,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::time::Duration;
 
 static LOCK: Mutex<()> = Mutex::new(());
 
@@ -699,4 +700,99 @@ fn a_symlinked_submission_or_entry_is_never_followed() {
     );
     assert!(!all.contains("TOP-SECRET-LINK"), "{all}");
     assert_ne!(out.status.code(), Some(0), "{all}");
+}
+
+#[test]
+fn ctrl_c_kills_the_runs_cleans_up_and_keeps_finished_work() {
+    let _g = serial();
+    if !support::have("python3") {
+        return;
+    }
+    let base = tempfile::tempdir().expect("tempdir");
+    std::fs::set_permissions(base.path(), std::fs::Permissions::from_mode(0o777)).expect("chmod");
+    let class = base.path().join("class");
+    for (name, program) in [("a", "m/correct_plain.py"), ("b", "runner/hostile.py")] {
+        std::fs::create_dir_all(class.join(name)).expect("mkdir");
+        std::fs::copy(support::program(program), class.join(name).join("main.py")).expect("copy");
+    }
+    // b: hostile.py without arguments fails at once; make it sleep instead.
+    std::fs::write(
+        class.join("b/main.py"),
+        "import os, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(60)\ntime.sleep(60)\n",
+    )
+    .expect("write");
+    Command::new("chmod")
+        .args(["-R", "a+rwX"])
+        .arg(base.path())
+        .status()
+        .expect("chmod");
+    let tmp = base.path().join("tmp");
+    std::fs::create_dir(&tmp).expect("mkdir");
+    std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o777)).expect("chmod");
+    let out_dir = base.path().join("reports");
+    for who in users() {
+        let _ = std::fs::remove_dir_all(&out_dir);
+        let mut child = grade_as(who)
+            .arg(class.join("a"))
+            .arg(class.join("b"))
+            .args(["--assignment", "m", "--wall-limit", "60", "--output-dir"])
+            .arg(&out_dir)
+            .env("TMPDIR", &tmp)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("grade starts");
+        // Wait until b is running (its working directory exists), then press Ctrl-C.
+        let started = std::time::Instant::now();
+        while run_dirs(&tmp).is_empty() || !out_dir.join("a.txt").exists() {
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "{who:?}: b never started"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        // As nobody, setpriv execs grade in place: the pid is grade's.
+        // SAFETY: kill has no memory-safety preconditions.
+        unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+        let stopped = std::time::Instant::now();
+        let status = child.wait().expect("wait");
+        assert!(
+            stopped.elapsed() < Duration::from_secs(5),
+            "{who:?}: slow to stop"
+        );
+        assert_eq!(status.code(), Some(130), "{who:?}");
+        assert!(
+            run_dirs(&tmp).is_empty(),
+            "{who:?}: working directories left"
+        );
+        let summary = std::fs::read_to_string(out_dir.join("summary.csv")).expect("summary");
+        assert!(summary.contains("full marks"), "{who:?}: {summary}");
+        assert!(
+            summary.contains("incomplete: interrupted"),
+            "{who:?}: {summary}"
+        );
+        // Nothing of b survives: no process has its working directory under our TMPDIR.
+        std::thread::sleep(Duration::from_millis(100));
+        for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+            if let Ok(cwd) = std::fs::read_link(entry.path().join("cwd")) {
+                assert!(
+                    !cwd.starts_with(&tmp),
+                    "{who:?}: {:?} survived",
+                    entry.path()
+                );
+            }
+        }
+        let cgroups = std::fs::read_dir("/sys/fs/cgroup/pids")
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .starts_with(&format!("grade-run-{}-", child.id()))
+            })
+            .count();
+        assert_eq!(cgroups, 0, "{who:?}: cgroup directories left");
+    }
 }

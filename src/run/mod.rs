@@ -43,6 +43,7 @@ use std::time::Instant;
 use crate::transcript::Stream;
 
 pub mod cgroup;
+pub mod interrupt;
 pub mod layers;
 pub mod limits;
 pub mod procpoll;
@@ -229,6 +230,9 @@ pub struct RunOutcome {
 pub enum RunError {
     /// The working directory or a file in it could not be created.
     Setup(std::io::Error),
+    /// The grader was interrupted (Ctrl-C, SIGTERM): the run was not started, or was killed
+    /// and cleaned up.
+    Interrupted,
     /// The program could not be started (missing, not executable).
     Spawn {
         /// The program as given in the command.
@@ -242,6 +246,7 @@ impl std::fmt::Display for RunError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             RunError::Setup(e) => write!(f, "cannot prepare the run's working directory: {e}"),
+            RunError::Interrupted => write!(f, "{}", interrupt::Interrupted),
             RunError::Spawn { program, source } => write!(f, "cannot start {program}: {source}"),
         }
     }
@@ -651,6 +656,9 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
 /// Runs one program once, typing what `source` decides at each read (`spec.input` unused).
 pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutcome, RunError> {
     static RUN_COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    if interrupt::interrupted() {
+        return Err(RunError::Interrupted);
+    }
     let caps = capabilities();
     let Some(program) = spec.command.first() else {
         return Err(RunError::Spawn {
@@ -786,7 +794,18 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     let own_user = uid.is_some() || ns_plan.user_flags != 0;
     let setup = sandbox::ChildSetup {
         cgroup_fds: cgroups.join_raw_fds(),
-        rlimits: limits::rlimits(&spec.limits, cgroups.memory_limited, own_user),
+        rlimits: limits::rlimits(&spec.limits, cgroups.memory_limited, own_user)
+            .into_iter()
+            .map(|(resource, soft, hard)| {
+                // The program is pid 1 of its namespace, which ignores SIGXCPU: SIGKILL at
+                // the limit instead of a second later.
+                if resource == libc::RLIMIT_CPU && ns_plan.pid {
+                    (resource, soft, soft)
+                } else {
+                    (resource, soft, hard)
+                }
+            })
+            .collect(),
         namespaces: ns_plan,
         controlling_tty: spec.terminal,
         landlock_fd: landlock.as_ref().map(|l| l.fd.as_raw_fd()).unwrap_or(-1),
@@ -949,6 +968,9 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         let dir = temporary.keep();
         let _ = workdir::remove_tree(&dir);
     }
+    if interrupt::interrupted() {
+        return Err(RunError::Interrupted);
+    }
     Ok(outcome)
 }
 
@@ -1010,7 +1032,10 @@ fn classify(
     }
     if libc::WIFSIGNALED(status) {
         let sig = libc::WTERMSIG(status);
-        if sig == libc::SIGXCPU || (sig == libc::SIGKILL && cpu >= limits.cpu) {
+        // RLIMIT_CPU's SIGKILL (the program is pid 1 of its namespace, which ignores SIGXCPU)
+        // arrives when the kernel's exact count reaches the limit; rusage's sampled count may
+        // still be a little short of it.
+        if sig == libc::SIGXCPU || (sig == libc::SIGKILL && cpu >= limits.cpu.mul_f64(0.75)) {
             return Ending::CpuLimit;
         }
         if cgroups.oom_killed() {
@@ -1050,6 +1075,9 @@ fn supervise(
         if now >= deadline {
             sup.killed_for = Some(Ending::WallTimeout);
             return;
+        }
+        if interrupt::interrupted() {
+            return; // the caller kills the tree, cleans up and reports the interruption
         }
         let mut timeout = (deadline - now).min(next_cpu_check.saturating_duration_since(now));
         if let Some(grace) = sup.grace_until {
