@@ -948,7 +948,16 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     let peak = cgroups
         .peak_memory()
         .or((rusage.ru_maxrss > 0).then(|| rusage.ru_maxrss as u64 * 1024));
-    let ending = classify(sup.killed_for, status, cpu, &spec.limits, &cgroups);
+    let mut ending = classify(sup.killed_for, status, cpu, &spec.limits, &cgroups);
+    // Without a memory cgroup the limit is RLIMIT_DATA: allocations fail (MemoryError,
+    // bad_alloc, a crash) instead of an OOM kill. A failure at nearly the limit is the limit.
+    let near_limit = peak.is_some_and(|p| p >= spec.limits.memory_bytes / 10 * 8);
+    if !cgroups.memory_limited
+        && near_limit
+        && matches!(ending, Ending::Signaled(_) | Ending::Exited(1..))
+    {
+        ending = Ending::MemoryLimit;
+    }
     let outcome = RunOutcome {
         transcript: std::mem::take(&mut sup.transcript),
         ending,
