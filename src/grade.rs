@@ -64,25 +64,9 @@ pub struct GradeOptions {
     #[arg(long)]
     pub robustness: bool,
 
-    /// Wall-clock limit per case in seconds (overrides the cases').
-    #[arg(long, value_name = "SECONDS")]
-    pub wall_limit: Option<f64>,
-
-    /// CPU-time limit per case in seconds (overrides the cases').
-    #[arg(long, value_name = "SECONDS")]
-    pub cpu_limit: Option<f64>,
-
-    /// Memory limit per case in MiB (overrides the cases').
-    #[arg(long, value_name = "MIB")]
-    pub memory_limit: Option<u64>,
-
-    /// Output limit per case in KiB (overrides the cases').
-    #[arg(long, value_name = "KIB")]
-    pub output_limit: Option<u64>,
-
-    /// Processes and threads per case (overrides the cases').
-    #[arg(long, value_name = "N")]
-    pub process_limit: Option<u32>,
+    /// Limits per case (override the cases').
+    #[command(flatten)]
+    pub limits: run::LimitArgs,
 
     /// Refuse to grade (exit 2) when a required sandbox layer (Landlock, namespaces) cannot
     /// be set up here, instead of grading with a warning at the top of the report.
@@ -449,23 +433,7 @@ fn checks_for(case: &Case, strict: bool) -> Vec<Check> {
 
 /// The limits of a case with the command line's overrides applied.
 fn limits_for(case: &Case, options: &GradeOptions) -> run::Limits {
-    let mut limits = case.limits.clone();
-    if let Some(s) = options.wall_limit.filter(|s| s.is_finite() && *s > 0.0) {
-        limits.wall = Duration::from_secs_f64(s);
-    }
-    if let Some(s) = options.cpu_limit.filter(|s| s.is_finite() && *s > 0.0) {
-        limits.cpu = Duration::from_secs_f64(s);
-    }
-    if let Some(mib) = options.memory_limit {
-        limits.memory_bytes = mib << 20;
-    }
-    if let Some(n) = options.process_limit.filter(|n| *n > 0) {
-        limits.processes = n;
-    }
-    if let Some(kib) = options.output_limit {
-        limits.output_bytes = usize::try_from(kib << 10).unwrap_or(usize::MAX);
-    }
-    limits
+    options.limits.apply(&case.limits)
 }
 
 /// Runs one case and checks it.

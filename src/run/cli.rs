@@ -5,7 +5,6 @@
 //! as one JSON object for scripts and tests.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use clap::Args;
 use serde_json::json;
@@ -25,21 +24,9 @@ pub struct RunArgs {
     /// Close stdin when the input runs out instead of stopping the program.
     #[arg(long)]
     pub close_stdin: bool,
-    /// Wall-clock limit in seconds.
-    #[arg(long, value_name = "SECONDS")]
-    pub wall: Option<f64>,
-    /// CPU-time limit in seconds.
-    #[arg(long, value_name = "SECONDS")]
-    pub cpu: Option<f64>,
-    /// Memory limit in MiB.
-    #[arg(long, value_name = "MIB")]
-    pub memory: Option<u64>,
-    /// Output bytes kept before the program is stopped.
-    #[arg(long, value_name = "BYTES")]
-    pub output_limit: Option<usize>,
-    /// Processes (and threads) the program may have at once.
-    #[arg(long, value_name = "N")]
-    pub processes: Option<u32>,
+    /// Limits (the same options and units as `grade`).
+    #[command(flatten)]
+    pub limits: super::LimitArgs,
     /// Copy a file into the working directory: NAME=PATH (repeatable).
     #[arg(
         long = "file",
@@ -61,28 +48,9 @@ pub struct RunArgs {
     pub command: Vec<String>,
 }
 
-fn secs(s: f64) -> anyhow::Result<Duration> {
-    Duration::try_from_secs_f64(s).map_err(|e| anyhow::anyhow!("bad duration {s}: {e}"))
-}
-
 /// Builds the run specification from the options.
 pub fn spec_from_args(args: &RunArgs) -> anyhow::Result<RunSpec> {
-    let mut limits = Limits::default();
-    if let Some(w) = args.wall {
-        limits.wall = secs(w)?;
-    }
-    if let Some(c) = args.cpu {
-        limits.cpu = secs(c)?;
-    }
-    if let Some(m) = args.memory {
-        limits.memory_bytes = m << 20;
-    }
-    if let Some(o) = args.output_limit {
-        limits.output_bytes = o;
-    }
-    if let Some(p) = args.processes {
-        limits.processes = p;
-    }
+    let limits = args.limits.apply(&Limits::default());
     let input = match &args.input {
         Some(path) => {
             let bytes = std::fs::read(path)

@@ -95,32 +95,7 @@ impl InputSource for Script {
     }
 }
 
-/// Resource limits for one run; every run gets all of them.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Limits {
-    /// Wall-clock time from start to kill.
-    pub wall: Duration,
-    /// CPU time (user + system) of the whole process tree.
-    pub cpu: Duration,
-    /// Memory of the whole process tree, in bytes.
-    pub memory_bytes: u64,
-    /// Output bytes kept (stdout + stderr); the rest is cut and the cut is marked.
-    pub output_bytes: usize,
-    /// Processes (and threads) the run may have at once.
-    pub processes: u32,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            wall: Duration::from_secs(10),
-            cpu: Duration::from_secs(5),
-            memory_bytes: 512 << 20,
-            output_bytes: 1 << 20,
-            processes: 64,
-        }
-    }
-}
+pub use limits::{LimitArgs, Limits};
 
 /// What to do when the program asks for input after the script is used up.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
