@@ -143,7 +143,7 @@ enum Command {
     Doctor,
 
     /// Run any command with scripted input under the sandbox and print its transcript.
-    Run(grade::run::cli::RunArgs),
+    Run(grade::cli::run::RunArgs),
 }
 
 fn main() -> ExitCode {
@@ -195,11 +195,11 @@ fn dispatch(cli: Cli) -> ExitCode {
         }) => grade::commands::show(assignment, &case, cases.as_deref()),
         Some(Command::Bless { assignment, root }) => grade::commands::bless(assignment, &root),
         Some(Command::Verify { assignment, root }) => grade::commands::verify(assignment, &root),
-        Some(Command::Doctor) => grade::run::doctor::print(),
+        Some(Command::Doctor) => grade::cli::doctor::print(),
         Some(Command::Run(args)) => {
             // Before any thread exists: Ctrl-C and SIGTERM stop the run cleanly (exit 130).
             grade::run::interrupt::install();
-            grade::run::cli::run_command(&args)
+            grade::cli::run::run_command(&args)
         }
         None => match (cli.grade.submissions.is_empty(), cli.grade.assignment) {
             (false, Some(assignment)) => {

@@ -1,5 +1,6 @@
-//! `grade doctor`: which containment layers and which input-detection method work on this
-//! machine, and why any is off. Every line is a probe of the real mechanism, not a guess.
+//! What `grade doctor` reports: which containment layers and which input-detection method
+//! work on this machine, and why any is off. Every line is a probe of the real mechanism, not
+//! a guess. The printing is in `cli::doctor`.
 
 use std::path::Path;
 
@@ -203,17 +204,4 @@ fn parent(d: &Path) -> String {
     d.parent()
         .map(|p| p.display().to_string())
         .unwrap_or_default()
-}
-
-/// Prints the doctor report to stdout.
-pub fn print() -> anyhow::Result<u8> {
-    for layer in layers() {
-        println!(
-            "{:<24} {:<3} {}",
-            layer.name,
-            if layer.on { "on" } else { "off" },
-            layer.detail
-        );
-    }
-    Ok(0)
 }

@@ -42,21 +42,17 @@ use std::time::Instant;
 
 use crate::transcript::Stream;
 
-pub mod cgroup;
 pub mod interrupt;
 pub mod layers;
-pub mod limits;
 pub mod procpoll;
-pub mod pty;
 pub mod sandbox;
-pub mod seccomp;
 pub mod workdir;
+pub use layers::{cgroup, limits, pty, seccomp};
 use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::transcript::Transcript;
 
-pub mod cli;
 pub mod doctor;
 
 /// Decides what to type each time the program waits for input: a fixed script ([`Script`]),

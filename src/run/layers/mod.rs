@@ -3,8 +3,14 @@
 //! `fork` and `exec` (async-signal-safe syscalls only, every step checked), and what
 //! `grade doctor` and the report say about it.
 
+pub mod cgroup;
 pub mod fds;
+pub mod landlock;
+pub mod limits;
 pub mod namespaces;
+pub mod pty;
+pub mod seccomp;
+pub mod uid;
 
 /// A layer as the report and `grade doctor` name it, and whether this run has it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use clap::Args;
 use serde_json::json;
 
-use super::{EndOfInput, Ending, Limits, RunSpec};
+use crate::run::{EndOfInput, Ending, Limits, RunSpec};
 use crate::transcript::{decode_visible, Event, Stream};
 
 /// Options of `grade run`.
@@ -26,7 +26,7 @@ pub struct RunArgs {
     pub close_stdin: bool,
     /// Limits (the same options and units as `grade`).
     #[command(flatten)]
-    pub limits: super::LimitArgs,
+    pub limits: crate::run::LimitArgs,
     /// Copy a file into the working directory: NAME=PATH (repeatable).
     #[arg(
         long = "file",
@@ -118,7 +118,7 @@ pub fn ending_name(e: Ending) -> &'static str {
 /// Runs the command and prints its transcript and how it ended.
 pub fn run_command(args: &RunArgs) -> anyhow::Result<u8> {
     let spec = spec_from_args(args)?;
-    let outcome = super::run(&spec)?;
+    let outcome = crate::run::run(&spec)?;
     let t = &outcome.transcript;
     let code = match outcome.ending {
         Ending::Exited(c) => Some(c),
