@@ -3,8 +3,9 @@
 //! `cargo run --release --example bench_grade [RUNS]` grades three submissions from
 //! tests/programs/ with the built-in cases (default 10 runs each, `--jobs 1` so both sides use
 //! one core) and compares with the floor: the same build command once, then every case's
-//! input piped at once to the program in a plain loop, one case after another, with the
-//! case's files in a temporary directory. Prints a markdown table of medians; see
+//! input piped at once to the program in a plain loop, one case after another (a case of many
+//! runs as many times; a driven case with the stored reference game's lines), with the case's
+//! files in a temporary directory. Prints a markdown table of medians; see
 //! docs/performance.md.
 
 use std::io::Write as _;
@@ -82,23 +83,36 @@ fn floor_once(source: &Path, assignment: Assignment) -> Duration {
         for (name, bytes) in &case.files {
             std::fs::write(dir.path().join(name), bytes).expect("write case file");
         }
-        let mut input = case.input.join("\n");
+        // A driven case's lines depend on the program's strip: pipe the lines of the stored
+        // reference game instead (a game of the same kind and length).
+        let lines: Vec<String> = if case.input.is_empty() {
+            case.record_reference()
+                .transcript
+                .inputs()
+                .map(String::from)
+                .collect()
+        } else {
+            case.input.clone()
+        };
+        let mut input = lines.join("\n");
         input.push('\n');
-        let mut child = Command::new(&command[0])
-            .args(&command[1..])
-            .args(&case.args)
-            .current_dir(dir.path())
-            .env_clear()
-            .env("PATH", "/usr/local/bin:/usr/bin:/bin")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn");
-        if let Some(mut stdin) = child.stdin.take() {
-            let _ = stdin.write_all(input.as_bytes());
+        for _ in 0..case.samples {
+            let mut child = Command::new(&command[0])
+                .args(&command[1..])
+                .args(&case.args)
+                .current_dir(dir.path())
+                .env_clear()
+                .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("spawn");
+            if let Some(mut stdin) = child.stdin.take() {
+                let _ = stdin.write_all(input.as_bytes());
+            }
+            let _ = child.wait_with_output();
         }
-        let _ = child.wait_with_output();
     }
     start.elapsed()
 }

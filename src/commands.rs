@@ -142,9 +142,20 @@ pub fn show(assignment: Assignment, case_name: &str, cases: Option<&Path>) -> an
             String::from_utf8_lossy(bytes).trim_end()
         );
     }
-    println!("Input ({} lines):", case.input.len());
-    for (number, line) in case.input.iter().enumerate() {
-        println!("{:>4}  {line}", number + 1);
+    if let Some(driven) = case.driver.describe() {
+        println!("Input: {driven}");
+        println!(
+            "(each run's moves depend on the strip the program draws; the transcript below is \
+             the driver playing the reference on its own strip)"
+        );
+    } else {
+        println!("Input ({} lines):", case.input.len());
+        for (number, line) in case.input.iter().enumerate() {
+            println!("{:>4}  {line}", number + 1);
+        }
+    }
+    if case.samples > 1 {
+        println!("The program is run {} times.", case.samples);
     }
     let transcript = match &case.reference {
         Some(text) => text.clone(),

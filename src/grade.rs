@@ -13,9 +13,10 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use clap::Args;
 
-use crate::cases::schema::Level;
 use crate::cases::{self, Case, CaseSet, CaseTree};
+use crate::check::Level;
 use crate::check::{self, Check, CheckKind, StudentRun};
+use crate::drive::{self, ReferenceStart};
 use crate::games::{Assignment, Recording};
 use crate::report::{self, Format, RenderOptions};
 use crate::results::{
@@ -23,7 +24,7 @@ use crate::results::{
 };
 use crate::run::{self, Ending, RunOutcome, RunSpec};
 use crate::submission::{self, PrepareError, Submission};
-use crate::transcript::Stream;
+use crate::transcript::{Stream, Transcript};
 
 /// Options of the default `grade SUBMISSION --assignment NAME` command.
 #[derive(Args, Debug, Default, Clone)]
@@ -324,7 +325,10 @@ pub fn grade(
         .map(|case| reference_for(case))
         .collect::<anyhow::Result<Vec<Recording>>>()?;
 
-    let prepared = match submission::prepare(submission) {
+    let prepare_options = submission::PrepareOptions {
+        java_main: set.java_main.clone(),
+    };
+    let prepared = match submission::prepare(submission, &prepare_options) {
         Ok(prepared) => prepared,
         Err(PrepareError::BuildFailed(failure)) => {
             return Ok(build_failed(submission, set, &selected, failure, started));
@@ -371,6 +375,7 @@ pub fn grade(
         max_score: round(cases.iter().map(|c| c.max_score).sum()),
         cases,
         build_failure: None,
+        notes: prepared.notes.clone(),
         wall_ms: millis(started.elapsed()),
         sandbox: sandbox_layers(),
     })
@@ -416,9 +421,10 @@ fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// The checks a case is graded with: its own, or under `--strict` the whole transcript.
+/// The checks a case is graded with: its own, or under `--strict` the whole transcript
+/// (except for cases of many runs, whose random output no single transcript can match).
 fn checks_for(case: &Case, strict: bool) -> Vec<Check> {
-    if strict {
+    if strict && case.samples <= 1 {
         vec![Check {
             name: "transcript".into(),
             weight: 1.0,
@@ -436,13 +442,12 @@ fn limits_for(case: &Case, options: &GradeOptions) -> run::Limits {
     options.limits.apply(&case.limits)
 }
 
-/// Runs one case and checks it.
-fn grade_case(
+/// Runs the program once for `case`, typing what the case's driver decides.
+fn run_once(
     case: &Case,
-    reference: &Recording,
     submission: &Submission,
     options: &GradeOptions,
-) -> anyhow::Result<CaseResult> {
+) -> Result<RunOutcome, run::RunError> {
     let mut command = submission.command.clone();
     command.extend(case.args.iter().cloned());
     let spec = RunSpec {
@@ -456,9 +461,65 @@ fn grade_case(
         terminal: options.terminal,
         workdir: None,
     };
+    run::run_with(&spec, case.driver.source().as_mut())
+}
+
+/// Runs the program `case.samples` times (in parallel up to `jobs`); the first error wins.
+fn run_samples(
+    case: &Case,
+    submission: &Submission,
+    options: &GradeOptions,
+) -> Result<Vec<RunOutcome>, run::RunError> {
+    let threads = options
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, case.samples.max(1));
+    let next = AtomicUsize::new(0);
+    let slots: Mutex<Vec<Option<Result<RunOutcome, run::RunError>>>> =
+        Mutex::new((0..case.samples).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let index = next.fetch_add(1, Ordering::SeqCst);
+                if index >= case.samples {
+                    break;
+                }
+                let outcome = run_once(case, submission, options);
+                if let Ok(mut slots) = slots.lock() {
+                    slots[index] = Some(outcome);
+                }
+            });
+        }
+    });
+    let slots = slots.into_inner().unwrap_or_default();
+    slots
+        .into_iter()
+        .map(|slot| {
+            slot.unwrap_or_else(|| {
+                Err(run::RunError::Setup(std::io::Error::other(
+                    "a sample run was not made",
+                )))
+            })
+        })
+        .collect()
+}
+
+/// Runs one case and checks it.
+fn grade_case(
+    case: &Case,
+    reference: &Recording,
+    submission: &Submission,
+    options: &GradeOptions,
+) -> anyhow::Result<CaseResult> {
     let hidden = case.visibility == Visibility::Hidden;
-    let outcome = match run::run(&spec) {
-        Ok(outcome) => outcome,
+    let outcomes = if case.samples > 1 {
+        run_samples(case, submission, options)
+    } else {
+        run_once(case, submission, options).map(|o| vec![o])
+    };
+    let outcomes = match outcomes {
+        Ok(outcomes) if !outcomes.is_empty() => outcomes,
+        Ok(_) => anyhow::bail!("{}: no run was made", case.name),
         Err(error) => {
             return Ok(CaseResult {
                 name: case.name.clone(),
@@ -479,6 +540,45 @@ fn grade_case(
             })
         }
     };
+    let samples: Vec<Transcript> = if case.samples > 1 {
+        outcomes.iter().map(|o| o.transcript.clone()).collect()
+    } else {
+        Vec::new()
+    };
+    let outcome = &outcomes[0];
+    // A driven case is compared with the reference started where the program started (its
+    // own random strip) and driven by the same plan to the end of its game: the lines it is
+    // sent are the ones the program was sent, as far as the program read.
+    let mut unusable_start = None;
+    let mut finished_start = false;
+    let driven_reference;
+    let reference = if case.driver.is_scripted() || case.samples > 1 {
+        reference
+    } else {
+        match case
+            .driver
+            .reference_start(&case.setup, &outcome.transcript)
+        {
+            ReferenceStart::Setup(setup) => {
+                driven_reference = drive::record_driven(&setup, case.driver.source().as_mut());
+                &driven_reference
+            }
+            ReferenceStart::Finished(setup) => {
+                finished_start = true;
+                driven_reference = drive::record_driven(&setup, case.driver.source().as_mut());
+                &driven_reference
+            }
+            ReferenceStart::Unusable(why) => {
+                unusable_start = Some(why);
+                reference
+            }
+        }
+    };
+    let mut case_checks = checks_for(case, options.strict);
+    if finished_start {
+        // Redrawing or announcing a winner are both fair answers to a finished start.
+        case_checks.retain(|c| matches!(c.kind, CheckKind::StripStart | CheckKind::Exit { .. }));
+    }
     let student = StudentRun {
         transcript: &outcome.transcript,
         exited: match outcome.ending {
@@ -488,18 +588,33 @@ fn grade_case(
         waiting_for_input: outcome.ending == Ending::WaitingForInput,
         prompts_late: outcome.prompts_late,
         unread_inputs: outcome.unread_inputs,
+        samples: &samples,
     };
-    let checks: Vec<CheckResult> = check::score(
-        &checks_for(case, options.strict),
-        &student,
-        reference,
-        case.points,
-        hidden,
-    );
+    let mut checks: Vec<CheckResult> =
+        check::score(&case_checks, &student, reference, case.points, hidden);
+    if let Some(why) = &unusable_start {
+        for check in checks.iter_mut().filter(|c| c.kind != "strip_start") {
+            check.passed = false;
+            check.score = 0.0;
+            check.detail = if hidden {
+                "failed (hidden case)".to_string()
+            } else {
+                why.clone()
+            };
+            check.difference = None;
+        }
+    }
     let score = round(checks.iter().map(|c| c.score).sum());
     let max_score: f64 = checks.iter().map(|c| c.max_score).sum();
     // Informational checks (no points) never fail a case.
     let passed = checks.iter().all(|c| c.passed || c.max_score <= 0.0);
+    let input = if hidden {
+        Vec::new()
+    } else if case.driver.is_scripted() {
+        case.input.clone()
+    } else {
+        outcome.transcript.inputs().map(String::from).collect()
+    };
     Ok(CaseResult {
         name: case.name.clone(),
         description: case.description.clone(),
@@ -512,13 +627,9 @@ fn grade_case(
             CaseStatus::Failed
         },
         checks,
-        run: summary(&outcome),
-        input: if hidden {
-            Vec::new()
-        } else {
-            case.input.clone()
-        },
-        notes: notes(&outcome, case, options),
+        run: summary(outcome),
+        input,
+        notes: notes(outcome, case, options, finished_start),
         stderr: if hidden {
             String::new()
         } else {
@@ -565,9 +676,21 @@ fn summary(outcome: &RunOutcome) -> RunSummary {
 }
 
 /// Things the student should know that are not check failures.
-fn notes(outcome: &RunOutcome, case: &Case, options: &GradeOptions) -> Vec<String> {
+fn notes(
+    outcome: &RunOutcome,
+    case: &Case,
+    options: &GradeOptions,
+    finished_start: bool,
+) -> Vec<String> {
     let limits = limits_for(case, options);
     let mut notes = Vec::new();
+    if finished_start {
+        notes.push(
+            "the program's random start was already finished (no move possible): only the \
+             start and the end of the run were graded"
+                .to_string(),
+        );
+    }
     if outcome.prompts_late {
         notes.push(
             "prompts were not flushed before reading input: they appeared only later, so a \
@@ -659,6 +782,7 @@ fn build_failed(
         max_score: round(cases.iter().map(|c| c.max_score).sum()),
         cases,
         build_failure: Some(failure),
+        notes: Vec::new(),
         wall_ms: millis(started.elapsed()),
         sandbox: sandbox_layers(),
     }

@@ -1,7 +1,8 @@
 //! `grade`: an autograder and reference-transcript checker for five console-game assignments.
 //!
 //! Data flows one way, one module per stage:
-//! case ([`cases`]) → run ([`run`], [`submission`]) → transcript ([`transcript`]) →
+//! case ([`cases`]) → what to type ([`drive`]) → run ([`run`], [`submission`]) →
+//! transcript ([`transcript`]) →
 //! checks ([`check`]) → report ([`report`]). The reference games ([`games`]) produce the
 //! canonical transcripts the checks compare against.
 
@@ -10,6 +11,7 @@ pub mod check;
 pub mod cli;
 pub mod commands;
 pub mod console;
+pub mod drive;
 pub mod games;
 pub mod grade;
 pub mod report;

@@ -212,6 +212,10 @@ pub struct GradeResult {
     /// Present when the submission did not build (every case then scores 0).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub build_failure: Option<BuildFailure>,
+    /// What the student should know about the submission as a whole (e.g. which of several
+    /// `main` classes was run).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// Total wall time of grading in milliseconds (building and running).
     pub wall_ms: u64,
     /// The sandbox layers student code ran under (empty when not recorded).

@@ -56,6 +56,9 @@ pub struct Submission {
     pub readable: Vec<PathBuf>,
     /// Extra environment for the run (e.g. the JVM's options).
     pub env: Vec<(String, String)>,
+    /// What the student should know about how the submission was run (e.g. which of several
+    /// `main` classes), shown at the top of the report.
+    pub notes: Vec<String>,
     /// Private copies of the sources and the build outputs; removed when dropped.
     build_dir: tempfile::TempDir,
 }
@@ -110,8 +113,15 @@ const BUILD_TIMEOUT: Duration = Duration::from_secs(120);
 const JVM_OPTIONS: &str = "-Xmx256m -Xss8m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
     -XX:CompressedClassSpaceSize=64m -XX:ReservedCodeCacheSize=64m -XX:-UsePerfData";
 
+/// What the assignment says about how submissions are built.
+#[derive(Clone, Debug, Default)]
+pub struct PrepareOptions {
+    /// The Java class whose `main` runs the program, as the handout names it (`PlayGame`).
+    pub java_main: Option<String>,
+}
+
 /// Prepares `path` for running: copies it into a private directory and builds it if needed.
-pub fn prepare(path: &Path) -> Result<Submission, PrepareError> {
+pub fn prepare(path: &Path, options: &PrepareOptions) -> Result<Submission, PrepareError> {
     let unreadable = |reason: String| PrepareError::Unreadable {
         path: path.to_path_buf(),
         reason,
@@ -133,14 +143,14 @@ pub fn prepare(path: &Path) -> Result<Submission, PrepareError> {
     if metadata.is_dir() {
         copy_dir(path, build_dir.path()).map_err(|e| unreadable(e.to_string()))?;
         let entry = find_entry(path, build_dir.path())?;
-        build(path, entry, build_dir)
+        build(path, entry, build_dir, options)
     } else {
         let name = path
             .file_name()
             .ok_or_else(|| unreadable("not a file name".into()))?;
         let copy = build_dir.path().join(name);
         crate::run::workdir::copy_file(path, &copy).map_err(|e| unreadable(e.to_string()))?;
-        build(path, copy, build_dir)
+        build(path, copy, build_dir, options)
     }
 }
 
@@ -154,7 +164,7 @@ fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
             // Files at most four levels down, as before.
             depth: 3,
             files: 2_000,
-            bytes: 64 << 20,
+            bytes: 512 << 20,
         },
     )
 }
@@ -255,6 +265,7 @@ fn build(
     original: &Path,
     entry: PathBuf,
     build_dir: tempfile::TempDir,
+    options: &PrepareOptions,
 ) -> Result<Submission, PrepareError> {
     let dir = build_dir.path().to_path_buf();
     let ext = extension(&entry);
@@ -273,14 +284,23 @@ fn build(
         command,
         readable,
         env,
+        notes: Vec::new(),
         build_dir,
     };
+    let java_sources = if entry.is_dir() {
+        sources_in_dir(&["java"])
+    } else if ext == "java" {
+        vec![entry.display().to_string()]
+    } else {
+        Vec::new()
+    };
+    if !java_sources.is_empty() {
+        let (command, note) = build_java(original, &dir, java_sources, options)?;
+        let mut built = submission(Language::Java, command, vec![dir.clone()], vec![]);
+        built.notes.extend(note);
+        return Ok(built);
+    }
     if entry.is_dir() {
-        let java = sources_in_dir(&["java"]);
-        if !java.is_empty() {
-            return build_java(original, &dir, java)
-                .map(|cmd| submission(Language::Java, cmd, vec![dir.clone()], vec![]));
-        }
         let cpp = sources_in_dir(&["cpp", "cc", "cxx"]);
         let c = sources_in_dir(&["c"]);
         let (language, compiler, sources) = if cpp.is_empty() {
@@ -330,8 +350,6 @@ fn build(
                 vec![],
             ))
         }
-        "java" => build_java(original, &dir, vec![entry_text])
-            .map(|cmd| submission(Language::Java, cmd, vec![dir.clone()], vec![])),
         _ if is_executable(&entry) => Ok(submission(
             Language::Executable,
             vec![entry_text],
@@ -417,23 +435,61 @@ fn compile_native(
     Ok(binary)
 }
 
-/// Compiles Java sources into `dir/classes` and finds the class with `main`.
+/// Which class with `main` runs a Java program: the one the handout names, else the only
+/// one; with several and none named, the first by name, with a note listing them all.
+fn choose_java_main(
+    mains: &[String],
+    preferred: Option<&str>,
+) -> Result<(String, Option<String>), String> {
+    let simple = |name: &str| name.rsplit('.').next().unwrap_or(name).to_string();
+    if let Some(wanted) = preferred {
+        if let Some(found) = mains.iter().find(|m| simple(m) == wanted) {
+            return Ok((found.clone(), None));
+        }
+    }
+    match mains {
+        [] => Err("no Java class declares `public static void main`".into()),
+        [one] => Ok((one.clone(), None)),
+        many => {
+            let mut sorted = many.to_vec();
+            sorted.sort();
+            let chosen = sorted[0].clone();
+            let named = preferred.map_or(String::new(), |p| {
+                format!(" (the handout names `{p}`, which has no `main` here)")
+            });
+            Ok((
+                chosen.clone(),
+                Some(format!(
+                    "several classes declare main: {}{named}; `{chosen}` was run",
+                    sorted.join(", ")
+                )),
+            ))
+        }
+    }
+}
+
+/// Compiles Java sources into `dir/classes` and chooses the class whose `main` runs.
 fn build_java(
     original: &Path,
     dir: &Path,
     sources: Vec<String>,
-) -> Result<Vec<String>, PrepareError> {
+    options: &PrepareOptions,
+) -> Result<(Vec<String>, Option<String>), PrepareError> {
     let classes = dir.join("classes");
     std::fs::create_dir_all(&classes).map_err(|e| PrepareError::Unreadable {
         path: original.to_path_buf(),
         reason: format!("cannot create the class directory: {e}"),
     })?;
-    let main = sources
+    let mains: Vec<String> = sources
         .iter()
-        .find_map(|s| java_main_class(Path::new(s)))
-        .ok_or_else(|| PrepareError::Unrecognised {
-            path: original.to_path_buf(),
-            reason: "no Java class declares `public static void main`".into(),
+        .filter_map(|s| java_main_class(Path::new(s)))
+        .collect();
+    let (main, note) =
+        choose_java_main(&mains, options.java_main.as_deref()).map_err(|reason| {
+            PrepareError::Unrecognised {
+                path: original.to_path_buf(),
+                reason,
+            }
         })?;
     let mut args = vec![
         "-encoding".to_string(),
@@ -450,7 +506,7 @@ fn build_java(
     let mut command = vec![java.display().to_string()];
     command.extend(JVM_OPTIONS.split_whitespace().map(String::from));
     command.extend(["-cp".to_string(), classes.display().to_string(), main]);
-    Ok(command)
+    Ok((command, note))
 }
 
 /// The fully qualified name of the class with `main` in a Java source, if it has one.
@@ -594,6 +650,34 @@ mod tests {
     }
 
     #[test]
+    fn the_handouts_main_class_wins_else_the_only_one_else_a_note() {
+        let mains = |names: &[&str]| names.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let two = mains(&["CoinStrip", "PlayGame"]);
+        assert_eq!(
+            choose_java_main(&two, Some("PlayGame")),
+            Ok(("PlayGame".to_string(), None))
+        );
+        assert_eq!(
+            choose_java_main(
+                &mains(&["lab1.PlayGame", "lab1.BonusPlayGame"]),
+                Some("PlayGame")
+            ),
+            Ok(("lab1.PlayGame".to_string(), None))
+        );
+        assert_eq!(
+            choose_java_main(&mains(&["Game"]), Some("PlayGame")),
+            Ok(("Game".to_string(), None))
+        );
+        let (chosen, note) = choose_java_main(&mains(&["Zeta", "Alpha"]), None).expect("chosen");
+        assert_eq!(chosen, "Alpha");
+        assert_eq!(
+            note.as_deref(),
+            Some("several classes declare main: Alpha, Zeta; `Alpha` was run")
+        );
+        assert!(choose_java_main(&[], Some("PlayGame")).is_err());
+    }
+
+    #[test]
     fn a_directory_with_two_unclear_python_files_is_refused() {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::write(dir.path().join("a.py"), "print(1)\n").expect("write");
@@ -604,7 +688,11 @@ mod tests {
 
     #[test]
     fn a_missing_submission_names_the_path() {
-        let e = prepare(Path::new("/nonexistent/nim.cpp")).expect_err("missing");
+        let e = prepare(
+            Path::new("/nonexistent/nim.cpp"),
+            &PrepareOptions::default(),
+        )
+        .expect_err("missing");
         assert!(e.to_string().contains("/nonexistent/nim.cpp"), "{e}");
     }
 }

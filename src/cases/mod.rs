@@ -1,6 +1,7 @@
 //! Loading test cases: YAML case files and their reference transcripts, built into the binary
 //! or read from an instructor's directory with the same layout (`cases/NAME/`, `reference/NAME/`).
 
+pub mod compile;
 pub mod schema;
 
 use std::collections::BTreeMap;
@@ -9,7 +10,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::check::Check;
-use crate::games::{self, Assignment, Recording, Setup};
+use crate::drive::{self, Driver};
+use crate::games::{Assignment, Recording, Setup};
 use crate::results::Visibility;
 use crate::run::{EndOfInput, Limits};
 use schema::{AssignmentFile, CaseFile, CheckSpec, EndOfInputSpec, FileSpec, LimitsSpec};
@@ -162,8 +164,12 @@ pub struct Case {
     pub points: f64,
     /// Visible or hidden.
     pub visibility: Visibility,
-    /// Input lines.
+    /// Input lines of a scripted case (empty for a driven one).
     pub input: Vec<String>,
+    /// What is typed at each read: the script, or a strategy.
+    pub driver: Driver,
+    /// How many times the program is run (more than 1 for checks of randomness).
+    pub samples: usize,
     /// Files for the working directory.
     pub files: Vec<(String, Vec<u8>)>,
     /// Arguments for the student's program.
@@ -189,9 +195,9 @@ pub struct Case {
 }
 
 impl Case {
-    /// Runs the reference on this case's input.
+    /// Runs the reference on this case's input, or lets the driver play it.
     pub fn record_reference(&self) -> Recording {
-        games::record(&self.setup, &self.input)
+        drive::record_driven(&self.setup, self.driver.source().as_mut())
     }
 }
 
@@ -230,6 +236,8 @@ pub struct CaseSet {
     pub title: String,
     /// The cases, ordered by name.
     pub cases: Vec<Case>,
+    /// The Java class the handout names as the program's entry point.
+    pub java_main: Option<String>,
 }
 
 impl CaseSet {
@@ -307,7 +315,7 @@ fn resolve_files(
 fn compile_checks(specs: &[CheckSpec], source: &str) -> Result<Vec<Check>, CaseError> {
     let mut checks: Vec<Check> = Vec::new();
     for spec in specs {
-        let check = Check::compile(spec).map_err(|message| CaseError {
+        let check = compile::check(spec).map_err(|message| CaseError {
             file: source.to_string(),
             message,
         })?;
@@ -399,8 +407,16 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
             (Some(_), Some(_)) => {
                 return Err(error("give either input or input_file, not both".into()))
             }
-            (None, None) => return Err(error("missing input (or input_file)".into())),
+            (None, None) if file.drive.is_some() => Vec::new(),
+            (None, None) => return Err(error("missing input (or input_file, or drive)".into())),
         };
+        let driver = compile::driver(assignment, file.drive.as_ref(), &input).map_err(&error)?;
+        let samples = file.samples.unwrap_or(1);
+        if !(1..=500).contains(&samples) {
+            return Err(error(format!(
+                "samples: {samples} is not a number of runs from 1 to 500"
+            )));
+        }
         if let Some(line) = input.iter().find(|l| l.contains('\n')) {
             return Err(error(format!("input: line {line:?} contains a newline")));
         }
@@ -449,6 +465,8 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
             points: file.points,
             visibility: file.visibility,
             input,
+            driver,
+            samples,
             files,
             args,
             reference_args,
@@ -474,6 +492,7 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
             .title
             .unwrap_or_else(|| assignment.title().to_string()),
         cases,
+        java_main: header.java_main,
     };
     if let Some(total) = header.total_points {
         if (set.max_score() - total).abs() > 1e-6 {

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+use crate::check::{Compare, Level, RandomRule};
 use crate::results::Visibility;
 
 /// `cases/NAME/assignment.yaml`: how the program is invoked and what every case shares.
@@ -38,6 +39,10 @@ pub struct AssignmentFile {
     /// When given, the sum of all cases' points must equal it.
     #[serde(default)]
     pub total_points: Option<f64>,
+    /// The Java class whose `main` runs a submission, as the handout names it; used when
+    /// several classes declare `main`.
+    #[serde(default)]
+    pub java_main: Option<String>,
 }
 
 /// `cases/NAME/CASE.yaml`: one test case.
@@ -56,6 +61,12 @@ pub struct CaseFile {
     /// Input lines, inline.
     #[serde(default)]
     pub input: Option<Vec<String>>,
+    /// Input computed move by move from what the program prints, instead of `input`.
+    #[serde(default)]
+    pub drive: Option<DriveSpec>,
+    /// Run the program this many times on `input` (for checks of randomness); default 1.
+    #[serde(default)]
+    pub samples: Option<usize>,
     /// Input lines from a file next to the case file.
     #[serde(default)]
     pub input_file: Option<String>,
@@ -84,6 +95,27 @@ pub struct CaseFile {
     /// Robustness cases run only with `--robustness`.
     #[serde(default)]
     pub robustness: bool,
+}
+
+/// `drive:` — Silver Dollar played move by move from the program's own strip.
+#[derive(Debug, Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct DriveSpec {
+    /// The coin count typed first.
+    pub coins: usize,
+    /// How legal moves are chosen: smallest, largest, winning or random.
+    pub strategy: crate::drive::silver_dollar::Strategy,
+    /// Seed of the random strategy (default 0).
+    #[serde(default)]
+    pub seed: u64,
+    /// Illegal moves typed before legal ones, each once, as soon as the game allows it:
+    /// missing_coin, zero_distance, negative_distance, pass_neighbour, land_on_neighbour,
+    /// off_edge, malformed.
+    #[serde(default)]
+    pub illegal: Vec<crate::drive::silver_dollar::Illegal>,
+    /// Moves typed at most (default 1000).
+    #[serde(default)]
+    pub max_moves: Option<usize>,
 }
 
 /// A file's content: inline text, or `{from: path}` relative to the case file's directory.
@@ -124,46 +156,6 @@ pub enum EndOfInputSpec {
     Stop,
     /// Close stdin and let the program react to end of input.
     Close,
-}
-
-/// How far the `transcript` check may relax before it fails (each level includes the earlier).
-#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[serde(rename_all = "snake_case")]
-pub enum Level {
-    /// Byte for byte.
-    Exact,
-    /// Ignoring spaces at line ends and blank lines at the very end.
-    TrailingWhitespace,
-    /// Also ignoring blank lines.
-    BlankLines,
-    /// Also treating any run of spaces as one and trimming lines.
-    Whitespace,
-    /// Also ignoring capitalisation.
-    Case,
-}
-
-/// What a `lines` check compares between the two sides.
-#[derive(Debug, Default, Deserialize, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum Compare {
-    /// The items, in order.
-    #[default]
-    Sequence,
-    /// How many items there are.
-    Count,
-    /// Whether there is at least one.
-    Presence,
-}
-
-/// What a `board` check compares.
-#[derive(Debug, Default, Deserialize, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum BoardCompare {
-    /// Every cell of every board.
-    #[default]
-    Cells,
-    /// The shape of each board (for random strips).
-    Shape,
 }
 
 /// One check as written in YAML; `kind` selects the variant.
@@ -207,6 +199,11 @@ pub enum CheckSpec {
         /// does not require); if it prints any, they must agree (default false).
         #[serde(default)]
         optional: bool,
+        /// Compare one item per input instead: the last match printed since the previous
+        /// input (the prompt that asked for it, or the message that answered it), so a message
+        /// counts only at its place in the game (default false).
+        #[serde(default)]
+        at_inputs: bool,
     },
     /// The sequence of boards printed, cell by cell.
     Board {
@@ -224,11 +221,31 @@ pub enum CheckSpec {
         /// The student may skip the first board the reference prints (default false).
         #[serde(default)]
         first_optional: bool,
-        /// What must agree: every cell (default), or only the shape of each board — the
-        /// filled cells in order, whether the last square is filled, and whether every gap
-        /// is 1–6 squares (for random strips whose exact squares cannot match).
-        #[serde(default)]
-        compare: BoardCompare,
+    },
+    /// Silver Dollar: the first strip the program draws is a legal start for the coin count
+    /// typed (coins 0..k-1 left to right, coin 0 at most 6 squares in, gaps 1-6, strip ending
+    /// at the last coin).
+    StripStart {
+        /// Check name (defaults to "start-strip").
+        name: Option<String>,
+        /// Share of the case's points (default 1; 0 makes the check informational).
+        weight: Option<f64>,
+    },
+    /// Silver Dollar: the coin positions of every strip drawn, in order, drawing style free.
+    Strips {
+        /// Check name (defaults to "strips").
+        name: Option<String>,
+        /// Share of the case's points (default 1; 0 makes the check informational).
+        weight: Option<f64>,
+    },
+    /// Silver Dollar, in a `samples` case: one property of the starting strips of many runs.
+    RandomStarts {
+        /// Check name (defaults to the rule's name).
+        name: Option<String>,
+        /// Share of the case's points (default 1; 0 makes the check informational).
+        weight: Option<f64>,
+        /// Which property: legal, every_gap, uniform or varied.
+        rule: RandomRule,
     },
     /// How often a message appears, compared with the reference.
     Contains {

@@ -13,7 +13,6 @@ use regex::Regex;
 
 use super::view::View;
 use super::Evaluation;
-use crate::cases::schema::BoardCompare;
 use crate::results::Difference;
 
 /// How to recognise a board of one assignment.
@@ -27,8 +26,6 @@ pub struct BoardSpec {
     pub labels: bool,
     /// The student may skip the reference's first board.
     pub first_optional: bool,
-    /// Compare every cell, or only each board's shape.
-    pub compare: BoardCompare,
 }
 
 /// A cell: `None` is empty.
@@ -283,37 +280,6 @@ fn boards_equal(a: &Board, b: &Board) -> bool {
     a.rows.len() == b.rows.len() && a.rows.iter().zip(&b.rows).all(|(x, y)| rows_equal(x, y))
 }
 
-/// The shape of a row: its filled cells in order, whether its last square is filled, and
-/// whether every gap (from the left edge to the first filled cell, then between filled
-/// cells) is 1 to 6 squares — what every valid random Silver Dollar strip has in common.
-fn row_shape(row: &Row) -> String {
-    let cells = row.readings.first().map(Vec::as_slice).unwrap_or(&[]);
-    let filled: Vec<(usize, &str)> = cells
-        .iter()
-        .enumerate()
-        .filter_map(|(i, c)| c.as_deref().map(|t| (i, t)))
-        .collect();
-    let labels: Vec<&str> = filled.iter().map(|(_, t)| *t).collect();
-    let ends_filled = cells.last().is_some_and(Option::is_some);
-    let mut previous: Option<usize> = None;
-    let gaps_ok = filled.iter().all(|(i, _)| {
-        let gap = match previous {
-            None => i + 1,
-            Some(p) => i - p,
-        };
-        previous = Some(*i);
-        (1..=6).contains(&gap)
-    });
-    format!(
-        "cells {}; last square filled: {ends_filled}; every gap 1-6: {gaps_ok}",
-        labels.join(" ")
-    )
-}
-
-fn shape(board: &Board) -> Vec<String> {
-    board.rows.iter().map(row_shape).collect()
-}
-
 /// Drops a board equal to the one before it (a redraw after an invalid input).
 fn dedup(boards: Vec<Board>) -> Vec<Board> {
     let mut kept: Vec<Board> = Vec::new();
@@ -342,9 +308,6 @@ fn board_text(view: &View, board: Option<&Board>) -> String {
 pub fn evaluate(student: &View, reference: &View, spec: &BoardSpec) -> Evaluation {
     let s = dedup(spec.extract(student));
     let mut r = dedup(spec.extract(reference));
-    if spec.compare == BoardCompare::Shape {
-        return evaluate_shapes(student, reference, &s, &r);
-    }
     if s.is_empty() && r.is_empty() {
         return Evaluation::not_applicable();
     }
@@ -400,30 +363,6 @@ fn board_difference(
     }
 }
 
-/// Compares the shapes of the boards, in order.
-fn evaluate_shapes(student: &View, reference: &View, s: &[Board], r: &[Board]) -> Evaluation {
-    if s.is_empty() && r.is_empty() {
-        return Evaluation::not_applicable();
-    }
-    let common = s.len().min(r.len());
-    let at = (0..common)
-        .find(|&i| shape(&s[i]) != shape(&r[i]))
-        .or((s.len() != r.len()).then_some(common));
-    let Some(at) = at else {
-        return Evaluation::pass(format!("the shape of all {} boards matches", r.len()));
-    };
-    let detail = match (s.get(at), r.get(at)) {
-        (Some(got), Some(want)) => format!(
-            "board {}: {} (expected {})",
-            at + 1,
-            shape(got).join(" / "),
-            shape(want).join(" / ")
-        ),
-        _ => format!("found {} boards, expected {}", s.len(), r.len()),
-    };
-    Evaluation::fail(detail, board_difference(at, student, s, reference, r))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -438,25 +377,7 @@ mod tests {
             empty: empty.map(|e| Regex::new(&format!("^(?:{e})$")).expect("regex")),
             labels,
             first_optional: false,
-            compare: BoardCompare::Cells,
         }
-    }
-
-    #[test]
-    fn strip_shapes_compare_coins_end_and_gaps() {
-        let mut s = spec("[0-9]+", Some("_"), false);
-        s.compare = BoardCompare::Shape;
-        let reference = view("_ _ 0 _ _ _ 1 _ 2\n");
-        assert!(evaluate(&view("0 _ 1 _ _ _ _ _ 2\n"), &reference, &s).passed);
-        let trailing = evaluate(&view("_ 0 _ 1 _ 2 _ _\n"), &reference, &s);
-        assert!(!trailing.passed);
-        assert!(
-            trailing.detail.contains("last square filled: false"),
-            "{}",
-            trailing.detail
-        );
-        assert!(!evaluate(&view("0 1 _ _ _ _ _ _ _ 2\n"), &reference, &s).passed);
-        assert!(!evaluate(&view("_ 1 _ 2 _ 3\n"), &reference, &s).passed);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use super::view::{difference, Spot, View};
 use super::Evaluation;
-use crate::cases::schema::Level;
+use crate::check::Level;
 
 /// Every level, strictest first.
 pub const LEVELS: [Level; 5] = [

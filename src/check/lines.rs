@@ -4,8 +4,8 @@
 use regex::Regex;
 
 use super::view::{difference, Spot, View};
+use super::Compare;
 use super::Evaluation;
-use crate::cases::schema::Compare;
 
 /// How matched items are reduced before comparing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -29,6 +29,8 @@ pub struct LineOptions {
     pub compare: Compare,
     /// The student may have no items at all.
     pub optional: bool,
+    /// One item per input: the last match since the previous input.
+    pub at_inputs: bool,
 }
 
 /// One match of the pattern: its normalized form, and where it was found.
@@ -111,6 +113,129 @@ fn items(view: &View, pattern: &Regex, rules: ItemRules, dedup: bool) -> Vec<Ite
     found
 }
 
+/// What an input's segment holds when the pattern does not match in it.
+const NO_MATCH: &str = "(nothing)";
+
+/// One item per stretch of output ending at an input (and one for the output after the last
+/// input): the last match in it, or [`NO_MATCH`].
+fn items_at_inputs(view: &View, pattern: &Regex, rules: ItemRules, presence: bool) -> Vec<Item> {
+    let mut found: Vec<Item> = (0..=view.input_offsets.len())
+        .map(|i| Item {
+            value: NO_MATCH.to_string(),
+            line: usize::MAX,
+            offset: view
+                .input_offsets
+                .get(i)
+                .copied()
+                .unwrap_or(view.text.len()),
+        })
+        .collect();
+    for (index, (start, line)) in view.lines().into_iter().enumerate() {
+        // A prompt line ends where its input was typed, so it belongs to that input.
+        let segment = view.input_offsets.partition_point(|&o| o <= start);
+        let Some(captures) = pattern.captures_iter(line).last() else {
+            continue;
+        };
+        let Some(whole) = captures.get(0) else {
+            continue;
+        };
+        let raw = if captures.len() > 1 {
+            captures
+                .iter()
+                .skip(1)
+                .flatten()
+                .map(|m| m.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        } else {
+            whole.as_str().to_string()
+        };
+        if let Some(item) = found.get_mut(segment) {
+            *item = Item {
+                value: if presence {
+                    "(present)".to_string()
+                } else {
+                    reduce(&raw, rules)
+                },
+                line: index,
+                offset: start + whole.start(),
+            };
+        }
+    }
+    let lines = view.lines();
+    for item in &mut found {
+        if item.line == usize::MAX {
+            item.line = lines
+                .partition_point(|(start, _)| *start <= item.offset)
+                .saturating_sub(1);
+        }
+    }
+    found
+}
+
+/// Compares one item per input (see [`items_at_inputs`]): each message must appear where the
+/// reference prints it.
+fn evaluate_at_inputs(
+    student: &View,
+    reference: &View,
+    pattern: &Regex,
+    options: LineOptions,
+) -> Evaluation {
+    let presence = options.compare != Compare::Sequence;
+    let s = items_at_inputs(student, pattern, options.rules, presence);
+    let r = items_at_inputs(reference, pattern, options.rules, presence);
+    let any = |items: &[Item]| items.iter().any(|i| i.value != NO_MATCH);
+    if !any(&s) && !any(&r) || (options.optional && !any(&s)) {
+        return Evaluation::not_applicable();
+    }
+    let common = s.len().min(r.len());
+    let at = (0..common)
+        .find(|&i| s[i].value != r[i].value)
+        .or((s.len() != r.len()).then_some(common));
+    let Some(at) = at else {
+        return Evaluation::pass(format!(
+            "all {} in place",
+            r.iter().filter(|i| i.value != NO_MATCH).count()
+        ));
+    };
+    let place = |i: usize| {
+        if i == 0 {
+            "before the first input".to_string()
+        } else {
+            format!("after input {i}")
+        }
+    };
+    let detail = match (s.get(at), r.get(at)) {
+        (Some(got), Some(want)) => format!(
+            "{}: found \"{}\", expected \"{}\"",
+            place(at),
+            got.value,
+            want.value
+        ),
+        (None, Some(want)) => format!(
+            "the program stopped reading after {} input(s); {} the reference prints \"{}\"",
+            s.len().saturating_sub(1),
+            place(at),
+            want.value
+        ),
+        (Some(got), None) => format!(
+            "the program read more input than the reference; {} it prints \"{}\"",
+            place(at),
+            got.value
+        ),
+        (None, None) => "no matches".to_string(),
+    };
+    let spot = |items: &[Item]| {
+        items
+            .get(at)
+            .map_or_else(Spot::default, |i| Spot::at(i.line, i.offset))
+    };
+    Evaluation::fail(
+        detail,
+        difference(place(at), student, spot(&s), reference, spot(&r), None),
+    )
+}
+
 /// Compares the sequences of `pattern` matches; not applicable when neither side has one.
 pub fn evaluate_lines(
     student: &View,
@@ -118,11 +243,15 @@ pub fn evaluate_lines(
     pattern: &Regex,
     options: LineOptions,
 ) -> Evaluation {
+    if options.at_inputs {
+        return evaluate_at_inputs(student, reference, pattern, options);
+    }
     let LineOptions {
         rules,
         dedup,
         compare,
         optional,
+        at_inputs: _,
     } = options;
     let s = items(student, pattern, rules, dedup);
     let r = items(reference, pattern, rules, dedup);
@@ -312,7 +441,61 @@ mod tests {
         dedup: false,
         compare: Compare::Sequence,
         optional: false,
+        at_inputs: false,
     };
+
+    fn with_inputs(parts: &[&str]) -> View {
+        // Output pieces with an input typed between each two (as the LineBreak view shows).
+        let mut t = crate::transcript::Transcript::new();
+        for (i, part) in parts.iter().enumerate() {
+            if i > 0 {
+                t.push_input("x");
+            }
+            t.push_output(crate::transcript::Stream::Stdout, part.as_bytes());
+        }
+        View::new(&t, super::super::view::InputShown::LineBreak)
+    }
+
+    #[test]
+    fn at_inputs_counts_a_message_only_where_it_belongs() {
+        let pattern = Regex::new(r"(?i)(illegal|invalid)").expect("regex");
+        let options = LineOptions {
+            at_inputs: true,
+            compare: Compare::Presence,
+            ..LOOSE
+        };
+        let reference = with_inputs(&["Move: ", "Illegal move!\nMove: ", "board\nMove: ", "end\n"]);
+        let moved = with_inputs(&["Move: ", "board\nMove: ", "Invalid!\nMove: ", "end\n"]);
+        let e = evaluate_lines(&moved, &reference, &pattern, options);
+        assert!(!e.passed);
+        assert!(e.detail.starts_with("after input 1:"), "{}", e.detail);
+        let same_place = with_inputs(&[
+            "Move: ",
+            "That is invalid.\nMove: ",
+            "board\nMove: ",
+            "end\n",
+        ]);
+        assert!(evaluate_lines(&same_place, &reference, &pattern, options).passed);
+        // The prompt a line ends with belongs to the input typed after it.
+        let turn = Regex::new(r"(?i)player\W*([12])").expect("regex");
+        let sequence = LineOptions {
+            at_inputs: true,
+            ..LOOSE
+        };
+        let reference = with_inputs(&["Player 1: ", "Player 2: ", "Player 2: ", "Player 1 wins\n"]);
+        let prompt_on_own_line = with_inputs(&[
+            "Player 1:\n",
+            "Player 2 moved\nPlayer 2:\n",
+            "Player 2:\n",
+            "Player 1 wins\n",
+        ]);
+        let e = evaluate_lines(&prompt_on_own_line, &reference, &turn, sequence);
+        assert!(e.passed, "{e:?}");
+        let passes_turn =
+            with_inputs(&["Player 1: ", "Player 2: ", "Player 1: ", "Player 1 wins\n"]);
+        let e = evaluate_lines(&passes_turn, &reference, &turn, sequence);
+        assert_eq!(e.detail, "after input 2: found \"1\", expected \"2\"");
+    }
 
     #[test]
     fn capture_groups_form_the_item() {

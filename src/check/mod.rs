@@ -3,15 +3,18 @@
 //! expected value is ever written by hand.
 
 pub mod board;
+pub mod kinds;
 pub mod ladder;
 pub mod lines;
+pub mod strip;
 pub mod view;
+
+pub use kinds::{Compare, Level, RandomRule};
 
 use std::cell::OnceCell;
 
-use regex::{Regex, RegexBuilder};
+use regex::Regex;
 
-use crate::cases::schema::{CheckSpec, Compare, Level};
 use crate::games::Recording;
 use crate::results::{CheckResult, Difference};
 use crate::transcript::Transcript;
@@ -42,9 +45,16 @@ pub enum CheckKind {
         dedup: bool,
         compare: Compare,
         optional: bool,
+        at_inputs: bool,
     },
     /// The sequence of boards.
     Board(BoardSpec),
+    /// Silver Dollar: the first strip is a legal start.
+    StripStart,
+    /// Silver Dollar: the coin positions of every strip.
+    Strips,
+    /// Silver Dollar: a property of the starting strips of many runs.
+    RandomStarts { rule: RandomRule },
     /// How often a message appears.
     Contains {
         text: String,
@@ -62,113 +72,12 @@ impl CheckKind {
             CheckKind::Transcript { .. } => "transcript",
             CheckKind::Lines { .. } => "lines",
             CheckKind::Board(_) => "board",
+            CheckKind::StripStart => "strip_start",
+            CheckKind::Strips => "strips",
+            CheckKind::RandomStarts { .. } => "random_starts",
             CheckKind::Contains { .. } => "contains",
             CheckKind::Exit { .. } => "exit",
         }
-    }
-}
-
-fn anchored(pattern: &str, what: &str) -> Result<Regex, String> {
-    Regex::new(&format!("^(?:{pattern})$")).map_err(|e| format!("bad {what} pattern: {e}"))
-}
-
-impl Check {
-    /// Compiles a check as written in a case file; the error says what is wrong with it.
-    pub fn compile(spec: &CheckSpec) -> Result<Check, String> {
-        let (name, weight, kind) = match spec {
-            CheckSpec::Transcript {
-                name,
-                weight,
-                level,
-            } => (
-                name.clone().unwrap_or_else(|| "transcript".into()),
-                *weight,
-                CheckKind::Transcript {
-                    level: level.unwrap_or(Level::Whitespace),
-                },
-            ),
-            CheckSpec::Lines {
-                name,
-                weight,
-                pattern,
-                numbers,
-                ignore_case,
-                ignore_punctuation,
-                dedup,
-                compare,
-                optional,
-            } => {
-                let ignore_case = ignore_case.unwrap_or(true);
-                let pattern = RegexBuilder::new(pattern)
-                    .case_insensitive(ignore_case)
-                    .build()
-                    .map_err(|e| format!("check '{name}': bad pattern: {e}"))?;
-                (
-                    name.clone(),
-                    *weight,
-                    CheckKind::Lines {
-                        pattern,
-                        rules: ItemRules {
-                            numbers: *numbers,
-                            ignore_case,
-                            ignore_punctuation: *ignore_punctuation,
-                        },
-                        dedup: *dedup,
-                        compare: *compare,
-                        optional: *optional,
-                    },
-                )
-            }
-            CheckSpec::Board {
-                name,
-                weight,
-                cell,
-                empty,
-                labels,
-                first_optional,
-                compare,
-            } => (
-                name.clone().unwrap_or_else(|| "board".into()),
-                *weight,
-                CheckKind::Board(BoardSpec {
-                    cell: anchored(cell, "cell")?,
-                    empty: empty.as_deref().map(|e| anchored(e, "empty")).transpose()?,
-                    labels: *labels,
-                    first_optional: *first_optional,
-                    compare: *compare,
-                }),
-            ),
-            CheckSpec::Contains {
-                name,
-                weight,
-                text,
-                exact,
-                presence_only,
-            } => {
-                if text.trim().is_empty() {
-                    return Err("a contains check needs a non-empty text".into());
-                }
-                (
-                    name.clone().unwrap_or_else(|| text.clone()),
-                    *weight,
-                    CheckKind::Contains {
-                        text: text.clone(),
-                        exact: *exact,
-                        presence_only: *presence_only,
-                    },
-                )
-            }
-            CheckSpec::Exit { name, weight, code } => (
-                name.clone().unwrap_or_else(|| "exit".into()),
-                *weight,
-                CheckKind::Exit { code: *code },
-            ),
-        };
-        let weight = weight.unwrap_or(1.0);
-        if !(weight.is_finite() && weight >= 0.0) {
-            return Err(format!("check '{name}': weight must be a number from 0 up"));
-        }
-        Ok(Check { name, weight, kind })
     }
 }
 
@@ -185,6 +94,9 @@ pub struct StudentRun<'a> {
     pub prompts_late: bool,
     /// Input lines it never read.
     pub unread_inputs: usize,
+    /// All runs of a case that starts the program many times (this one among them); empty
+    /// for ordinary cases.
+    pub samples: &'a [Transcript],
 }
 
 /// The verdict of one check before points are assigned.
@@ -295,6 +207,7 @@ impl Check {
                 dedup,
                 compare,
                 optional,
+                at_inputs,
             } => {
                 let (s, r) = views.get(InputShown::LineBreak);
                 let options = lines::LineOptions {
@@ -302,6 +215,7 @@ impl Check {
                     dedup: *dedup,
                     compare: *compare,
                     optional: *optional,
+                    at_inputs: *at_inputs,
                 };
                 lines::evaluate_lines(s, r, pattern, options)
             }
@@ -318,6 +232,21 @@ impl Check {
                 lines::evaluate_contains(s, r, text, *exact, *presence_only)
             }
             CheckKind::Exit { code } => evaluate_exit(student, reference, *code),
+            CheckKind::StripStart => {
+                let (s, _) = views.get(InputShown::LineBreak);
+                strip::evaluate_start(student.transcript, s)
+            }
+            CheckKind::Strips => {
+                let (s, r) = views.get(InputShown::LineBreak);
+                strip::evaluate_strips(s, r)
+            }
+            CheckKind::RandomStarts { rule } => {
+                if student.samples.is_empty() {
+                    strip::evaluate_random_starts(*rule, std::slice::from_ref(student.transcript))
+                } else {
+                    strip::evaluate_random_starts(*rule, student.samples)
+                }
+            }
         }
     }
 }
@@ -355,7 +284,16 @@ fn evaluate_exit(student: &StudentRun, reference: &Recording, code: bool) -> Eva
             ),
         };
     }
+    let reference_read = reference.transcript.input_count();
     match student.exited {
+        // The reference read more: a driven game the program left early.
+        Some(status) if sent < reference_read => Evaluation::fail(
+            format!("ended after {sent} input line(s); the reference's game read {reference_read}"),
+            difference(
+                "the game goes on until it is over",
+                format!("the program ended with status {status} after {sent} input line(s)"),
+            ),
+        ),
         Some(status) if student.unread_inputs > 0 && reference.unread_lines == 0 => {
             Evaluation::fail(
                 format!(
@@ -434,4 +372,91 @@ pub fn score(
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{record, Setup};
+    use crate::transcript::Stream;
+
+    fn student<'a>(transcript: &'a Transcript, exited: Option<i32>) -> StudentRun<'a> {
+        StudentRun {
+            transcript,
+            exited,
+            waiting_for_input: exited.is_none(),
+            prompts_late: false,
+            unread_inputs: 0,
+            samples: &[],
+        }
+    }
+
+    #[test]
+    fn leaving_a_driven_game_early_fails_the_exit_check() {
+        // The reference read three lines and finished its game; the program read one and left.
+        let strip = crate::games::silver_dollar::parse_strip("_ _ 0").expect("strip");
+        let setup = Setup::SilverDollar(crate::games::silver_dollar::Start::Strip(strip));
+        let reference = record(&setup, &["1", "0 1", "0 1"]);
+        assert!(!reference.wanted_more_input);
+        let mut t = Transcript::new();
+        t.push_output(Stream::Stdout, b"Remove: ");
+        t.push_input("3");
+        let e = evaluate_exit(&student(&t, Some(0)), &reference, false);
+        assert!(!e.passed);
+        assert_eq!(
+            e.detail,
+            "ended after 1 input line(s); the reference's game read 3"
+        );
+        // Read as much as the reference and ended: the same ending.
+        let mut full = Transcript::new();
+        for line in reference.transcript.inputs() {
+            full.push_input(line);
+        }
+        assert!(evaluate_exit(&student(&full, Some(0)), &reference, false).passed);
+        let e = evaluate_exit(&student(&full, Some(3)), &reference, true);
+        assert_eq!(e.detail, "exited with status 3");
+    }
+
+    #[test]
+    fn points_are_shared_by_weight_among_applicable_checks() {
+        let checks = vec![
+            Check {
+                name: "a".into(),
+                weight: 3.0,
+                kind: CheckKind::Exit { code: false },
+            },
+            Check {
+                name: "never-printed".into(),
+                weight: 5.0,
+                kind: CheckKind::Contains {
+                    text: "zzz-not-there".into(),
+                    exact: false,
+                    presence_only: false,
+                },
+            },
+            Check {
+                name: "b".into(),
+                weight: 1.0,
+                kind: CheckKind::Exit { code: false },
+            },
+        ];
+        let reference = record(&Setup::Nim, &["3"]);
+        let mut t = Transcript::new();
+        t.push_input("3");
+        let run = StudentRun {
+            waiting_for_input: true,
+            ..student(&t, None)
+        };
+        let results = score(&checks, &run, &reference, 8.0, false);
+        // "never-printed" appears on neither side: left out, its weight given to the others.
+        assert_eq!(results[1].max_score, 0.0);
+        assert_eq!(results[0].max_score, 6.0);
+        assert_eq!(results[2].max_score, 2.0);
+        let hidden = score(&checks, &student(&t, Some(1)), &reference, 8.0, true);
+        assert!(hidden.iter().all(|r| r.difference.is_none()));
+        assert!(hidden
+            .iter()
+            .filter(|r| !r.passed)
+            .all(|r| r.detail == "failed (hidden case)"));
+    }
 }

@@ -59,6 +59,9 @@ impl Exporter for GradescopeExporter {
             passed,
             result.cases.len()
         );
+        for note in &result.notes {
+            output.push_str(&format!("\nNote: {note}"));
+        }
         if let Some(failure) = &result.build_failure {
             output = format!(
                 "The submission did not build, so every case scores 0.\n$ {}\n{}",

@@ -261,6 +261,7 @@ pub(crate) mod tests {
             max_score: 17.5,
             cases: vec![passed, failed, hidden, timeout],
             build_failure: None,
+            notes: Vec::new(),
             wall_ms: 2345,
             sandbox: Vec::new(),
         }

@@ -84,6 +84,12 @@ fn render(result: &GradeResult, style: Style) -> String {
         let _ = writeln!(out, "{}", style.red(&style.bold(&warning)));
     }
     out.push('\n');
+    for note in &result.notes {
+        let _ = writeln!(out, "Note: {note}");
+    }
+    if !result.notes.is_empty() {
+        out.push('\n');
+    }
 
     if let Some(failure) = &result.build_failure {
         let _ = writeln!(

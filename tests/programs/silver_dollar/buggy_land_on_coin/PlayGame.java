@@ -1,5 +1,5 @@
 // BUG: a coin may move onto the square of the coin to its left (< instead of <=)
-// TARGET: "No square may hold more than one coin" - a move onto coin c-1 must be "Illegal move! Try again." (needs a fixed strip; not reachable by the random-board cases)
+// TARGET: "No square may hold more than one coin": a move onto coin c-1 (e.g. "1 d" with d = the gap between coins 0 and 1) must be refused (error message, same board, same player asked again)
 import java.util.Scanner;
 
 /**

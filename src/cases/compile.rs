@@ -1,0 +1,161 @@
+//! Compiling a case file's YAML into what the later stages run: checks, and the driver that
+//! decides what to type.
+
+use regex::{Regex, RegexBuilder};
+
+use super::schema::{CheckSpec, DriveSpec};
+use crate::check::board::BoardSpec;
+use crate::check::lines::ItemRules;
+use crate::check::{Check, CheckKind, Level};
+use crate::drive::{silver_dollar, Driver};
+use crate::games::Assignment;
+
+fn anchored(pattern: &str, what: &str) -> Result<Regex, String> {
+    Regex::new(&format!("^(?:{pattern})$")).map_err(|e| format!("bad {what} pattern: {e}"))
+}
+
+/// Compiles a check as written in a case file; the error says what is wrong with it.
+pub fn check(spec: &CheckSpec) -> Result<Check, String> {
+    let (name, weight, kind) = match spec {
+        CheckSpec::Transcript {
+            name,
+            weight,
+            level,
+        } => (
+            name.clone().unwrap_or_else(|| "transcript".into()),
+            *weight,
+            CheckKind::Transcript {
+                level: level.unwrap_or(Level::Whitespace),
+            },
+        ),
+        CheckSpec::Lines {
+            name,
+            weight,
+            pattern,
+            numbers,
+            ignore_case,
+            ignore_punctuation,
+            dedup,
+            compare,
+            optional,
+            at_inputs,
+        } => {
+            let ignore_case = ignore_case.unwrap_or(true);
+            let pattern = RegexBuilder::new(pattern)
+                .case_insensitive(ignore_case)
+                .build()
+                .map_err(|e| format!("check '{name}': bad pattern: {e}"))?;
+            (
+                name.clone(),
+                *weight,
+                CheckKind::Lines {
+                    pattern,
+                    rules: ItemRules {
+                        numbers: *numbers,
+                        ignore_case,
+                        ignore_punctuation: *ignore_punctuation,
+                    },
+                    dedup: *dedup,
+                    compare: *compare,
+                    optional: *optional,
+                    at_inputs: *at_inputs,
+                },
+            )
+        }
+        CheckSpec::Board {
+            name,
+            weight,
+            cell,
+            empty,
+            labels,
+            first_optional,
+        } => (
+            name.clone().unwrap_or_else(|| "board".into()),
+            *weight,
+            CheckKind::Board(BoardSpec {
+                cell: anchored(cell, "cell")?,
+                empty: empty.as_deref().map(|e| anchored(e, "empty")).transpose()?,
+                labels: *labels,
+                first_optional: *first_optional,
+            }),
+        ),
+        CheckSpec::Contains {
+            name,
+            weight,
+            text,
+            exact,
+            presence_only,
+        } => {
+            if text.trim().is_empty() {
+                return Err("a contains check needs a non-empty text".into());
+            }
+            (
+                name.clone().unwrap_or_else(|| text.clone()),
+                *weight,
+                CheckKind::Contains {
+                    text: text.clone(),
+                    exact: *exact,
+                    presence_only: *presence_only,
+                },
+            )
+        }
+        CheckSpec::Exit { name, weight, code } => (
+            name.clone().unwrap_or_else(|| "exit".into()),
+            *weight,
+            CheckKind::Exit { code: *code },
+        ),
+        CheckSpec::StripStart { name, weight } => (
+            name.clone().unwrap_or_else(|| "start-strip".into()),
+            *weight,
+            CheckKind::StripStart,
+        ),
+        CheckSpec::Strips { name, weight } => (
+            name.clone().unwrap_or_else(|| "strips".into()),
+            *weight,
+            CheckKind::Strips,
+        ),
+        CheckSpec::RandomStarts { name, weight, rule } => (
+            name.clone()
+                .unwrap_or_else(|| rule.name().replace('_', "-")),
+            *weight,
+            CheckKind::RandomStarts { rule: *rule },
+        ),
+    };
+    let weight = weight.unwrap_or(1.0);
+    if !(weight.is_finite() && weight >= 0.0) {
+        return Err(format!("check '{name}': weight must be a number from 0 up"));
+    }
+    Ok(Check { name, weight, kind })
+}
+
+/// Compiles a case's `drive:` block (or its fixed input) into the driver of its runs.
+pub fn driver(
+    assignment: Assignment,
+    drive: Option<&DriveSpec>,
+    input: &[String],
+) -> Result<Driver, String> {
+    let Some(spec) = drive else {
+        return Ok(Driver::Script(input.to_vec()));
+    };
+    if assignment != Assignment::SilverDollar {
+        return Err(format!(
+            "drive: only silver_dollar has a driver (this case is {assignment})"
+        ));
+    }
+    if !input.is_empty() {
+        return Err("drive: the driver types every line; leave out input".into());
+    }
+    if spec.coins == 0 || spec.coins > 100 {
+        return Err(format!(
+            "drive.coins: {} is not a coin count from 1 to 100",
+            spec.coins
+        ));
+    }
+    Ok(Driver::SilverDollar(silver_dollar::Plan {
+        coins: spec.coins,
+        strategy: spec.strategy,
+        seed: spec.seed,
+        illegal: spec.illegal.clone(),
+        max_moves: spec.max_moves.unwrap_or(1000),
+    }))
+}

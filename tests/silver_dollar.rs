@@ -1,0 +1,187 @@
+//! Silver Dollar graded move by move from the program's own random strip, through the real
+//! `grade` binary: correct programs in every drawing style get full marks on every grading,
+//! each buggy program loses points in the case aimed at its rule, and a program that plays no
+//! game earns almost nothing.
+
+mod support;
+
+use support::*;
+
+/// Handout-following programs: CoinStrip + PlayGame in Java (and one in Python), differing
+/// where the handout is silent (tests/programs/README.md).
+const CORRECT: [&str; 8] = [
+    "silver_dollar/correct_plain",
+    "silver_dollar/correct_boxes",
+    "silver_dollar/correct_padded",
+    "silver_dollar/correct_shrinking",
+    "silver_dollar/correct_list_blank_cells",
+    "silver_dollar/correct_test_main",
+    "silver_dollar/correct_bonus_class",
+    "silver_dollar/correct_python.py",
+];
+
+fn runnable(path: &std::path::Path) -> bool {
+    tools_for(path).iter().all(|t| have(t))
+}
+
+#[test]
+fn correct_programs_in_every_drawing_style_get_full_marks() {
+    for relative in CORRECT {
+        let path = program(relative);
+        if !runnable(&path) {
+            continue;
+        }
+        let (code, report) = grade_json(&path, "silver_dollar", &[]);
+        assert_eq!(
+            report["score"],
+            report["max_score"],
+            "{relative} follows the handout but lost points: {:#?}",
+            lost_points(&report)
+        );
+        assert_eq!(code, 0, "{relative}");
+    }
+}
+
+#[test]
+fn strict_mode_takes_points_for_a_different_drawing() {
+    let path = program("silver_dollar/correct_boxes");
+    if !runnable(&path) {
+        return;
+    }
+    let (code, report) = grade_json(&path, "silver_dollar", &["--strict", "--case", "off-edge"]);
+    assert_eq!(code, 1, "{report:#}");
+}
+
+/// (program, the case aimed at its bug, a check that must fail there).
+const BUGGY: [(&str, &str, &str); 14] = [
+    ("buggy_coins_pass", "pass-neighbour", "strips"),
+    ("buggy_land_on_coin", "land-on-neighbour", "strips"),
+    ("buggy_distance_zero", "zero-distance", "turns"),
+    ("buggy_off_edge", "off-edge", "strips"),
+    ("buggy_negative_distance", "negative-distance", "strips"),
+    ("buggy_illegal_passes_turn", "missing-coin", "turns"),
+    ("buggy_crash_missing_coin", "missing-coin", "exit"),
+    ("buggy_wrong_winner", "smallest-moves", "winner"),
+    ("buggy_gap_zero", "random-start", "legal"),
+    ("buggy_gaps_one_to_seven", "random-start", "legal"),
+    ("buggy_fixed_seed", "random-start", "varied"),
+    ("buggy_coins_from_one", "smallest-moves", "start-strip"),
+    ("buggy_trailing_squares", "smallest-moves", "start-strip"),
+    ("buggy_coin_count", "smallest-moves", "start-strip"),
+];
+
+#[test]
+fn each_buggy_program_loses_points_in_the_case_aimed_at_its_rule() {
+    for (name, case, check) in BUGGY {
+        let path = program(&format!("silver_dollar/{name}"));
+        if !runnable(&path) {
+            continue;
+        }
+        let (code, report) = grade_json(&path, "silver_dollar", &["--case", case]);
+        assert_eq!(code, 1, "{name} must lose points in {case}: {report:#}");
+        let failed: Vec<&str> = report["cases"][0]["checks"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|c| c["passed"] == false && c["max_score"].as_f64() > Some(0.0))
+            .filter_map(|c| c["name"].as_str())
+            .collect();
+        assert!(
+            failed.contains(&check),
+            "{name}: expected check '{check}' to fail in {case}; failed: {failed:?}"
+        );
+    }
+}
+
+#[test]
+fn a_program_that_plays_no_game_scores_at_most_a_fifth() {
+    let path = program("silver_dollar/lazy_no_game");
+    if !runnable(&path) {
+        return;
+    }
+    let (code, report) = grade_json(&path, "silver_dollar", &[]);
+    assert_eq!(code, 1);
+    let (score, max) = (
+        report["score"].as_f64().unwrap_or(f64::NAN),
+        report["max_score"].as_f64().unwrap_or(f64::NAN),
+    );
+    assert!(score <= 0.2 * max, "{score}/{max}: {report:#}");
+}
+
+#[test]
+fn a_correct_program_never_loses_a_point_over_fifty_gradings() {
+    // Each grading draws new random strips (and may meet a start that is already finished);
+    // none may cost a point. Python keeps the 50 gradings quick; the Java programs are graded
+    // the same way in examples/bench_silver_dollar.rs.
+    let path = program("silver_dollar/correct_python.py");
+    if !runnable(&path) {
+        return;
+    }
+    for grading in 1..=50 {
+        let (code, report) = grade_json(&path, "silver_dollar", &[]);
+        assert_eq!(
+            code,
+            0,
+            "grading {grading} lost points: {:#?}",
+            lost_points(&report)
+        );
+    }
+}
+
+#[test]
+fn a_bad_start_shows_the_strip_and_the_rule_it_breaks() {
+    let path = program("silver_dollar/buggy_coins_from_one");
+    if !runnable(&path) {
+        return;
+    }
+    let (code, text) = grade_text(&path, "silver_dollar", &["--case", "off-edge"]);
+    assert_eq!(code, 1);
+    assert!(text.contains("start-strip"), "{text}");
+    assert!(
+        text.contains("numbered sequentially starting from zero"),
+        "the rule is quoted\n{text}"
+    );
+    assert!(
+        text.contains("the game was not compared"),
+        "the other checks say why they could not run\n{text}"
+    );
+}
+
+#[test]
+fn the_moves_typed_are_listed_and_the_first_differing_strip_shown() {
+    let path = program("silver_dollar/buggy_land_on_coin");
+    if !runnable(&path) {
+        return;
+    }
+    let (code, text) = grade_text(&path, "silver_dollar", &["--case", "land-on-neighbour"]);
+    assert_eq!(code, 1);
+    assert!(text.contains("Input sent:"), "{text}");
+    assert!(text.contains("check strips"), "{text}");
+    assert!(text.contains("expected") && text.contains("got"), "{text}");
+}
+
+#[test]
+fn the_list_shows_the_driven_cases() {
+    let output = grade()
+        .args(["list", "silver_dollar"])
+        .output()
+        .expect("grade list runs");
+    let text = String::from_utf8_lossy(&output.stdout);
+    let cases = [
+        "smallest-moves",
+        "largest-moves",
+        "winning-strategy",
+        "random-game",
+        "missing-coin",
+        "zero-distance",
+        "negative-distance",
+        "pass-neighbour",
+        "land-on-neighbour",
+        "off-edge",
+        "all-illegal-moves",
+        "random-start",
+    ];
+    for case in cases {
+        assert!(text.contains(case), "{case} missing from\n{text}");
+    }
+}
