@@ -65,25 +65,14 @@ pub struct GradeOptions {
     #[arg(long)]
     pub robustness: bool,
 
-    /// Wall-clock limit per case in seconds (overrides the cases').
-    #[arg(long, value_name = "SECONDS")]
-    pub wall_limit: Option<f64>,
+    /// Limits per case (override the cases').
+    #[command(flatten)]
+    pub limits: run::LimitArgs,
 
-    /// CPU-time limit per case in seconds (overrides the cases').
-    #[arg(long, value_name = "SECONDS")]
-    pub cpu_limit: Option<f64>,
-
-    /// Memory limit per case in MiB (overrides the cases').
-    #[arg(long, value_name = "MIB")]
-    pub memory_limit: Option<u64>,
-
-    /// Output limit per case in KiB (overrides the cases').
-    #[arg(long, value_name = "KIB")]
-    pub output_limit: Option<u64>,
-
-    /// Processes and threads per case (overrides the cases').
-    #[arg(long, value_name = "N")]
-    pub process_limit: Option<u32>,
+    /// Refuse to grade (exit 2) when a required sandbox layer (Landlock, namespaces) cannot
+    /// be set up here, instead of grading with a warning at the top of the report.
+    #[arg(long)]
+    pub require_sandbox: bool,
 
     /// Cases run at once (default: the number of CPU cores).
     #[arg(short, long, value_name = "N")]
@@ -97,6 +86,19 @@ pub fn grade_command(
     assignment: Assignment,
     options: &GradeOptions,
 ) -> anyhow::Result<u8> {
+    if options.require_sandbox {
+        let missing: Vec<String> = sandbox_layers()
+            .into_iter()
+            .filter(|l| l.required && !l.active)
+            .map(|l| format!("{}: {}", l.name, l.detail))
+            .collect();
+        if !missing.is_empty() {
+            anyhow::bail!(
+                "--require-sandbox: required sandbox layers are off here ({}); see grade doctor",
+                missing.join("; ")
+            );
+        }
+    }
     let tree = CaseTree::open(options.cases.as_deref())?;
     if let Some(root) = tree.root() {
         // An instructor's cases (hidden ones, and their reference transcripts) stay unreadable
@@ -163,8 +165,20 @@ fn grade_class(
     let mut table = Vec::new();
     let mut used_names: Vec<String> = Vec::new();
     let (mut all_full, mut any_error) = (true, false);
-    for submission in submissions {
-        let shown = submission.display().to_string();
+    for (done, submission) in submissions.iter().enumerate() {
+        if run::interrupt::interrupted() {
+            // Keep what is finished; say what is not.
+            for rest in &submissions[done..] {
+                let shown = report::escape::visible(&rest.display().to_string());
+                summary.push_str(&format!(
+                    "\"{}\",,,\"incomplete: interrupted\"\n",
+                    shown.replace('"', "\"\"")
+                ));
+            }
+            break;
+        }
+        // A student controls the name: escaped before it reaches the terminal or summary.
+        let shown = report::escape::visible(&submission.display().to_string());
         let (score, max, status) = match grade(submission, set, options) {
             Ok(result) => {
                 match &options.output_dir {
@@ -198,9 +212,17 @@ fn grade_class(
                 };
                 (result.score, result.max_score, status.to_string())
             }
+            Err(_) if run::interrupt::interrupted() => {
+                summary.push_str(&format!(
+                    "\"{}\",,,\"incomplete: interrupted\"\n",
+                    shown.replace('"', "\"\"")
+                ));
+                continue;
+            }
             Err(error) => {
                 any_error = true;
-                eprintln!("grade: {shown}: {error:#}");
+                let error = report::escape::visible(&format!("{error:#}"));
+                eprintln!("grade: {shown}: {error}");
                 let max = select_cases(set, options)
                     .map(|cases| cases.iter().map(|c| c.points).sum())
                     .unwrap_or_else(|_| set.max_score());
@@ -231,7 +253,9 @@ fn grade_class(
             report::points_of(*score, *max)
         );
     }
-    Ok(if any_error {
+    Ok(if run::interrupt::interrupted() {
+        run::interrupt::EXIT_INTERRUPTED
+    } else if any_error {
         2
     } else if all_full {
         0
@@ -326,6 +350,9 @@ pub fn grade(
                 let Some(case) = selected.get(index) else {
                     break;
                 };
+                if run::interrupt::interrupted() {
+                    break;
+                }
                 let result = grade_case(case, &references[index], &prepared, options);
                 if let Ok(mut slots) = results.lock() {
                     slots[index] = Some(result);
@@ -333,6 +360,7 @@ pub fn grade(
             });
         }
     });
+    run::interrupt::check()?;
     let slots = results
         .into_inner()
         .map_err(|_| anyhow::anyhow!("a grading thread failed"))?;
@@ -349,7 +377,21 @@ pub fn grade(
         build_failure: None,
         notes: prepared.notes.clone(),
         wall_ms: millis(started.elapsed()),
+        sandbox: sandbox_layers(),
     })
+}
+
+/// The sandbox layers of this grader process, as the report records them.
+pub fn sandbox_layers() -> Vec<crate::results::SandboxLayer> {
+    run::layers::states()
+        .into_iter()
+        .map(|l| crate::results::SandboxLayer {
+            name: l.name.to_string(),
+            active: l.active,
+            required: l.required,
+            detail: l.detail,
+        })
+        .collect()
 }
 
 /// Records the reference on the case's input; it must equal the stored transcript.
@@ -397,23 +439,7 @@ fn checks_for(case: &Case, strict: bool) -> Vec<Check> {
 
 /// The limits of a case with the command line's overrides applied.
 fn limits_for(case: &Case, options: &GradeOptions) -> run::Limits {
-    let mut limits = case.limits.clone();
-    if let Some(s) = options.wall_limit.filter(|s| s.is_finite() && *s > 0.0) {
-        limits.wall = Duration::from_secs_f64(s);
-    }
-    if let Some(s) = options.cpu_limit.filter(|s| s.is_finite() && *s > 0.0) {
-        limits.cpu = Duration::from_secs_f64(s);
-    }
-    if let Some(mib) = options.memory_limit {
-        limits.memory_bytes = mib << 20;
-    }
-    if let Some(n) = options.process_limit.filter(|n| *n > 0) {
-        limits.processes = n;
-    }
-    if let Some(kib) = options.output_limit {
-        limits.output_bytes = usize::try_from(kib << 10).unwrap_or(usize::MAX);
-    }
-    limits
+    options.limits.apply(&case.limits)
 }
 
 /// Runs the program once for `case`, typing what the case's driver decides.
@@ -717,7 +743,7 @@ fn summary(outcome: &RunOutcome) -> RunSummary {
         Ending::WallTimeout => (Ended::Timeout, None, None),
         Ending::CpuLimit => (Ended::CpuLimit, None, None),
         Ending::MemoryLimit => (Ended::MemoryLimit, None, None),
-        Ending::OutputLimit => (Ended::OutputLimit, None, None),
+        Ending::OutputLimit | Ending::DiskLimit => (Ended::OutputLimit, None, None),
         Ending::WaitingForInput => (Ended::WaitingForInput, None, None),
     };
     RunSummary {
@@ -774,6 +800,11 @@ fn notes(
         Ending::OutputLimit => notes.push(format!(
             "the program was stopped after printing more than {} KiB",
             limits.output_bytes >> 10
+        )),
+        Ending::DiskLimit => notes.push(format!(
+            "the program was stopped for writing more than {} MiB or {} files",
+            run::workdir::DISK_LIMIT_BYTES >> 20,
+            run::workdir::DISK_LIMIT_ENTRIES
         )),
         Ending::Signaled(signal) => notes.push(format!(
             "the program crashed: killed by signal {signal}{}",
@@ -838,6 +869,7 @@ fn build_failed(
         build_failure: Some(failure),
         notes: Vec::new(),
         wall_ms: millis(started.elapsed()),
+        sandbox: sandbox_layers(),
     }
 }
 

@@ -8,6 +8,7 @@
 
 pub mod cases;
 pub mod check;
+pub mod cli;
 pub mod commands;
 pub mod console;
 pub mod drive;

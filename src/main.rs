@@ -188,10 +188,16 @@ enum Command {
     Doctor,
 
     /// Run any command with scripted input under the sandbox and print its transcript.
-    Run(grade::run::cli::RunArgs),
+    Run(grade::cli::run::RunArgs),
 }
 
 fn main() -> ExitCode {
+    // A student's program that found a copy of the grader (its reference games and cases)
+    // must not be able to use it: every copy refuses to run inside a grading.
+    if grade::run::seccomp::inside_grade_sandbox() {
+        eprintln!("grade: refusing to run inside a grade sandbox");
+        return ExitCode::from(2);
+    }
     let cli = Cli::parse();
     // A bug in grade must still end in one clear line and status 2, never a backtrace.
     std::panic::set_hook(Box::new(|info| {
@@ -274,11 +280,19 @@ fn dispatch(cli: Cli) -> ExitCode {
         }) => grade::commands::show(assignment, &case, cases.as_deref()),
         Some(Command::Bless { assignment, root }) => grade::commands::bless(assignment, &root),
         Some(Command::Verify { assignment, root }) => grade::commands::verify(assignment, &root),
-        Some(Command::Explore(args)) => explore(&args),
-        Some(Command::Doctor) => grade::run::doctor::print(),
-        Some(Command::Run(args)) => grade::run::cli::run_command(&args),
+        Some(Command::Explore(args)) => {
+            grade::run::interrupt::install();
+            explore(&args)
+        }
+        Some(Command::Doctor) => grade::cli::doctor::print(),
+        Some(Command::Run(args)) => {
+            // Before any thread exists: Ctrl-C and SIGTERM stop the run cleanly (exit 130).
+            grade::run::interrupt::install();
+            grade::cli::run::run_command(&args)
+        }
         None => match (cli.grade.submissions.is_empty(), cli.grade.assignment) {
             (false, Some(assignment)) => {
+                grade::run::interrupt::install();
                 grade::grade::grade_command(&cli.grade.submissions, assignment, &cli.grade.options)
             }
             _ => Err(anyhow::anyhow!(
@@ -286,10 +300,19 @@ fn dispatch(cli: Cli) -> ExitCode {
             )),
         },
     };
+    if grade::run::interrupt::interrupted() {
+        // Running programs were killed and cleaned up by their runs; finished work is kept.
+        eprintln!("grade: {}", grade::run::interrupt::Interrupted);
+        return ExitCode::from(grade::run::interrupt::EXIT_INTERRUPTED);
+    }
     match result {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
-            eprintln!("grade: {error:#}");
+            // Errors quote paths and messages a student may control: escaped.
+            eprintln!(
+                "grade: {}",
+                grade::report::escape::visible(&format!("{error:#}"))
+            );
             ExitCode::from(2)
         }
     }

@@ -181,6 +181,21 @@ pub struct BuildFailure {
     pub messages: String,
 }
 
+/// One containment layer of the sandbox the submission ran in, as reports show it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SandboxLayer {
+    /// The layer's short name (`landlock`, `namespaces`, `descriptors`, …).
+    pub name: String,
+    /// Whether it was active for this grading.
+    pub active: bool,
+    /// Whether the containment promised in docs/security.md depends on it: a required layer
+    /// that is off is reported at the top of every report, and `--require-sandbox` refuses
+    /// to grade without it.
+    pub required: bool,
+    /// What it did, or why it was off.
+    pub detail: String,
+}
+
 /// The result of grading one submission against one assignment's cases.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GradeResult {
@@ -203,9 +218,19 @@ pub struct GradeResult {
     pub notes: Vec<String>,
     /// Total wall time of grading in milliseconds (building and running).
     pub wall_ms: u64,
+    /// The sandbox layers student code ran under (empty when not recorded).
+    pub sandbox: Vec<SandboxLayer>,
 }
 
 impl GradeResult {
+    /// The required sandbox layers that were off for this grading.
+    pub fn missing_layers(&self) -> Vec<&SandboxLayer> {
+        self.sandbox
+            .iter()
+            .filter(|l| l.required && !l.active)
+            .collect()
+    }
+
     /// True when every case earned full marks.
     pub fn full_marks(&self) -> bool {
         self.build_failure.is_none()

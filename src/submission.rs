@@ -126,7 +126,14 @@ pub fn prepare(path: &Path, options: &PrepareOptions) -> Result<Submission, Prep
         path: path.to_path_buf(),
         reason,
     };
-    let metadata = std::fs::metadata(path).map_err(|e| unreadable(e.to_string()))?;
+    // Never follow a link the student (or an archive) put there: as root it could point at
+    // an instructor's hidden case.
+    let metadata = std::fs::symlink_metadata(path).map_err(|e| unreadable(e.to_string()))?;
+    if metadata.file_type().is_symlink() {
+        return Err(unreadable(
+            "is a symbolic link (not followed: give the file or directory itself)".into(),
+        ));
+    }
     let build_dir = tempfile::Builder::new()
         .prefix("grade-submission-")
         .tempdir()
@@ -142,28 +149,24 @@ pub fn prepare(path: &Path, options: &PrepareOptions) -> Result<Submission, Prep
             .file_name()
             .ok_or_else(|| unreadable("not a file name".into()))?;
         let copy = build_dir.path().join(name);
-        std::fs::copy(path, &copy).map_err(|e| unreadable(e.to_string()))?;
+        crate::run::workdir::copy_file(path, &copy).map_err(|e| unreadable(e.to_string()))?;
         build(path, copy, build_dir, options)
     }
 }
 
-/// Copies the regular files of a submission directory (recursively, skipping hidden ones).
+/// Copies the regular files of a submission directory (recursively, skipping hidden ones),
+/// never following a symbolic link (see [`crate::run::workdir::copy_tree`]).
 fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
-    for entry in walkdir::WalkDir::new(from)
-        .max_depth(4)
-        .into_iter()
-        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'))
-    {
-        let entry = entry.map_err(std::io::Error::other)?;
-        let relative = entry.path().strip_prefix(from).unwrap_or(entry.path());
-        let target = to.join(relative);
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target)?;
-        } else if entry.file_type().is_file() {
-            std::fs::copy(entry.path(), &target)?;
-        }
-    }
-    Ok(())
+    crate::run::workdir::copy_tree(
+        from,
+        to,
+        crate::run::workdir::CopyLimits {
+            // Files at most four levels down, as before.
+            depth: 3,
+            files: 2_000,
+            bytes: 512 << 20,
+        },
+    )
 }
 
 fn extension(path: &Path) -> String {

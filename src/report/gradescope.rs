@@ -68,6 +68,9 @@ impl Exporter for GradescopeExporter {
                 failure.command, failure.messages
             );
         }
+        if let Some(warning) = super::sandbox_warning(&result) {
+            output = format!("{warning}\n{output}");
+        }
         let tests = result
             .cases
             .iter()

@@ -47,6 +47,7 @@ mod tests {
                 "assignment",
                 "cases",
                 "max_score",
+                "sandbox",
                 "score",
                 "submission",
                 "wall_ms"

@@ -25,6 +25,18 @@ impl Exporter for JunitExporter {
             suite.set_system_out(build_failure_text(&result));
             suite.set_system_err(failure.messages.as_str());
         }
+        for layer in &result.sandbox {
+            suite.add_property(quick_junit::Property::new(
+                format!("sandbox.{}", layer.name),
+                if layer.active { "on" } else { "off" },
+            ));
+        }
+        if let Some(warning) = super::sandbox_warning(&result) {
+            suite.set_system_err(match &result.build_failure {
+                Some(failure) => format!("{warning}\n{}", failure.messages),
+                None => warning,
+            });
+        }
         for case in &result.cases {
             suite.add_test_case(test_case(&result, case));
         }

@@ -4,6 +4,7 @@
 //! result through [`for_students`], which strips everything a hidden case must never show
 //! (its input, stderr, differences and check details), so no format can leak them by mistake.
 
+pub mod escape;
 pub mod explore;
 pub mod gradescope;
 pub mod json;
@@ -56,14 +57,32 @@ pub const HIDDEN_DETAIL: &str = "hidden case: details not shown";
 ///
 /// Hidden cases keep their name, description, points, status, run summary and each
 /// check's name, kind, points and pass/fail; their input, stderr and notes are emptied,
-/// differences removed and check details replaced by [`HIDDEN_DETAIL`]. Visible cases are
-/// unchanged. Every exporter renders this copy, never the raw result.
+/// differences removed and check details replaced by [`HIDDEN_DETAIL`]. Then every string is
+/// escaped and bounded ([`escape::for_display`]): no control character reaches a terminal
+/// and no quoted line makes a report huge. Every exporter renders this copy, never the raw
+/// result.
 pub fn for_students(result: &GradeResult) -> GradeResult {
     let mut shown = result.clone();
     for case in &mut shown.cases {
         redact_case(case);
     }
-    shown
+    escape::for_display(&shown)
+}
+
+/// The warning every format puts first when a required sandbox layer was off, or None.
+pub fn sandbox_warning(result: &GradeResult) -> Option<String> {
+    let missing = result.missing_layers();
+    if missing.is_empty() {
+        return None;
+    }
+    let list: Vec<String> = missing
+        .iter()
+        .map(|l| format!("{} ({})", l.name, l.detail))
+        .collect();
+    Some(format!(
+        "WARNING: the sandbox was incomplete; student code ran without: {}",
+        list.join("; ")
+    ))
 }
 
 /// Strips a hidden case in place (see [`for_students`]); visible cases are left alone.
@@ -245,6 +264,7 @@ pub(crate) mod tests {
             build_failure: None,
             notes: Vec::new(),
             wall_ms: 2345,
+            sandbox: Vec::new(),
         }
     }
 

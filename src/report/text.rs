@@ -80,6 +80,9 @@ fn render(result: &GradeResult, style: Style) -> String {
         "{}",
         style.bold(&format!("{}: {}", result.assignment, result.submission))
     );
+    if let Some(warning) = super::sandbox_warning(result) {
+        let _ = writeln!(out, "{}", style.red(&style.bold(&warning)));
+    }
     out.push('\n');
     for note in &result.notes {
         let _ = writeln!(out, "Note: {note}");

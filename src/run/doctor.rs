@@ -1,5 +1,6 @@
-//! `grade doctor`: which containment layers and which input-detection method work on this
-//! machine, and why any is off. Every line is a probe of the real mechanism, not a guess.
+//! What `grade doctor` reports: which containment layers and which input-detection method
+//! work on this machine, and why any is off. Every line is a probe of the real mechanism, not
+//! a guess. The printing is in `cli::doctor`.
 
 use std::path::Path;
 
@@ -88,18 +89,20 @@ pub fn layers() -> Vec<Layer> {
         } else if cg.memory_limited {
             "v2 memory.max".into()
         } else {
-            "no memory cgroup: RLIMIT_AS (a JVM needs -Xmx and small reserved sizes)".into()
+            "no memory cgroup: RLIMIT_DATA (private writable memory; the JVM starts)".into()
         },
     });
     out.push(Layer {
         name: "process limit",
-        on: cg.pids_limited || caps.root,
+        on: cg.pids_limited || caps.root || caps.namespaces.user,
         detail: if let Some(d) = &cg.v1_pids {
             format!("v1 pids cgroup under {}", parent(d))
         } else if cg.pids_limited {
             "v2 pids.max".into()
         } else if caps.root {
             "RLIMIT_NPROC with a per-run uid".into()
+        } else if caps.namespaces.user {
+            "RLIMIT_NPROC counted in the run's own user namespace".into()
         } else {
             "off: no pids cgroup and not root (RLIMIT_NPROC would count all of this user's processes)".into()
         },
@@ -119,11 +122,28 @@ pub fn layers() -> Vec<Layer> {
         name: "network namespace",
         on: caps.netns,
         detail: if caps.netns {
-            "new network namespace: only a downed loopback".into()
+            "a new network namespace per run: only a downed loopback, no shared socket names".into()
         } else {
             "unshare(CLONE_NEWNET) refused (container without the privilege)".into()
         },
     });
+    for l in super::layers::states()
+        .into_iter()
+        .filter(|l| l.name == "grader lock" || l.name == "descriptors")
+    {
+        out.push(Layer {
+            name: l.name,
+            on: l.active,
+            detail: l.detail,
+        });
+    }
+    for l in super::layers::namespaces::describe(caps.root) {
+        out.push(Layer {
+            name: l.name,
+            on: l.active,
+            detail: l.detail,
+        });
+    }
     out.push(Layer {
         name: "landlock",
         on: caps.landlock_abi > 0,
@@ -184,17 +204,4 @@ fn parent(d: &Path) -> String {
     d.parent()
         .map(|p| p.display().to_string())
         .unwrap_or_default()
-}
-
-/// Prints the doctor report to stdout.
-pub fn print() -> anyhow::Result<u8> {
-    for layer in layers() {
-        println!(
-            "{:<24} {:<3} {}",
-            layer.name,
-            if layer.on { "on" } else { "off" },
-            layer.detail
-        );
-    }
-    Ok(0)
 }

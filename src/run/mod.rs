@@ -9,7 +9,7 @@
 //! seccomp is refused, polling /proc for a thread of the run blocked reading our stdin
 //! ([`procpoll`]); last resort: no output for 30 ms, no unread input and every thread asleep.
 //! `GRADE_DETECTION=proc-polling|quiescence` forces a fallback (for tests), and
-//! `GRADE_DISABLE=cgroup,landlock,netns,uid,stdbuf` switches layers off (diagnosis, benchmarks).
+//! `GRADE_DISABLE=cgroup,landlock,namespaces,netns,uid,stdbuf,grader-lock` switches layers off (diagnosis, benchmarks).
 //!
 //! # The environment of a run
 //! * The environment is cleared and set to exactly: `PATH=/usr/local/bin:/usr/bin:/bin`,
@@ -42,18 +42,17 @@ use std::time::Instant;
 
 use crate::transcript::Stream;
 
-pub mod cgroup;
-pub mod limits;
+pub mod interrupt;
+pub mod layers;
 pub mod procpoll;
-pub mod pty;
 pub mod sandbox;
-pub mod seccomp;
+pub mod workdir;
+pub use layers::{cgroup, limits, pty, seccomp};
 use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::transcript::Transcript;
 
-pub mod cli;
 pub mod doctor;
 
 /// Decides what to type each time the program waits for input: a fixed script ([`Script`]),
@@ -92,32 +91,7 @@ impl InputSource for Script {
     }
 }
 
-/// Resource limits for one run; every run gets all of them.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Limits {
-    /// Wall-clock time from start to kill.
-    pub wall: Duration,
-    /// CPU time (user + system) of the whole process tree.
-    pub cpu: Duration,
-    /// Memory of the whole process tree, in bytes.
-    pub memory_bytes: u64,
-    /// Output bytes kept (stdout + stderr); the rest is cut and the cut is marked.
-    pub output_bytes: usize,
-    /// Processes (and threads) the run may have at once.
-    pub processes: u32,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            wall: Duration::from_secs(10),
-            cpu: Duration::from_secs(5),
-            memory_bytes: 512 << 20,
-            output_bytes: 1 << 20,
-            processes: 64,
-        }
-    }
-}
+pub use limits::{LimitArgs, Limits};
 
 /// What to do when the program asks for input after the script is used up.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -169,6 +143,9 @@ pub enum Ending {
     MemoryLimit,
     /// The output limit was hit.
     OutputLimit,
+    /// The working directory grew beyond [`workdir::DISK_LIMIT_BYTES`] or
+    /// [`workdir::DISK_LIMIT_ENTRIES`].
+    DiskLimit,
     /// The program asked for input after the script ended and was stopped.
     WaitingForInput,
 }
@@ -224,6 +201,9 @@ pub struct RunOutcome {
 pub enum RunError {
     /// The working directory or a file in it could not be created.
     Setup(std::io::Error),
+    /// The grader was interrupted (Ctrl-C, SIGTERM): the run was not started, or was killed
+    /// and cleaned up.
+    Interrupted,
     /// The program could not be started (missing, not executable).
     Spawn {
         /// The program as given in the command.
@@ -237,6 +217,7 @@ impl std::fmt::Display for RunError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             RunError::Setup(e) => write!(f, "cannot prepare the run's working directory: {e}"),
+            RunError::Interrupted => write!(f, "{}", interrupt::Interrupted),
             RunError::Spawn { program, source } => write!(f, "cannot start {program}: {source}"),
         }
     }
@@ -251,8 +232,10 @@ pub struct Capabilities {
     pub root: bool,
     /// Landlock ABI version (0: none).
     pub landlock_abi: u32,
-    /// A new network namespace can be created with [`sandbox::netns_flags`].
+    /// Each run gets its own network (and IPC, UTS, pid) namespace.
     pub netns: bool,
+    /// Which namespaces and keyring operations work here.
+    pub namespaces: layers::namespaces::Support,
     /// `/proc/<pid>/task/<tid>/syscall` is readable (proc polling possible).
     pub proc_polling: bool,
 }
@@ -263,7 +246,11 @@ pub fn capabilities() -> &'static Capabilities {
     CAPS.get_or_init(|| Capabilities {
         root: sandbox::is_root(),
         landlock_abi: sandbox::landlock_abi(),
-        netns: sandbox::probe_unshare(sandbox::netns_flags()),
+        netns: {
+            let ns = layers::namespaces::probe();
+            ns.user || ns.privileged
+        },
+        namespaces: layers::namespaces::probe(),
         proc_polling: procpoll::syscall_file_available(),
     })
 }
@@ -548,6 +535,8 @@ impl Supervisor<'_> {
 /// The kill machinery of a run: cgroup, process group, /proc sweep.
 struct Tree<'a> {
     leader: i32,
+    /// The run's working directory, whose size is capped.
+    workdir: &'a std::path::Path,
     cgroups: &'a cgroup::RunCgroups,
     uid: Option<u32>,
     marker: Vec<u8>,
@@ -574,6 +563,18 @@ impl Tree<'_> {
         }
     }
 
+    /// Whether the working directory holds more than the disk limits allow.
+    fn over_disk_limit(&self) -> bool {
+        workdir::usage(
+            self.workdir,
+            workdir::DISK_LIMIT_BYTES,
+            workdir::DISK_LIMIT_ENTRIES,
+        )
+        .is_ok_and(|u| {
+            u.bytes > workdir::DISK_LIMIT_BYTES || u.entries > workdir::DISK_LIMIT_ENTRIES
+        })
+    }
+
     /// The run's live processes.
     fn processes(&self) -> Vec<i32> {
         self.cgroups
@@ -582,26 +583,30 @@ impl Tree<'_> {
     }
 }
 
-/// Layers switched off with `GRADE_DISABLE=cgroup,landlock,netns,uid,stdbuf` (diagnosis and
+/// Layers switched off with `GRADE_DISABLE=cgroup,landlock,namespaces,netns,uid,stdbuf,grader-lock` (diagnosis and
 /// benchmarks; `grade doctor` does not read it).
 #[derive(Debug, Default, Clone, Copy)]
-struct Disabled {
-    cgroup: bool,
-    landlock: bool,
-    netns: bool,
-    uid: bool,
-    stdbuf: bool,
+pub(crate) struct Disabled {
+    pub(crate) cgroup: bool,
+    pub(crate) landlock: bool,
+    pub(crate) netns: bool,
+    pub(crate) namespaces: bool,
+    pub(crate) uid: bool,
+    pub(crate) stdbuf: bool,
+    pub(crate) grader_lock: bool,
 }
 
-fn disabled_layers() -> Disabled {
+pub(crate) fn disabled_layers() -> Disabled {
     let list = std::env::var("GRADE_DISABLE").unwrap_or_default();
     let has = |name: &str| list.split(',').any(|x| x.trim() == name);
     Disabled {
         cgroup: has("cgroup") || std::env::var_os("GRADE_NO_CGROUP").is_some(),
         landlock: has("landlock"),
         netns: has("netns"),
+        namespaces: has("namespaces"),
         uid: has("uid"),
         stdbuf: has("stdbuf"),
+        grader_lock: has("grader-lock"),
     }
 }
 
@@ -622,6 +627,9 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
 /// Runs one program once, typing what `source` decides at each read (`spec.input` unused).
 pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutcome, RunError> {
     static RUN_COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    if interrupt::interrupted() {
+        return Err(RunError::Interrupted);
+    }
     let caps = capabilities();
     let Some(program) = spec.command.first() else {
         return Err(RunError::Spawn {
@@ -655,11 +663,6 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         spec.limits.memory_bytes,
         spec.limits.processes,
     );
-    let landlock = if off.landlock {
-        None
-    } else {
-        sandbox::build_landlock(workdir, &spec.readable).ok()
-    };
     let forced = forced_detection();
     let want_seccomp =
         matches!(forced, None | Some(Detection::Seccomp)) && seccomp::supported_arch();
@@ -667,6 +670,7 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     // Input and output channels.
     // Under a terminal, stderr shares it (as in a student's terminal: Python's input()
     // writes its prompt to stderr when stdin and stdout are terminals).
+    let mut tty_path = None;
     let (stdin_child, stdout_child, stderr_child, stdin, stdin_probe, stdout_parent): (
         Stdio,
         Stdio,
@@ -676,6 +680,7 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         Option<OwnedFd>,
     ) = if spec.terminal {
         let p = pty::open().map_err(RunError::Setup)?;
+        tty_path = Some(p.slave_path.clone());
         let s1 = p.slave.try_clone().map_err(RunError::Setup)?;
         let s2 = p.slave.try_clone().map_err(RunError::Setup)?;
         let s3 = p.slave.try_clone().map_err(RunError::Setup)?;
@@ -702,12 +707,27 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     };
     set_nonblocking(stdin.as_raw_fd());
     let stdin_id = fd_identity(stdin_probe.as_raw_fd());
+    // Where the kernel has Landlock, a ruleset that cannot be built refuses the run: no run
+    // goes on silently without it (a kernel without it is reported by every report).
+    let landlock = if off.landlock || caps.landlock_abi == 0 {
+        None
+    } else {
+        Some(
+            sandbox::build_landlock(workdir, &spec.readable, tty_path.as_deref())
+                .map_err(|e| RunError::Setup(io::Error::other(format!("Landlock: {e}"))))?,
+        )
+    };
 
     // seccomp listener channel.
     let filter = seccomp::filter();
     let prog = Box::new(libc::sock_fprog {
         len: filter.len() as u16,
         filter: filter.as_ptr() as *mut libc::sock_filter,
+    });
+    let mark_filter = seccomp::marker_filter();
+    let mark_prog = Box::new(libc::sock_fprog {
+        len: mark_filter.len() as u16,
+        filter: mark_filter.as_ptr() as *mut libc::sock_filter,
     });
     let mut socks = [-1; 2];
     let sock_pair = if want_seccomp && !filter.is_empty() {
@@ -740,21 +760,24 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
             .map(|d| d.as_nanos())
             .unwrap_or(0)
     );
+    let ns_plan = layers::namespaces::plan(uid, !off.namespaces, !off.netns);
+    // The process limit counts per user: per-run uid as root, per user namespace otherwise.
+    let own_user = uid.is_some() || ns_plan.user_flags != 0;
     let setup = sandbox::ChildSetup {
         cgroup_fds: cgroups.join_raw_fds(),
-        rlimits: limits::rlimits(&spec.limits, cgroups.memory_limited, uid.is_some()),
-        unshare_flags: if caps.netns && !off.netns {
-            sandbox::netns_flags()
-        } else {
-            0
-        },
-        netns_fd: if off.netns {
-            -1
-        } else {
-            sandbox::shared_netns()
-                .map(|fd| fd.as_raw_fd())
-                .unwrap_or(-1)
-        },
+        rlimits: limits::rlimits(&spec.limits, cgroups.memory_limited, own_user)
+            .into_iter()
+            .map(|(resource, soft, hard)| {
+                // The program is pid 1 of its namespace, which ignores SIGXCPU: SIGKILL at
+                // the limit instead of a second later.
+                if resource == libc::RLIMIT_CPU && ns_plan.pid {
+                    (resource, soft, soft)
+                } else {
+                    (resource, soft, hard)
+                }
+            })
+            .collect(),
+        namespaces: ns_plan,
         controlling_tty: spec.terminal,
         landlock_fd: landlock.as_ref().map(|l| l.fd.as_raw_fd()).unwrap_or(-1),
         seccomp_prog: if sock_pair.is_some() {
@@ -763,6 +786,11 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
             std::ptr::null()
         },
         seccomp_sock: sock_pair.as_ref().map(|p| p.1.as_raw_fd()).unwrap_or(-1),
+        marker_prog: if off.grader_lock || mark_filter.is_empty() {
+            std::ptr::null()
+        } else {
+            &*mark_prog as *const libc::sock_fprog
+        },
         uid,
     };
 
@@ -818,6 +846,7 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
 
     let tree = Tree {
         leader,
+        workdir,
         cgroups: &cgroups,
         uid,
         marker: format!("GRADE_RUN_ID={marker}").into_bytes(),
@@ -862,6 +891,10 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
 
     // Whatever happened: kill the tree, reap the child, drain what is left.
     tree.kill();
+    if sup.killed_for.is_none() && tree.over_disk_limit() {
+        // Filled between two checks: still over the cap.
+        sup.killed_for = Some(Ending::DiskLimit);
+    }
     let (status, rusage) = reap(leader);
     let wall = start.elapsed();
     drop(listener);
@@ -886,7 +919,16 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     let peak = cgroups
         .peak_memory()
         .or((rusage.ru_maxrss > 0).then(|| rusage.ru_maxrss as u64 * 1024));
-    let ending = classify(sup.killed_for, status, cpu, &spec.limits, &cgroups);
+    let mut ending = classify(sup.killed_for, status, cpu, &spec.limits, &cgroups);
+    // Without a memory cgroup the limit is RLIMIT_DATA: allocations fail (MemoryError,
+    // bad_alloc, a crash) instead of an OOM kill. A failure at nearly the limit is the limit.
+    let near_limit = peak.is_some_and(|p| p >= spec.limits.memory_bytes / 10 * 8);
+    if !cgroups.memory_limited
+        && near_limit
+        && matches!(ending, Ending::Signaled(_) | Ending::Exited(1..))
+    {
+        ending = Ending::MemoryLimit;
+    }
     let outcome = RunOutcome {
         transcript: std::mem::take(&mut sup.transcript),
         ending,
@@ -902,7 +944,12 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     drop(tree);
     cgroups.remove();
     if let Some(temporary) = temporary {
-        let _ = temporary.close();
+        // However deep a tree the program left: no recursion (see `workdir`).
+        let dir = temporary.keep();
+        let _ = workdir::remove_tree(&dir);
+    }
+    if interrupt::interrupted() {
+        return Err(RunError::Interrupted);
     }
     Ok(outcome)
 }
@@ -965,7 +1012,10 @@ fn classify(
     }
     if libc::WIFSIGNALED(status) {
         let sig = libc::WTERMSIG(status);
-        if sig == libc::SIGXCPU || (sig == libc::SIGKILL && cpu >= limits.cpu) {
+        // RLIMIT_CPU's SIGKILL (the program is pid 1 of its namespace, which ignores SIGXCPU)
+        // arrives when the kernel's exact count reaches the limit; rusage's sampled count may
+        // still be a little short of it.
+        if sig == libc::SIGXCPU || (sig == libc::SIGKILL && cpu >= limits.cpu.mul_f64(0.75)) {
             return Ending::CpuLimit;
         }
         if cgroups.oom_killed() {
@@ -992,6 +1042,7 @@ fn supervise(
     let limits = &sup.spec.limits;
     let deadline = start + limits.wall;
     let mut next_cpu_check = start + Duration::from_millis(20);
+    let mut next_disk_check = start + Duration::from_millis(250);
     let mut poll_interval = Duration::from_micros(50);
     let mut listener_open = listener.is_some();
     loop {
@@ -1004,6 +1055,9 @@ fn supervise(
         if now >= deadline {
             sup.killed_for = Some(Ending::WallTimeout);
             return;
+        }
+        if interrupt::interrupted() {
+            return; // the caller kills the tree, cleans up and reports the interruption
         }
         let mut timeout = (deadline - now).min(next_cpu_check.saturating_duration_since(now));
         if let Some(grace) = sup.grace_until {
@@ -1087,6 +1141,15 @@ fn supervise(
             next_cpu_check = now + Duration::from_millis(20);
             if tree.cgroups.cpu().is_some_and(|c| c >= limits.cpu) {
                 sup.killed_for = Some(Ending::CpuLimit);
+                return;
+            }
+        }
+        if now >= next_disk_check {
+            // At most ~10% of the supervisor's time, however large the tree.
+            let over = tree.over_disk_limit();
+            next_disk_check = Instant::now() + (now.elapsed() * 10).max(Duration::from_millis(250));
+            if over {
+                sup.killed_for = Some(Ending::DiskLimit);
                 return;
             }
         }

@@ -56,7 +56,18 @@ pub fn program(relative: &str) -> PathBuf {
 
 /// Grades `submission` with the JSON report; returns the exit code and the parsed report.
 pub fn grade_json(submission: &Path, assignment: &str, extra: &[&str]) -> (i32, serde_json::Value) {
+    grade_json_env(submission, assignment, extra, &[])
+}
+
+/// [`grade_json`] with extra environment variables for the grader.
+pub fn grade_json_env(
+    submission: &Path,
+    assignment: &str,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> (i32, serde_json::Value) {
     let output = grade()
+        .envs(env.iter().copied())
         .arg(submission)
         .args(["--assignment", assignment, "--format", "json"])
         .args(extra)

@@ -9,53 +9,106 @@
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 
-const SECCOMP_SET_MODE_FILTER: libc::c_ulong = 1;
-const SECCOMP_FILTER_FLAG_NEW_LISTENER: libc::c_ulong = 1 << 3;
-const SECCOMP_RET_USER_NOTIF: u32 = 0x7fc0_0000;
-const SECCOMP_RET_ALLOW: u32 = 0x7fff_0000;
-const SECCOMP_IOCTL_NOTIF_RECV: libc::c_ulong = 0xc050_2100;
-const SECCOMP_IOCTL_NOTIF_SEND: libc::c_ulong = 0xc018_2101;
-const SECCOMP_IOCTL_NOTIF_ID_VALID: libc::c_ulong = 0x4008_2102;
-const SECCOMP_USER_NOTIF_FLAG_CONTINUE: u32 = 1;
+use libc::{
+    SECCOMP_FILTER_FLAG_NEW_LISTENER, SECCOMP_IOCTL_NOTIF_ID_VALID, SECCOMP_IOCTL_NOTIF_RECV,
+    SECCOMP_IOCTL_NOTIF_SEND, SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO, SECCOMP_RET_USER_NOTIF,
+};
 
+/// `SECCOMP_SET_MODE_FILTER` as the `seccomp` syscall's first argument.
+const SECCOMP_SET_MODE_FILTER: libc::c_ulong = libc::SECCOMP_SET_MODE_FILTER as libc::c_ulong;
+
+// <linux/audit.h>: AUDIT_ARCH_X86_64 = EM_X86_64 | __AUDIT_ARCH_64BIT | __AUDIT_ARCH_LE
+// (libc does not define the AUDIT_ARCH_* constants).
 #[cfg(target_arch = "x86_64")]
 const AUDIT_ARCH: u32 = 0xc000_003e;
-#[cfg(target_arch = "x86_64")]
-const READ_SYSCALLS: [u32; 5] = [0, 17, 19, 295, 327];
 #[cfg(target_arch = "aarch64")]
 const AUDIT_ARCH: u32 = 0xc000_00b7;
-#[cfg(target_arch = "aarch64")]
-const READ_SYSCALLS: [u32; 5] = [63, 67, 65, 69, 286];
+/// read, pread64, readv, preadv, preadv2.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+const READ_SYSCALLS: [u32; 5] = [
+    libc::SYS_read as u32,
+    libc::SYS_pread64 as u32,
+    libc::SYS_readv as u32,
+    libc::SYS_preadv as u32,
+    libc::SYS_preadv2 as u32,
+];
 
-/// `struct seccomp_data` from <linux/seccomp.h>.
-#[repr(C)]
-#[derive(Clone, Copy, Default, Debug)]
-struct SeccompData {
-    nr: i32,
-    arch: u32,
-    instruction_pointer: u64,
-    args: [u64; 6],
+/// `struct seccomp_notif`: one held syscall (`id`, and `pid`: the thread, in our pid
+/// namespace).
+pub type Notif = libc::seccomp_notif;
+
+/// The `prctl` option that marks a grade sandbox: inside one, `prctl(GRADER_MARK, …)` fails
+/// with [`GRADER_MARK_ERRNO`] (an unused option fails with EINVAL everywhere else). The
+/// filter that answers it is inherited across fork and exec and cannot be removed, so a
+/// program cannot hide from `grade` that it runs inside a grading, whatever copy of the
+/// grader binary it found: every copy refuses to run there ([`inside_grade_sandbox`]).
+pub const GRADER_MARK: u32 = 0x4752_4144; // "GRAD"
+/// The errno of the marked `prctl`.
+pub const GRADER_MARK_ERRNO: u32 = 3141;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+const PRCTL: u32 = libc::SYS_prctl as u32;
+
+/// Whether this process runs inside a grade sandbox (see [`GRADER_MARK`]).
+pub fn inside_grade_sandbox() -> bool {
+    // SAFETY: an unknown prctl option has no effect.
+    let r = unsafe { libc::prctl(GRADER_MARK as libc::c_int, 0, 0, 0, 0) };
+    r == -1 && io::Error::last_os_error().raw_os_error() == Some(GRADER_MARK_ERRNO as i32)
 }
 
-/// `struct seccomp_notif`: one held syscall.
-#[repr(C)]
-#[derive(Clone, Copy, Default, Debug)]
-pub struct Notif {
-    /// Cookie identifying the notification in replies.
-    pub id: u64,
-    /// The thread (tid) making the syscall, in our pid namespace.
-    pub pid: u32,
-    flags: u32,
-    data: SeccompData,
+/// The marker filter: `prctl(GRADER_MARK)` fails with [`GRADER_MARK_ERRNO`], the rest is
+/// allowed. Empty on architectures whose syscall numbers this build does not know.
+pub fn marker_filter() -> Vec<libc::sock_filter> {
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    {
+        let stmt = |code: u32, k: u32| libc::sock_filter {
+            code: code as u16,
+            jt: 0,
+            jf: 0,
+            k,
+        };
+        let jump = |k: u32, jt: u8, jf: u8| libc::sock_filter {
+            code: (libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K) as u16,
+            jt,
+            jf,
+            k,
+        };
+        let load = |offset: u32| stmt(libc::BPF_LD | libc::BPF_W | libc::BPF_ABS, offset);
+        let ret = |k: u32| stmt(libc::BPF_RET | libc::BPF_K, k);
+        vec![
+            load(4),                                    // 0: arch
+            jump(AUDIT_ARCH, 0, 4),                     // 1: foreign arch -> allow (6)
+            load(0),                                    // 2: syscall number
+            jump(PRCTL, 0, 2),                          // 3: not prctl -> allow (6)
+            load(16),                                   // 4: args[0], low 32 bits
+            jump(GRADER_MARK, 1, 0),                    // 5: the mark -> errno (7)
+            ret(SECCOMP_RET_ALLOW),                     // 6
+            ret(SECCOMP_RET_ERRNO | GRADER_MARK_ERRNO), // 7
+        ]
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        Vec::new()
+    }
 }
 
-#[repr(C)]
-#[derive(Clone, Copy, Default)]
-struct NotifResp {
-    id: u64,
-    val: i64,
-    error: i32,
-    flags: u32,
+/// Installs the marker filter in the child (no-new-privileges must be set).
+///
+/// # Safety
+/// `prog` must point to a valid filter; call only in the forked child before exec.
+pub unsafe fn install_marker_in_child(prog: *const libc::sock_fprog) -> Result<(), i32> {
+    // SAFETY: a valid filter program (see the function contract).
+    unsafe {
+        if libc::syscall(
+            libc::SYS_seccomp,
+            SECCOMP_SET_MODE_FILTER,
+            0 as libc::c_ulong,
+            prog,
+        ) != 0
+        {
+            return Err(*libc::__errno_location());
+        }
+    }
+    Ok(())
 }
 
 /// Whether this build knows the syscall numbers of the architecture.
@@ -186,7 +239,8 @@ pub fn receive_listener(sock: &OwnedFd) -> Option<OwnedFd> {
 
 /// Receives one pending notification (the listener must be readable).
 pub fn recv(listener: &OwnedFd) -> io::Result<Notif> {
-    let mut notif = Notif::default();
+    // SAFETY: seccomp_notif is plain data; the kernel requires it zeroed.
+    let mut notif: Notif = unsafe { std::mem::zeroed() };
     // SAFETY: the kernel fills a zeroed struct of the size encoded in the ioctl number.
     let r = unsafe {
         libc::ioctl(
@@ -218,17 +272,18 @@ pub fn id_valid(listener: &OwnedFd, id: u64) -> bool {
 ///
 /// Errors (the thread was interrupted or died meanwhile) are harmless and ignored.
 pub fn continue_syscall(listener: &OwnedFd, id: u64) {
-    let mut resp = NotifResp {
+    let mut resp = libc::seccomp_notif_resp {
         id,
-        flags: SECCOMP_USER_NOTIF_FLAG_CONTINUE,
-        ..NotifResp::default()
+        val: 0,
+        error: 0,
+        flags: libc::SECCOMP_USER_NOTIF_FLAG_CONTINUE as u32,
     };
     // SAFETY: the ioctl reads a struct of the size encoded in its number.
     unsafe {
         libc::ioctl(
             listener.as_raw_fd(),
             SECCOMP_IOCTL_NOTIF_SEND,
-            &mut resp as *mut NotifResp,
+            &mut resp as *mut libc::seccomp_notif_resp,
         );
     }
 }
@@ -250,7 +305,14 @@ mod tests {
             }
         }
         assert_eq!(f.last().map(|i| i.k), Some(SECCOMP_RET_ALLOW));
+        let m = marker_filter();
+        for (i, ins) in m.iter().enumerate() {
+            if ins.code as u32 & 0x07 == libc::BPF_JMP {
+                assert!(i + 1 + (ins.jt as usize) < m.len());
+                assert!(i + 1 + (ins.jf as usize) < m.len());
+            }
+        }
         assert_eq!(std::mem::size_of::<Notif>(), 80);
-        assert_eq!(std::mem::size_of::<NotifResp>(), 24);
+        assert_eq!(std::mem::size_of::<libc::seccomp_notif_resp>(), 24);
     }
 }

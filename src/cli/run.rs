@@ -5,12 +5,11 @@
 //! as one JSON object for scripts and tests.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use clap::Args;
 use serde_json::json;
 
-use super::{EndOfInput, Ending, Limits, RunSpec};
+use crate::run::{EndOfInput, Ending, Limits, RunSpec};
 use crate::transcript::{decode_visible, Event, Stream};
 
 /// Options of `grade run`.
@@ -25,21 +24,9 @@ pub struct RunArgs {
     /// Close stdin when the input runs out instead of stopping the program.
     #[arg(long)]
     pub close_stdin: bool,
-    /// Wall-clock limit in seconds.
-    #[arg(long, value_name = "SECONDS")]
-    pub wall: Option<f64>,
-    /// CPU-time limit in seconds.
-    #[arg(long, value_name = "SECONDS")]
-    pub cpu: Option<f64>,
-    /// Memory limit in MiB.
-    #[arg(long, value_name = "MIB")]
-    pub memory: Option<u64>,
-    /// Output bytes kept before the program is stopped.
-    #[arg(long, value_name = "BYTES")]
-    pub output_limit: Option<usize>,
-    /// Processes (and threads) the program may have at once.
-    #[arg(long, value_name = "N")]
-    pub processes: Option<u32>,
+    /// Limits (the same options and units as `grade`).
+    #[command(flatten)]
+    pub limits: crate::run::LimitArgs,
     /// Copy a file into the working directory: NAME=PATH (repeatable).
     #[arg(
         long = "file",
@@ -61,28 +48,9 @@ pub struct RunArgs {
     pub command: Vec<String>,
 }
 
-fn secs(s: f64) -> anyhow::Result<Duration> {
-    Duration::try_from_secs_f64(s).map_err(|e| anyhow::anyhow!("bad duration {s}: {e}"))
-}
-
 /// Builds the run specification from the options.
 pub fn spec_from_args(args: &RunArgs) -> anyhow::Result<RunSpec> {
-    let mut limits = Limits::default();
-    if let Some(w) = args.wall {
-        limits.wall = secs(w)?;
-    }
-    if let Some(c) = args.cpu {
-        limits.cpu = secs(c)?;
-    }
-    if let Some(m) = args.memory {
-        limits.memory_bytes = m << 20;
-    }
-    if let Some(o) = args.output_limit {
-        limits.output_bytes = o;
-    }
-    if let Some(p) = args.processes {
-        limits.processes = p;
-    }
+    let limits = args.limits.apply(&Limits::default());
     let input = match &args.input {
         Some(path) => {
             let bytes = std::fs::read(path)
@@ -127,19 +95,10 @@ pub fn spec_from_args(args: &RunArgs) -> anyhow::Result<RunSpec> {
     })
 }
 
-/// Makes control characters visible for printing (newlines and tabs stay).
+/// Makes control characters visible for printing (newlines and tabs stay); see
+/// [`crate::report::escape::visible`], the one escaping function.
 pub fn escape_controls(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\n' | '\t' => out.push(c),
-            '\0' => out.push_str("\\0"),
-            '\r' => out.push_str("\\r"),
-            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out
+    crate::report::escape::visible(text)
 }
 
 /// A short machine-readable name for an ending, e.g. `exited`, `cpu-limit`.
@@ -151,6 +110,7 @@ pub fn ending_name(e: Ending) -> &'static str {
         Ending::CpuLimit => "cpu-limit",
         Ending::MemoryLimit => "memory-limit",
         Ending::OutputLimit => "output-limit",
+        Ending::DiskLimit => "disk-limit",
         Ending::WaitingForInput => "waiting-for-input",
     }
 }
@@ -158,7 +118,7 @@ pub fn ending_name(e: Ending) -> &'static str {
 /// Runs the command and prints its transcript and how it ended.
 pub fn run_command(args: &RunArgs) -> anyhow::Result<u8> {
     let spec = spec_from_args(args)?;
-    let outcome = super::run(&spec)?;
+    let outcome = crate::run::run(&spec)?;
     let t = &outcome.transcript;
     let code = match outcome.ending {
         Ending::Exited(c) => Some(c),
@@ -228,6 +188,6 @@ mod tests {
 
     #[test]
     fn controls_are_escaped_but_newlines_kept() {
-        assert_eq!(escape_controls("a\0b\r\n\x07"), "a\\0b\\r\n\\u{7}");
+        assert_eq!(escape_controls("a\0b\r\n\x07\x1b"), "a\\0b\\r\n\\u{7}\\e");
     }
 }

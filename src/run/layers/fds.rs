@@ -1,0 +1,65 @@
+//! Descriptors: nothing the grader inherited or opened reaches the program except its stdin,
+//! stdout and stderr. Landlock only checks new opens, so an inherited descriptor (the grader
+//! started as `grade … 7<secret 8>>gradebook.csv`) would otherwise be a way out.
+//!
+//! * prepare: nothing (every descriptor the runner opens itself is close-on-exec).
+//! * apply: `close_range(3, ~0, CLOSE_RANGE_CLOEXEC)` as the last step before exec (the
+//!   descriptors the child still needs until then, and the one the standard library uses to
+//!   report a failed exec, stay usable until exec); on kernels before 5.11, `FD_CLOEXEC` on
+//!   every descriptor below the descriptor limit.
+//! * doctor: always on.
+
+/// `CLOSE_RANGE_CLOEXEC` from <linux/close_range.h>.
+const CLOSE_RANGE_CLOEXEC: libc::c_uint = 1 << 2;
+
+/// Marks every descriptor above 2 close-on-exec. Child side: syscalls only.
+///
+/// # Safety
+/// Call only in the forked child before exec.
+pub unsafe fn cloexec_above_stderr() -> Result<(), i32> {
+    // SAFETY: plain syscalls without pointers.
+    unsafe {
+        if libc::syscall(
+            libc::SYS_close_range,
+            3 as libc::c_uint,
+            libc::c_uint::MAX,
+            CLOSE_RANGE_CLOEXEC,
+        ) == 0
+        {
+            return Ok(());
+        }
+        let mut lim = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) != 0 {
+            return Err(*libc::__errno_location());
+        }
+        let top = lim.rlim_cur.min(1 << 20) as libc::c_int;
+        for fd in 3..top {
+            libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+        }
+        Ok(())
+    }
+}
+
+/// Closes every descriptor (the pid-namespace shim keeps none). Child side: syscalls only.
+///
+/// # Safety
+/// Call only in a forked child that will never return to Rust code using descriptors.
+pub unsafe fn close_all() {
+    // SAFETY: plain syscalls without pointers.
+    unsafe {
+        if libc::syscall(
+            libc::SYS_close_range,
+            0 as libc::c_uint,
+            libc::c_uint::MAX,
+            0 as libc::c_uint,
+        ) != 0
+        {
+            for fd in 0..1024 {
+                libc::close(fd);
+            }
+        }
+    }
+}

@@ -1,0 +1,229 @@
+//! Landlock: what the program may read, write and execute, whom it may signal, which TCP and
+//! abstract sockets it may use.
+//!
+//! * prepare ([`build_landlock`], with the `landlock` crate): read and execute on the system
+//!   directories minus the protected paths (the grader binary, an instructor's cases), on the
+//!   submission's own files and its interpreter; read and write on the working directory, a
+//!   few devices, and with `--terminal` the run's own terminal; no TCP (ABI ≥ 4); no signals
+//!   or abstract unix sockets outside the run (ABI ≥ 6). The ruleset is created in the parent
+//!   and handed to the child as a descriptor.
+//! * apply: `landlock_restrict_self(fd)` in the child after no-new-privileges: one syscall, no
+//!   allocation, checked (see `sandbox::apply_in_child`). The crate's own `restrict_self`
+//!   is not used there: between `fork` and `exec` of a multi-threaded grader only
+//!   async-signal-safe calls are allowed.
+//! * doctor: the kernel's ABI version ([`landlock_abi`]); a kernel without Landlock is
+//!   reported at the top of every report.
+
+use std::os::fd::OwnedFd;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use landlock::{
+    Access, AccessFs, AccessNet, BitFlags, CompatLevel, Compatible, PathBeneath, PathFd, Ruleset,
+    RulesetAttr, RulesetCreatedAttr, Scope, ABI,
+};
+
+/// The directories a program may always read and execute.
+pub const SYSTEM_DIRS: &[&str] = &[
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/proc", "/sys",
+];
+
+/// Paths no program may read even inside an allowed system directory: the grader's own
+/// binary (it embeds the reference transcripts) and instructors' case directories.
+static PROTECTED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// The read/execute rules last computed, and the protected paths they were computed for.
+static SYSTEM_RULES: Mutex<Option<(Vec<PathBuf>, Vec<PathBuf>)>> = Mutex::new(None);
+
+/// Keeps `path` (a file or a directory tree) unreadable by every later run, even when it lies
+/// inside a system directory such as /usr or /opt.
+pub fn protect(path: &Path) {
+    if let (Ok(real), Ok(mut list)) = (path.canonicalize(), PROTECTED.lock()) {
+        if !list.contains(&real) {
+            list.push(real);
+        }
+    }
+}
+
+/// Every protected path, including the running grader binary.
+fn protected_paths() -> Vec<PathBuf> {
+    let mut list = PROTECTED.lock().map(|l| l.clone()).unwrap_or_default();
+    if let Ok(exe) = std::env::current_exe().and_then(|e| e.canonicalize()) {
+        if !list.contains(&exe) {
+            list.push(exe);
+        }
+    }
+    list
+}
+
+/// The paths that together cover `dir` except the protected ones: `dir` itself when nothing
+/// protected lies inside it, otherwise its entries, expanded the same way (Landlock rules
+/// only allow, so a hole is made by allowing every sibling along the way).
+fn allowed_within(dir: &Path, protected: &[PathBuf]) -> Vec<PathBuf> {
+    let Ok(real) = dir.canonicalize() else {
+        return Vec::new();
+    };
+    if protected.iter().any(|p| real.starts_with(p)) {
+        return Vec::new();
+    }
+    if !protected.iter().any(|p| p.starts_with(&real)) {
+        return vec![real];
+    }
+    let Ok(entries) = std::fs::read_dir(&real) else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .flat_map(|entry| allowed_within(&entry.path(), protected))
+        .collect()
+}
+
+/// The system directories' read/execute rules, with holes for the protected paths.
+fn system_rules() -> Vec<PathBuf> {
+    let protected = protected_paths();
+    if let Ok(cache) = SYSTEM_RULES.lock() {
+        if let Some((key, rules)) = cache.as_ref() {
+            if *key == protected {
+                return rules.clone();
+            }
+        }
+    }
+    let mut rules: Vec<PathBuf> = SYSTEM_DIRS
+        .iter()
+        .flat_map(|d| allowed_within(Path::new(d), &protected))
+        .collect();
+    rules.sort();
+    rules.dedup();
+    if let Ok(mut cache) = SYSTEM_RULES.lock() {
+        *cache = Some((protected, rules.clone()));
+    }
+    rules
+}
+
+/// Device files a program may read and write. No terminal: over pipes a run has no
+/// controlling terminal (own session) and may open no `/dev/pts/*` (an unprivileged grader's
+/// programs share its uid, so file modes would let them open the instructor's terminal);
+/// with `--terminal`, only its own terminal and `/dev/tty` (which is that terminal).
+pub const DEVICES: &[&str] = &[
+    "/dev/null",
+    "/dev/zero",
+    "/dev/full",
+    "/dev/random",
+    "/dev/urandom",
+];
+
+/// The Landlock ABI version of the running kernel (0 when unavailable).
+pub fn landlock_abi() -> u32 {
+    // SAFETY: the version query takes no pointer.
+    let v = unsafe {
+        libc::syscall(
+            libc::SYS_landlock_create_ruleset,
+            std::ptr::null::<u8>(),
+            0usize,
+            1u32, // LANDLOCK_CREATE_RULESET_VERSION
+        )
+    };
+    u32::try_from(v).unwrap_or(0)
+}
+
+/// A Landlock ruleset built in the parent, ready for `landlock_restrict_self` in the child.
+#[derive(Debug)]
+pub struct Landlock {
+    /// The ruleset fd.
+    pub fd: OwnedFd,
+    /// The ABI version used.
+    pub abi: u32,
+}
+
+/// Builds the ruleset: read+execute on system dirs and `readable`, everything on `workdir`,
+/// the run's own terminal (`terminal`, with `/dev/tty`) if it has one, no TCP (ABI ≥ 4), no
+/// signals or abstract sockets outside the run (ABI ≥ 6).
+pub fn build_landlock(
+    workdir: &Path,
+    readable: &[PathBuf],
+    terminal: Option<&Path>,
+) -> Result<Landlock, String> {
+    let version = landlock_abi();
+    if version == 0 {
+        return Err("Landlock is not available in this kernel".into());
+    }
+    let abi = ABI::from(i32::try_from(version).unwrap_or(i32::MAX));
+    let err = |e: landlock::RulesetError| e.to_string();
+    let all = AccessFs::from_all(abi);
+    let mut ruleset = Ruleset::default()
+        .set_compatibility(CompatLevel::BestEffort)
+        .handle_access(all)
+        .map_err(err)?;
+    if version >= 4 {
+        ruleset = ruleset
+            .handle_access(AccessNet::from_all(abi))
+            .map_err(err)?;
+    }
+    if version >= 6 {
+        ruleset = ruleset.scope(Scope::from_all(abi)).map_err(err)?;
+    }
+    let mut created = ruleset.create().map_err(err)?;
+    let read_exec = AccessFs::Execute | AccessFs::ReadFile | AccessFs::ReadDir;
+    let device = AccessFs::ReadFile
+        | AccessFs::WriteFile
+        | AccessFs::ReadDir
+        | AccessFs::IoctlDev
+        | AccessFs::Truncate;
+    let mut rules: Vec<(PathBuf, BitFlags<AccessFs>)> = Vec::new();
+    rules.extend(system_rules().into_iter().map(|d| (d, read_exec)));
+    rules.extend(DEVICES.iter().map(|d| (PathBuf::from(d), device)));
+    if let Some(tty) = terminal {
+        rules.push((PathBuf::from("/dev/tty"), device));
+        rules.push((tty.to_path_buf(), device));
+    }
+    rules.extend(readable.iter().map(|p| (p.clone(), read_exec)));
+    rules.push((workdir.to_path_buf(), all));
+    for (path, access) in rules {
+        // A missing system directory is not an error.
+        let Ok(fd) = PathFd::new(&path) else {
+            continue;
+        };
+        let is_dir = std::fs::metadata(&path)
+            .map(|m| m.is_dir())
+            .unwrap_or(false);
+        let access = if is_dir {
+            access & all
+        } else {
+            access & all & AccessFs::from_file(abi)
+        };
+        created = created
+            .add_rule(PathBeneath::new(fd, access))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    let fd: Option<OwnedFd> = created.into();
+    let fd = fd.ok_or("Landlock ruleset has no descriptor")?;
+    Ok(Landlock { fd, abi: version })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn allowed_within_leaves_a_hole_for_protected_paths() {
+        let root = tempfile::tempdir().expect("tempdir");
+        let base = root.path().canonicalize().expect("canonical");
+        for dir in ["a/bin", "a/lib", "b"] {
+            std::fs::create_dir_all(base.join(dir)).expect("mkdir");
+        }
+        std::fs::write(base.join("a/bin/grade"), "secret").expect("write");
+        std::fs::write(base.join("a/bin/cat"), "tool").expect("write");
+        let protected = vec![base.join("a/bin/grade")];
+        let mut allowed = allowed_within(&base, &protected);
+        allowed.sort();
+        assert_eq!(
+            allowed,
+            vec![base.join("a/bin/cat"), base.join("a/lib"), base.join("b")]
+        );
+        assert_eq!(
+            allowed_within(&base.join("b"), &protected),
+            vec![base.join("b")]
+        );
+        assert!(allowed_within(&base.join("a/bin/grade"), &protected).is_empty());
+    }
+}

@@ -1,0 +1,105 @@
+//! The sandbox layers, one file each. Every layer has the same three parts: what the parent
+//! prepares before `fork` (allocating, opening, probing), what the child applies between
+//! `fork` and `exec` (async-signal-safe syscalls only, every step checked), and what
+//! `grade doctor` and the report say about it.
+
+pub mod cgroup;
+pub mod fds;
+pub mod landlock;
+pub mod limits;
+pub mod namespaces;
+pub mod pty;
+pub mod seccomp;
+pub mod uid;
+
+/// A layer as the report and `grade doctor` name it, and whether this run has it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct LayerState {
+    /// The layer's short name (`landlock`, `namespaces`, `uid`, `cgroup`, …).
+    pub name: &'static str,
+    /// Whether the layer is active for this run.
+    pub active: bool,
+    /// Whether the containment promised in docs/security.md depends on it.
+    pub required: bool,
+    /// What it does here, or why it is off.
+    pub detail: String,
+}
+
+/// The layers every run of this grader process gets, from the probes (cached) and
+/// `GRADE_DISABLE`: what reports record and `--require-sandbox` checks.
+pub fn states() -> Vec<LayerState> {
+    let caps = super::capabilities();
+    let off = super::disabled_layers();
+    let mut v = Vec::new();
+    v.push(LayerState {
+        name: "landlock",
+        active: caps.landlock_abi > 0 && !off.landlock,
+        required: true,
+        detail: match (caps.landlock_abi, off.landlock) {
+            (_, true) => "switched off with GRADE_DISABLE".into(),
+            (0, _) => "not available in this kernel: programs can read every file their uid can \
+                       (hidden cases, references, the grader)"
+                .into(),
+            (abi, _) => format!(
+                "ABI {abi}: read-only system dirs, the working dir writable, the grader and \
+                 instructor's cases unreadable"
+            ),
+        },
+    });
+    for mut l in namespaces::describe(caps.root) {
+        if l.name == "namespaces" {
+            l.required = true;
+            if off.namespaces {
+                l.active = false;
+                l.detail = "switched off with GRADE_DISABLE".into();
+            }
+        }
+        v.push(l);
+    }
+    let lock = !off.grader_lock && !super::seccomp::marker_filter().is_empty();
+    v.push(LayerState {
+        name: "grader lock",
+        active: lock,
+        required: true,
+        detail: if lock {
+            "a seccomp mark the program cannot remove: every copy of grade refuses to run inside \
+             a grading (no `grade play` as the reference)"
+                .into()
+        } else {
+            "off: a copy of grade the program can execute would play the reference".into()
+        },
+    });
+    v.push(LayerState {
+        name: "descriptors",
+        active: true,
+        required: true,
+        detail: "only stdin, stdout and stderr reach the program".into(),
+    });
+    v.push(LayerState {
+        name: "uid",
+        active: (caps.root && !off.uid) || caps.namespaces.user,
+        required: false,
+        detail: if caps.root && !off.uid {
+            "a per-run unprivileged uid".into()
+        } else if caps.namespaces.user {
+            "the grader's uid, in the run's own user namespace".into()
+        } else {
+            "the grader's own uid: programs can signal and read what the grader's user can, \
+             within Landlock"
+                .into()
+        },
+    });
+    let cg = super::cgroup::RunCgroups::create(!off.cgroup, 512 << 20, 64);
+    v.push(LayerState {
+        name: "cgroup",
+        active: cg.tracks(),
+        required: false,
+        detail: if cg.tracks() {
+            "per-run cgroup: memory, processes, CPU time of the whole tree".into()
+        } else {
+            "none: rlimits per process (DATA, NPROC in the run's user namespace, CPU)".into()
+        },
+    });
+    drop(cg);
+    v
+}

@@ -1,0 +1,357 @@
+//! Namespaces and the session keyring: each run gets its own user, pid, IPC, network and UTS
+//! namespaces and a fresh session keyring, so nothing one run creates (System V shared memory,
+//! semaphores, message queues, abstract socket names, keys, keyrings) is visible to another
+//! run or outlives the run, and the whole process tree dies with the run.
+//!
+//! * prepare ([`plan`]): which namespaces this machine allows (probed once, see
+//!   [`probe`]) and the uid/gid map lines, built before `fork`.
+//! * apply ([`apply_privileged`], [`apply_user`], [`enter_pid_namespace`],
+//!   [`join_session_keyring`]): in the child, every step checked.
+//!   - As root: `unshare(CLONE_NEWUSER | NEWPID | NEWIPC | NEWNET | NEWUTS)` after dropping
+//!     to the run's uid, mapping that uid (and gid) to itself: keys and per-uid keyrings then
+//!     belong to the run's user namespace and die with it. Where the kernel refuses user
+//!     namespaces, the other namespaces are unshared as root before the uid drop.
+//!   - Unprivileged: the same `unshare` as the grader's own uid, mapped to itself.
+//!   - pid namespace: `unshare(CLONE_NEWPID)` only affects children, so the child forks once
+//!     more. The inner process becomes pid 1 of the new namespace and execs the program; when
+//!     it ends, the kernel kills everything left in the namespace (double-forked `setsid`
+//!     escapees included). The outer process closes every descriptor and waits for it, then
+//!     exits the same way (same code, same signal), so the runner's pidfd, `wait4` and
+//!     process-group kill keep working on the outer process.
+//!   - keyring: `keyctl(KEYCTL_JOIN_SESSION_KEYRING, NULL)`: a new anonymous session keyring.
+//! * doctor ([`describe`]): which of these hold here, and what is missing.
+
+use std::ffi::CString;
+use std::sync::OnceLock;
+
+use super::LayerState;
+
+const KEYCTL_JOIN_SESSION_KEYRING: libc::c_long = 1;
+
+/// The namespaces besides the user namespace that every run gets.
+pub const RUN_NAMESPACES: libc::c_int =
+    libc::CLONE_NEWPID | libc::CLONE_NEWIPC | libc::CLONE_NEWNET | libc::CLONE_NEWUTS;
+
+/// What this machine allows, probed once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Support {
+    /// A user namespace (with [`RUN_NAMESPACES`]) can be created by the run's uid.
+    pub user: bool,
+    /// [`RUN_NAMESPACES`] can be created without a user namespace (root only).
+    pub privileged: bool,
+    /// `KEYCTL_JOIN_SESSION_KEYRING` works (container seccomp profiles often refuse it).
+    pub keyring: bool,
+}
+
+/// Probes what works here, in short-lived children (cached).
+pub fn probe() -> Support {
+    static SUPPORT: OnceLock<Support> = OnceLock::new();
+    *SUPPORT.get_or_init(|| {
+        let root = crate::run::sandbox::is_root();
+        // A uid nobody uses, as the run would have it.
+        let uid = crate::run::sandbox::per_run_uid();
+        let user = in_child(|| {
+            // SAFETY: syscalls only, in a forked child.
+            unsafe {
+                if root
+                    && (libc::setgroups(0, std::ptr::null()) != 0
+                        || libc::setresgid(uid, uid, uid) != 0
+                        || libc::setresuid(uid, uid, uid) != 0)
+                {
+                    return false;
+                }
+                libc::unshare(libc::CLONE_NEWUSER | RUN_NAMESPACES) == 0
+            }
+        });
+        // SAFETY: unshare in a forked child.
+        let privileged = root && in_child(|| unsafe { libc::unshare(RUN_NAMESPACES) == 0 });
+        let keyring = in_child(|| {
+            // SAFETY: keyctl with a null name, in a forked child.
+            unsafe {
+                libc::syscall(
+                    libc::SYS_keyctl,
+                    KEYCTL_JOIN_SESSION_KEYRING,
+                    std::ptr::null::<libc::c_char>(),
+                ) >= 0
+            }
+        });
+        Support {
+            user,
+            privileged,
+            keyring,
+        }
+    })
+}
+
+/// Runs `f` in a forked child and returns what it returned (false if the fork failed).
+fn in_child(f: impl Fn() -> bool) -> bool {
+    // SAFETY: the child only runs `f` (syscalls) and _exit.
+    unsafe {
+        let pid = libc::fork();
+        if pid == 0 {
+            libc::_exit(if f() { 0 } else { 1 });
+        }
+        if pid < 0 {
+            return false;
+        }
+        let mut status = 0;
+        while libc::waitpid(pid, &mut status, 0) < 0 {
+            if *libc::__errno_location() != libc::EINTR {
+                return false;
+            }
+        }
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0
+    }
+}
+
+/// The namespace part of one run's child setup, built in the parent.
+#[derive(Debug, Default)]
+pub struct Plan {
+    /// Unshared as root before the uid drop (no user namespace available), or 0.
+    pub privileged_flags: libc::c_int,
+    /// Unshared together with `CLONE_NEWUSER` after the uid drop, or 0.
+    pub user_flags: libc::c_int,
+    /// `/proc/self/uid_map` content: the run's uid mapped to itself.
+    pub uid_map: CString,
+    /// `/proc/self/gid_map` content.
+    pub gid_map: CString,
+    /// Fork once more into the new pid namespace.
+    pub pid: bool,
+    /// Join a fresh session keyring.
+    pub keyring: bool,
+}
+
+/// The plan for a run as `uid` (root's per-run uid) or as the grader's own uid (`None`);
+/// `network` false keeps the grader's network namespace (`GRADE_DISABLE=netns`).
+pub fn plan(uid: Option<u32>, enabled: bool, network: bool) -> Plan {
+    let support = probe();
+    let mut plan = Plan {
+        keyring: support.keyring,
+        ..Plan::default()
+    };
+    if !enabled {
+        return plan;
+    }
+    let mut flags = RUN_NAMESPACES;
+    if !network {
+        flags &= !libc::CLONE_NEWNET;
+    }
+    // SAFETY: geteuid/getegid cannot fail.
+    let (u, g) = match uid {
+        Some(id) => (id, id),
+        None => unsafe { (libc::geteuid(), libc::getegid()) },
+    };
+    if support.user {
+        plan.user_flags = libc::CLONE_NEWUSER | flags;
+        plan.uid_map = CString::new(format!("{u} {u} 1\n")).unwrap_or_default();
+        plan.gid_map = CString::new(format!("{g} {g} 1\n")).unwrap_or_default();
+        plan.pid = true;
+    } else if support.privileged {
+        plan.privileged_flags = flags;
+        plan.pid = true;
+    }
+    plan
+}
+
+impl Plan {
+    /// Whether the run gets private IPC (and network, UTS) namespaces.
+    pub fn isolated(&self) -> bool {
+        self.privileged_flags != 0 || self.user_flags != 0
+    }
+}
+
+/// Child side, as root before the uid drop: the namespaces that need no user namespace.
+///
+/// # Safety
+/// Call only in the forked child before exec.
+pub unsafe fn apply_privileged(plan: &Plan) -> Result<(), i32> {
+    // SAFETY: unshare takes no pointer.
+    unsafe {
+        if plan.privileged_flags != 0 && libc::unshare(plan.privileged_flags) != 0 {
+            return Err(*libc::__errno_location());
+        }
+    }
+    Ok(())
+}
+
+/// Child side, after the uid drop: the user namespace with the uid and gid mapped to
+/// themselves, and the other namespaces owned by it.
+///
+/// # Safety
+/// Call only in the forked child before exec.
+pub unsafe fn apply_user(plan: &Plan) -> Result<(), i32> {
+    if plan.user_flags == 0 {
+        return Ok(());
+    }
+    // SAFETY: syscalls on C strings owned by the plan.
+    unsafe {
+        let errno = || *libc::__errno_location();
+        // After a uid change the process is not dumpable and its /proc files belong to root:
+        // make them the run's own again so it can write its maps.
+        if libc::prctl(libc::PR_SET_DUMPABLE, 1, 0, 0, 0) != 0 {
+            return Err(errno());
+        }
+        if libc::unshare(plan.user_flags) != 0 {
+            return Err(errno());
+        }
+        write_file(c"/proc/self/setgroups", b"deny")?;
+        write_file(c"/proc/self/uid_map", plan.uid_map.as_bytes())?;
+        write_file(c"/proc/self/gid_map", plan.gid_map.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// Writes `content` to `path` in one write. Child side: syscalls only.
+unsafe fn write_file(path: &std::ffi::CStr, content: &[u8]) -> Result<(), i32> {
+    // SAFETY: a valid C string and a live slice.
+    unsafe {
+        let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+        if fd < 0 {
+            return Err(*libc::__errno_location());
+        }
+        let n = libc::write(fd, content.as_ptr().cast(), content.len());
+        let err = *libc::__errno_location();
+        libc::close(fd);
+        if n != content.len() as isize {
+            return Err(if n < 0 { err } else { libc::EIO });
+        }
+    }
+    Ok(())
+}
+
+/// Child side: forks into the new pid namespace. Returns in the inner process (pid 1 there),
+/// which goes on to exec the program; the outer process never returns: it waits for the inner
+/// one and ends the same way.
+///
+/// # Safety
+/// Call only in the forked child before exec, after the pid namespace was unshared.
+pub unsafe fn enter_pid_namespace(plan: &Plan) -> Result<(), i32> {
+    if !plan.pid {
+        return Ok(());
+    }
+    // SAFETY: fork/wait/exit/signal syscalls only.
+    unsafe {
+        // The raw syscall, not glibc's fork: in the child of a multi-threaded grader, glibc's
+        // fork would run atfork handlers and take locks other threads held at the first fork.
+        let pid = libc::syscall(
+            libc::SYS_clone,
+            libc::SIGCHLD as libc::c_ulong,
+            0usize,
+            0usize,
+            0usize,
+            0usize,
+        ) as libc::pid_t;
+        if pid < 0 {
+            return Err(*libc::__errno_location());
+        }
+        if pid == 0 {
+            // The inner process: dies with the outer one whatever kills it.
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
+                return Err(*libc::__errno_location());
+            }
+            return Ok(());
+        }
+        super::fds::close_all();
+        // The outer process never execs, so it still has the grader's signal handlers (a
+        // SIGCHLD handler of a library, say): back to the defaults before waiting.
+        let default: libc::sigaction = std::mem::zeroed();
+        for sig in 1..libc::SIGRTMAX() {
+            libc::sigaction(sig, &default, std::ptr::null_mut());
+        }
+        let mut status = 0;
+        loop {
+            let r = libc::waitpid(pid, &mut status, 0);
+            if r == pid {
+                break;
+            }
+            if r < 0 && *libc::__errno_location() != libc::EINTR {
+                libc::_exit(127);
+            }
+        }
+        if libc::WIFSIGNALED(status) {
+            let sig = libc::WTERMSIG(status);
+            libc::signal(sig, libc::SIG_DFL);
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            libc::sigaddset(&mut set, sig);
+            libc::sigprocmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+            libc::kill(libc::getpid(), sig);
+            libc::_exit(128 + sig);
+        }
+        libc::_exit(libc::WEXITSTATUS(status));
+    }
+}
+
+/// Child side: a fresh anonymous session keyring, so keys the program adds there are its own
+/// and go away with it.
+///
+/// # Safety
+/// Call only in the forked child before exec.
+pub unsafe fn join_session_keyring(plan: &Plan) -> Result<(), i32> {
+    if !plan.keyring {
+        return Ok(());
+    }
+    // SAFETY: keyctl with a null name.
+    unsafe {
+        if libc::syscall(
+            libc::SYS_keyctl,
+            KEYCTL_JOIN_SESSION_KEYRING,
+            std::ptr::null::<libc::c_char>(),
+        ) < 0
+        {
+            return Err(*libc::__errno_location());
+        }
+    }
+    Ok(())
+}
+
+/// What `grade doctor` and the report say about namespaces here.
+pub fn describe(root: bool) -> Vec<LayerState> {
+    let s = probe();
+    let namespaces = if s.user {
+        LayerState {
+            name: "namespaces",
+            active: true,
+            required: false,
+            detail: "own user, pid, IPC, network and UTS namespaces per run: no shared memory, \
+                     keys or socket names between runs; the tree dies with the run"
+                .into(),
+        }
+    } else if s.privileged {
+        LayerState {
+            name: "namespaces",
+            active: true,
+            required: false,
+            detail: "own pid, IPC, network and UTS namespaces per run (user namespaces refused: \
+                     per-uid keyrings of run uids stay in the kernel)"
+                .into(),
+        }
+    } else {
+        LayerState {
+            name: "namespaces",
+            active: false,
+            required: false,
+            detail: if root {
+                "refused here: runs share IPC and network namespaces".into()
+            } else {
+                "unprivileged user namespaces refused (kernel.unprivileged_userns_clone, \
+                 user.max_user_namespaces or an LSM): runs share System V IPC, abstract \
+                 socket names, and escaped processes are only swept, not killed with a namespace"
+                    .into()
+            },
+        }
+    };
+    vec![
+        namespaces,
+        LayerState {
+            name: "session keyring",
+            active: s.keyring,
+            required: false,
+            detail: if s.keyring {
+                "a fresh session keyring per run".into()
+            } else {
+                "keyctl refused here: runs share the session keyring".into()
+            },
+        },
+    ]
+}

@@ -1,0 +1,798 @@
+//! Containment against a determined student, through the real `grade` binary, as root and as
+//! an unprivileged user.
+//!
+//! Each attack runs once as the test's own user and, when that is root and `setpriv` exists,
+//! once more with `grade` itself started as `nobody` (how students self-check and how most CI
+//! runners run). Hostile programs live in tests/programs/runner/. A missing toolchain skips a
+//! test, except under CI=true where it fails.
+
+mod support;
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::time::Duration;
+
+static LOCK: Mutex<()> = Mutex::new(());
+
+fn serial() -> MutexGuard<'static, ()> {
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Who starts `grade`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum As {
+    /// The test's own user (root here, usually).
+    Me,
+    /// `setpriv --reuid=nobody --regid=nogroup --clear-groups`.
+    Nobody,
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid cannot fail.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// The users to run each attack as.
+fn users() -> Vec<As> {
+    let mut v = vec![As::Me];
+    if is_root() {
+        if Path::new("/usr/bin/setpriv").exists() || Path::new("/bin/setpriv").exists() {
+            v.push(As::Nobody);
+        } else {
+            println!("skipped: setpriv not found, unprivileged runs not tested");
+        }
+    }
+    v
+}
+
+fn grade_binary() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("grade")
+}
+
+/// A `grade` command started as `who`.
+fn grade_as(who: As) -> Command {
+    match who {
+        As::Me => Command::new(grade_binary()),
+        As::Nobody => {
+            let mut c = Command::new("setpriv");
+            c.args(["--reuid=nobody", "--regid=nogroup", "--clear-groups"])
+                .arg(grade_binary());
+            c
+        }
+    }
+}
+
+/// A world-readable directory holding the compiled hostile programs.
+fn bin_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::Builder::new()
+            .prefix("grade-containment-tests-")
+            .tempdir()
+            .expect("temp dir")
+            .keep();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        dir
+    })
+}
+
+/// Compiles tests/programs/runner/`file` (C) once; None (skipped) without gcc.
+fn c_program(file: &str) -> Option<PathBuf> {
+    static BUILT: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    if !support::have("gcc") {
+        return None;
+    }
+    let out = bin_dir().join(file.trim_end_matches(".c"));
+    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    if !built.iter().any(|f| f == file) {
+        let ok = Command::new("gcc")
+            .args(["-O2", "-o"])
+            .arg(&out)
+            .arg(support::program("runner").join(file))
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "compiling {file} failed");
+        built.push(file.to_string());
+    }
+    Some(out)
+}
+
+/// A copy of tests/programs/`relative` (file or directory) that `nobody` can read.
+fn readable_copy(relative: &str) -> PathBuf {
+    let from = support::program(relative);
+    let to = bin_dir().join(relative.replace('/', "_"));
+    if from.is_dir() {
+        std::fs::create_dir_all(&to).expect("mkdir");
+        for entry in std::fs::read_dir(&from).expect("read dir").flatten() {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).expect("copy");
+        }
+    } else {
+        std::fs::copy(&from, &to).expect("copy");
+    }
+    Command::new("chmod")
+        .args(["-R", "a+rX"])
+        .arg(&to)
+        .status()
+        .expect("chmod");
+    to
+}
+
+/// `grade run --json` as `who` on `command`, with the hostile programs readable.
+fn run_json(
+    who: As,
+    command: &[String],
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> serde_json::Value {
+    let out = run_raw(who, command, extra, env);
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{who:?}: grade run did not print JSON ({e}); status {:?}\nstdout: {}\nstderr: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+fn run_raw(who: As, command: &[String], extra: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut cmd = grade_as(who);
+    cmd.args(["run", "--json", "--readable"])
+        .arg(bin_dir())
+        .args(extra)
+        .arg("--")
+        .args(command)
+        .envs(env.iter().copied());
+    cmd.output().expect("grade runs")
+}
+
+fn text(json: &serde_json::Value) -> String {
+    json["terminal_text"].as_str().unwrap_or("").to_string()
+}
+
+fn isolation(mode: &[&str]) -> Option<Vec<String>> {
+    let bin = c_program("isolation.c")?;
+    let mut v = vec![bin.display().to_string()];
+    v.extend(mode.iter().map(|s| s.to_string()));
+    Some(v)
+}
+
+#[test]
+fn inherited_descriptors_do_not_reach_the_program() {
+    let _g = serial();
+    let Some(cmd) = isolation(&["fds"]) else {
+        return;
+    };
+    for who in users() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let secret = dir.path().join("secret");
+        let gradebook = dir.path().join("gradebook.csv");
+        std::fs::write(&secret, "TOP-SECRET-FD\n").expect("write");
+        std::fs::write(&gradebook, "name,score\n").expect("write");
+        // The grader is started with fd 7 reading a secret and fd 8 appending to a gradebook,
+        // as `grade … 7<secret 8>>gradebook.csv` would.
+        let mut inner = grade_as(who);
+        inner
+            .args(["run", "--json", "--readable"])
+            .arg(bin_dir())
+            .arg("--")
+            .args(&cmd);
+        let script = format!(
+            "exec \"$@\" 7<'{}' 8>>'{}'",
+            secret.display(),
+            gradebook.display()
+        );
+        let mut sh = Command::new("/bin/sh");
+        sh.arg("-c").arg(script).arg("sh").arg(inner.get_program());
+        sh.args(inner.get_args());
+        let out = sh.output().expect("sh runs grade");
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "{who:?}: no JSON ({e}): {}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        let t = text(&json);
+        assert!(t.contains("fds done"), "{who:?}: {json}");
+        assert!(
+            !t.contains("LEAK"),
+            "{who:?}: an inherited descriptor got through: {t}"
+        );
+        assert!(
+            !t.contains("open fd"),
+            "{who:?}: descriptors above 2 are open: {t}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&gradebook).expect("read"),
+            "name,score\n",
+            "{who:?}"
+        );
+    }
+}
+
+#[test]
+fn shared_memory_does_not_cross_runs_or_outlive_them() {
+    let _g = serial();
+    let key = (std::process::id() % 100_000 + 700_000).to_string();
+    let (Some(create), Some(find)) = (
+        isolation(&["shm-create", &key]),
+        isolation(&["shm-find", &key]),
+    ) else {
+        return;
+    };
+    for who in users() {
+        let created = run_json(who, &create, &[], &[]);
+        assert!(text(&created).contains("created"), "{who:?}: {created}");
+        let found = run_json(who, &find, &[], &[]);
+        assert!(text(&found).contains("shm absent"), "{who:?}: {found}");
+        // Nothing left behind in the grader's own IPC namespace.
+        let hex = format!("0x{:08x}", key.parse::<u32>().unwrap_or(0));
+        let list = Command::new("ipcs").arg("-m").output();
+        if let Ok(list) = list {
+            let list = String::from_utf8_lossy(&list.stdout);
+            assert!(!list.contains(&hex), "{who:?}: segment left behind: {list}");
+        }
+    }
+}
+
+#[test]
+fn keys_do_not_cross_runs() {
+    let _g = serial();
+    let (Some(add), Some(find)) = (isolation(&["key-add"]), isolation(&["key-find"])) else {
+        return;
+    };
+    for who in users() {
+        let added = run_json(who, &add, &[], &[]);
+        assert!(text(&added).contains("added"), "{who:?}: {added}");
+        let found = run_json(who, &find, &[], &[]);
+        assert!(text(&found).contains("key absent"), "{who:?}: {found}");
+    }
+}
+
+#[test]
+fn abstract_socket_names_are_not_shared() {
+    use std::os::linux::net::SocketAddrExt;
+    let _g = serial();
+    let name = format!("grade-probe-{}", std::process::id());
+    let Some(cmd) = isolation(&["unix-names", &name]) else {
+        return;
+    };
+    let addr = std::os::unix::net::SocketAddr::from_abstract_name(name.as_bytes()).expect("addr");
+    let _listener = std::os::unix::net::UnixListener::bind_addr(&addr).expect("bind");
+    for who in users() {
+        let json = run_json(who, &cmd, &[], &[]);
+        let t = text(&json);
+        assert!(t.contains("names done"), "{who:?}: {json}");
+        assert!(
+            !t.contains("LEAK-NAME"),
+            "{who:?}: the grader's socket name is visible: {t}"
+        );
+    }
+}
+
+#[test]
+fn no_terminal_but_its_own_can_be_opened() {
+    let _g = serial();
+    let Some(cmd) = isolation(&["ttys"]) else {
+        return;
+    };
+    for who in users() {
+        let json = run_json(who, &cmd, &[], &[]);
+        let t = text(&json);
+        assert!(t.contains("ttys done"), "{who:?}: {json}");
+        assert!(!t.contains("OPENED"), "{who:?}: a terminal was opened: {t}");
+        let json = run_json(who, &cmd, &["--terminal"], &[]);
+        let t = text(&json);
+        assert!(t.contains("ttys done"), "{who:?}: {json}");
+        for line in t.lines().filter(|l| l.starts_with("OPENED")) {
+            // /dev/tty is the run's own terminal; /dev/pts/N may be its own slave.
+            assert!(
+                line == "OPENED /dev/tty" || line.starts_with("OPENED /dev/pts/"),
+                "{who:?}: {line}"
+            );
+        }
+        assert!(
+            t.lines()
+                .filter(|l| l.starts_with("OPENED /dev/pts/"))
+                .count()
+                <= 1,
+            "{who:?}: another terminal was opened: {t}"
+        );
+    }
+}
+
+/// Processes whose environment carries `marker` (as root: all of them).
+fn processes_with(marker: &str) -> Vec<String> {
+    let needle = format!("GRADE_TEST_MARKER={marker}");
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        if let Ok(env) = std::fs::read(entry.path().join("environ")) {
+            if env.split(|&b| b == 0).any(|v| v == needle.as_bytes()) {
+                found.push(entry.file_name().to_string_lossy().into_owned());
+            }
+        }
+    }
+    found
+}
+
+fn python() -> Option<String> {
+    if !support::have("python3") {
+        return None;
+    }
+    ["/usr/bin/python3", "/usr/local/bin/python3"]
+        .into_iter()
+        .find(|p| Path::new(p).exists())
+        .map(str::to_string)
+}
+
+#[test]
+fn a_double_forked_setsid_escapee_dies_with_the_run() {
+    let _g = serial();
+    let Some(py) = python() else { return };
+    let script = readable_copy("runner/hostile.py");
+    for who in users() {
+        for no_cgroup in [false, true] {
+            let marker = format!("containment-{}-{who:?}-{no_cgroup}", std::process::id());
+            let env: &[(&str, &str)] = if no_cgroup {
+                &[("GRADE_NO_CGROUP", "1")]
+            } else {
+                &[]
+            };
+            let json = run_json(
+                who,
+                &[
+                    py.clone(),
+                    script.display().to_string(),
+                    "setsid-keeps-stdout".into(),
+                ],
+                &["--env", &format!("GRADE_TEST_MARKER={marker}")],
+                env,
+            );
+            assert_eq!(json["ending"], "exited", "{who:?}: {json}");
+            let left = processes_with(&marker);
+            assert!(
+                left.is_empty(),
+                "{who:?} no_cgroup={no_cgroup}: survivors {left:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_process_limit_holds_unprivileged() {
+    let _g = serial();
+    let Some(py) = python() else { return };
+    let script = readable_copy("runner/hostile.py");
+    for who in users() {
+        let json = run_json(
+            who,
+            &[py.clone(), script.display().to_string(), "fork-many".into()],
+            &["--processes", "10"],
+            &[("GRADE_NO_CGROUP", "1")],
+        );
+        let forked: usize = text(&json)
+            .trim()
+            .strip_prefix("forked ")
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(usize::MAX);
+        assert!(forked < 10, "{who:?}: {json}");
+    }
+}
+
+#[test]
+fn a_correct_java_program_gets_full_marks_unprivileged_and_without_cgroups() {
+    let _g = serial();
+    if !support::have("javac") || !support::have("java") {
+        return;
+    }
+    let submission = readable_copy("silver_dollar/correct_plain");
+    for who in users() {
+        let out = grade_as(who)
+            .arg(&submission)
+            .args(["--assignment", "silver_dollar", "--format", "json"])
+            .env("GRADE_NO_CGROUP", "1")
+            .output()
+            .expect("grade runs");
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "{who:?}: no JSON ({e}): {}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        assert_eq!(
+            report["score"],
+            report["max_score"],
+            "{who:?}: {:#?}",
+            support::lost_points(&report)
+        );
+        assert_eq!(out.status.code(), Some(0), "{who:?}");
+    }
+}
+
+/// Every report format of grading `submission` for nim: (format, bytes).
+fn all_formats(who: As, submission: &Path) -> Vec<(&'static str, Vec<u8>)> {
+    ["text", "json", "junit", "gradescope"]
+        .into_iter()
+        .map(|format| {
+            let out = grade_as(who)
+                .arg(submission)
+                .args(["--assignment", "nim", "--format", format])
+                .args(["--case", "computer-first-computer-wins"])
+                .output()
+                .expect("grade runs");
+            assert!(
+                out.status.code().is_some_and(|c| c == 1),
+                "{who:?} {format}: {:?} {}",
+                out.status,
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let mut bytes = out.stdout;
+            bytes.extend_from_slice(&out.stderr);
+            (format, bytes)
+        })
+        .collect()
+}
+
+#[test]
+fn student_text_cannot_reach_a_terminal_raw_or_blow_up_a_report() {
+    let _g = serial();
+    if !support::have("python3") {
+        return;
+    }
+    let dir = tempfile::Builder::new()
+        .prefix("grade-escapes-")
+        .tempdir()
+        .expect("tempdir");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    // The file name is the student's too.
+    let submission = dir.path().join("evil\x1b[2J\x1b[H.py");
+    std::fs::copy(support::program("runner/escapes.py"), &submission).expect("copy");
+    std::fs::set_permissions(&submission, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    for who in users() {
+        for (format, bytes) in all_formats(who, &submission) {
+            assert!(
+                !bytes.contains(&0x1b),
+                "{who:?} {format}: a raw ESC reached the report"
+            );
+            assert!(
+                !String::from_utf8_lossy(&bytes).contains('\u{9b}'),
+                "{who:?} {format}: a raw CSI reached the report"
+            );
+            assert!(
+                bytes.len() < 2 << 20,
+                "{who:?} {format}: {} bytes for a case set quoting one 1 MiB line",
+                bytes.len()
+            );
+        }
+    }
+}
+
+#[test]
+fn compiler_messages_are_escaped() {
+    let _g = serial();
+    if !support::have("gcc") {
+        return;
+    }
+    let dir = tempfile::Builder::new()
+        .prefix("grade-escapes-")
+        .tempdir()
+        .expect("tempdir");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let submission = dir.path().join("broken.c");
+    // gcc quotes the offending line, escape sequence included.
+    std::fs::write(&submission, "int main() { \x1b[2J\x1b[HScore: 90/90 }\n").expect("write");
+    std::fs::set_permissions(&submission, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    for who in users() {
+        for (format, bytes) in all_formats(who, &submission) {
+            assert!(
+                !bytes.contains(&0x1b),
+                "{who:?} {format}: a raw ESC from the compiler reached the report: {}",
+                String::from_utf8_lossy(&bytes)
+            );
+        }
+    }
+}
+
+#[test]
+fn a_missing_layer_is_reported_at_the_top_or_refused() {
+    let _g = serial();
+    if !support::have("python3") {
+        return;
+    }
+    let submission = support::program("runner/py_input.py");
+    {
+        let who = As::Me;
+        let out = grade_as(who)
+            .arg(&submission)
+            .args([
+                "--assignment",
+                "nim",
+                "--case",
+                "computer-first-computer-wins",
+            ])
+            .env("GRADE_DISABLE", "landlock")
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("grade runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let second = text.lines().nth(1).unwrap_or("");
+        assert!(
+            second.starts_with("WARNING: the sandbox was incomplete")
+                && second.contains("landlock"),
+            "{text}"
+        );
+        let out = grade_as(who)
+            .arg(&submission)
+            .args(["--assignment", "nim", "--format", "json"])
+            .args(["--case", "computer-first-computer-wins"])
+            .env("GRADE_DISABLE", "landlock")
+            .output()
+            .expect("grade runs");
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        let landlock = json["sandbox"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|l| l["name"] == "landlock")
+            .cloned()
+            .unwrap_or_default();
+        assert_eq!(landlock["active"], false, "{json}");
+        assert_eq!(landlock["required"], true, "{json}");
+        let out = grade_as(who)
+            .arg(&submission)
+            .args(["--assignment", "nim", "--require-sandbox"])
+            .env("GRADE_DISABLE", "landlock")
+            .output()
+            .expect("grade runs");
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("landlock"));
+        let out = grade_as(who)
+            .arg(&submission)
+            .args([
+                "--assignment",
+                "nim",
+                "--require-sandbox",
+                "--format",
+                "json",
+            ])
+            .args(["--case", "computer-first-computer-wins"])
+            .output()
+            .expect("grade runs");
+        assert_ne!(
+            out.status.code(),
+            Some(2),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn no_copy_of_the_grader_runs_inside_a_grading() {
+    let _g = serial();
+    for who in users() {
+        // A copy anywhere the program can execute (here: its own directory, as a submission
+        // carrying the grader would have it).
+        let student = support::reference_as_student("nim", &[]);
+        std::fs::set_permissions(student.path(), std::fs::Permissions::from_mode(0o755))
+            .expect("chmod");
+        let out = grade_as(who)
+            .arg(student.path())
+            .args(["--assignment", "nim", "--format", "json"])
+            .output()
+            .expect("grade runs");
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "{who:?}: no JSON ({e}): {}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        assert_eq!(
+            report["score"], 0.0,
+            "{who:?}: the grader's copy played: {report}"
+        );
+        assert!(
+            report
+                .to_string()
+                .contains("refusing to run inside a grade sandbox"),
+            "{who:?}: {report}"
+        );
+    }
+}
+
+/// The run working directories (`grade-run-*`) under `dir`.
+fn run_dirs(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("grade-run-"))
+        })
+        .collect()
+}
+
+#[test]
+fn a_deep_tree_or_a_full_disk_is_capped_and_removed() {
+    let _g = serial();
+    let Some(py) = python() else { return };
+    let script = readable_copy("runner/disk.py");
+    for who in users() {
+        // A private TMPDIR (on tmpfs when there is one: deep rmdirs are slow on some disks).
+        let base = if Path::new("/dev/shm").is_dir() {
+            tempfile::tempdir_in("/dev/shm")
+        } else {
+            tempfile::tempdir()
+        }
+        .expect("tempdir");
+        std::fs::set_permissions(base.path(), std::fs::Permissions::from_mode(0o777))
+            .expect("chmod");
+        let tmp = base.path().display().to_string();
+        // Without Landlock, whose path checks make each level slower the deeper it is.
+        let json = run_json(
+            who,
+            &[py.clone(), script.display().to_string(), "deep-tree".into()],
+            &["--cpu", "10", "--wall", "30"],
+            &[("TMPDIR", &tmp), ("GRADE_DISABLE", "landlock")],
+        );
+        assert_eq!(json["ending"], "disk-limit", "{who:?}: {json}");
+        assert!(
+            run_dirs(base.path()).is_empty(),
+            "{who:?}: the tree was left behind"
+        );
+        let json = run_json(
+            who,
+            &[py.clone(), script.display().to_string(), "fill".into()],
+            &["--wall", "30"],
+            &[("TMPDIR", &tmp)],
+        );
+        assert_eq!(json["ending"], "disk-limit", "{who:?}: {json}");
+        assert!(
+            run_dirs(base.path()).is_empty(),
+            "{who:?}: files were left behind"
+        );
+    }
+}
+
+#[test]
+fn a_symlinked_submission_or_entry_is_never_followed() {
+    let _g = serial();
+    if !support::have("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let secret = dir.path().join("hidden-case.yaml");
+    std::fs::write(&secret, "TOP-SECRET-LINK\n").expect("write");
+    // The submission itself is a link to the instructor's file.
+    let link = dir.path().join("nim.py");
+    std::os::unix::fs::symlink(&secret, &link).expect("symlink");
+    let out = grade_as(As::Me)
+        .arg(&link)
+        .args(["--assignment", "nim"])
+        .output()
+        .expect("grade runs");
+    assert_eq!(out.status.code(), Some(2));
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(all.contains("symbolic link"), "{all}");
+    assert!(!all.contains("TOP-SECRET-LINK"), "{all}");
+    // A directory whose program is a link to it: not copied, so nothing to run.
+    let sub = dir.path().join("student");
+    std::fs::create_dir(&sub).expect("mkdir");
+    std::os::unix::fs::symlink(&secret, sub.join("main.py")).expect("symlink");
+    let out = grade_as(As::Me)
+        .arg(&sub)
+        .args(["--assignment", "nim", "--format", "json"])
+        .output()
+        .expect("grade runs");
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!all.contains("TOP-SECRET-LINK"), "{all}");
+    assert_ne!(out.status.code(), Some(0), "{all}");
+}
+
+#[test]
+fn ctrl_c_kills_the_runs_cleans_up_and_keeps_finished_work() {
+    let _g = serial();
+    if !support::have("python3") {
+        return;
+    }
+    let base = tempfile::tempdir().expect("tempdir");
+    std::fs::set_permissions(base.path(), std::fs::Permissions::from_mode(0o777)).expect("chmod");
+    let class = base.path().join("class");
+    for (name, program) in [("a", "m/correct_plain.py"), ("b", "runner/hostile.py")] {
+        std::fs::create_dir_all(class.join(name)).expect("mkdir");
+        std::fs::copy(support::program(program), class.join(name).join("main.py")).expect("copy");
+    }
+    // b: hostile.py without arguments fails at once; make it sleep instead.
+    std::fs::write(
+        class.join("b/main.py"),
+        "import os, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(60)\ntime.sleep(60)\n",
+    )
+    .expect("write");
+    Command::new("chmod")
+        .args(["-R", "a+rwX"])
+        .arg(base.path())
+        .status()
+        .expect("chmod");
+    let tmp = base.path().join("tmp");
+    std::fs::create_dir(&tmp).expect("mkdir");
+    std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o777)).expect("chmod");
+    let out_dir = base.path().join("reports");
+    for who in users() {
+        let _ = std::fs::remove_dir_all(&out_dir);
+        let mut child = grade_as(who)
+            .arg(class.join("a"))
+            .arg(class.join("b"))
+            .args(["--assignment", "m", "--wall-limit", "60", "--output-dir"])
+            .arg(&out_dir)
+            .env("TMPDIR", &tmp)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("grade starts");
+        // Wait until b is running (its working directory exists), then press Ctrl-C.
+        let started = std::time::Instant::now();
+        while run_dirs(&tmp).is_empty() || !out_dir.join("a.txt").exists() {
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "{who:?}: b never started"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        // As nobody, setpriv execs grade in place: the pid is grade's.
+        // SAFETY: kill has no memory-safety preconditions.
+        unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+        let stopped = std::time::Instant::now();
+        let status = child.wait().expect("wait");
+        assert!(
+            stopped.elapsed() < Duration::from_secs(5),
+            "{who:?}: slow to stop"
+        );
+        assert_eq!(status.code(), Some(130), "{who:?}");
+        assert!(
+            run_dirs(&tmp).is_empty(),
+            "{who:?}: working directories left"
+        );
+        let summary = std::fs::read_to_string(out_dir.join("summary.csv")).expect("summary");
+        assert!(summary.contains("full marks"), "{who:?}: {summary}");
+        assert!(
+            summary.contains("incomplete: interrupted"),
+            "{who:?}: {summary}"
+        );
+        // Nothing of b survives: no process has its working directory under our TMPDIR.
+        std::thread::sleep(Duration::from_millis(100));
+        for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+            if let Ok(cwd) = std::fs::read_link(entry.path().join("cwd")) {
+                assert!(
+                    !cwd.starts_with(&tmp),
+                    "{who:?}: {:?} survived",
+                    entry.path()
+                );
+            }
+        }
+        let cgroups = std::fs::read_dir("/sys/fs/cgroup/pids")
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .starts_with(&format!("grade-run-{}-", child.id()))
+            })
+            .count();
+        assert_eq!(cgroups, 0, "{who:?}: cgroup directories left");
+    }
+}
