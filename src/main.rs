@@ -184,6 +184,19 @@ enum Command {
     )]
     Explore(ExploreArgs),
 
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to standard output.
+    #[command(
+        after_help = "Example:\n  grade completions bash > ~/.local/share/bash-completion/completions/grade"
+    )]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+
+    /// Print the manual page (roff) to standard output.
+    #[command(after_help = "Example:\n  grade man > grade.1 && man ./grade.1")]
+    Man,
+
     /// Show which containment layers and which input-detection method work on this machine.
     Doctor,
 
@@ -283,6 +296,26 @@ fn dispatch(cli: Cli) -> ExitCode {
         Some(Command::Explore(args)) => {
             grade::run::interrupt::install();
             explore(&args)
+        }
+        Some(Command::Completions { shell }) => {
+            use clap::CommandFactory;
+            let mut command = Cli::command();
+            clap_complete::generate(shell, &mut command, "grade", &mut std::io::stdout());
+            Ok(0)
+        }
+        Some(Command::Man) => {
+            use clap::CommandFactory;
+            let mut page = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut page)
+                .map_err(anyhow::Error::from)
+                .and_then(|()| {
+                    use std::io::Write;
+                    std::io::stdout()
+                        .write_all(&page)
+                        .map_err(anyhow::Error::from)
+                })
+                .map(|()| 0)
         }
         Some(Command::Doctor) => grade::cli::doctor::print(),
         Some(Command::Run(args)) => {
