@@ -8,6 +8,7 @@
 
 pub mod cases;
 pub mod check;
+pub mod class;
 pub mod cli;
 pub mod commands;
 pub mod console;

@@ -21,7 +21,7 @@ const EXAMPLES: &str = "\
 Examples:
   grade ./nim.cpp --assignment nim          grade a C++ submission with the built-in cases
   grade submission/ -a collect --format json
-  grade class/*/ -a m --output-dir reports/      grade a whole class: one report each + summary.csv
+  grade class/*/ -a m --output-dir reports/      grade a whole class: one report each + gradebook.csv
   grade play nim                            play the reference game yourself
   grade record nim --input moves.txt        print the reference transcript for scripted input
   grade list nim                            list the cases and their points
@@ -93,6 +93,21 @@ struct ExploreArgs {
     /// Games played at once (default: the number of CPU cores).
     #[arg(short, long)]
     jobs: Option<usize>,
+}
+
+/// What to do with gradebooks.
+#[derive(Subcommand, Debug)]
+enum GradebookAction {
+    /// Combine the gradebook.csv of several shards' output directories into one.
+    #[command(after_help = "Example:\n  grade gradebook merge out-1 out-2 out-3 -o gradebook.csv")]
+    Merge {
+        /// The shards' output directories (or gradebook.csv files).
+        #[arg(required = true)]
+        parts: Vec<PathBuf>,
+        /// The merged gradebook to write.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -191,6 +206,12 @@ enum Command {
     Completions {
         /// The shell.
         shell: clap_complete::Shell,
+    },
+
+    /// Gradebooks of a class graded in parts (--shard K/N).
+    Gradebook {
+        #[command(subcommand)]
+        action: GradebookAction,
     },
 
     /// Print the manual page (roff) to standard output.
@@ -303,6 +324,12 @@ fn dispatch(cli: Cli) -> ExitCode {
             clap_complete::generate(shell, &mut command, "grade", &mut std::io::stdout());
             Ok(0)
         }
+        Some(Command::Gradebook {
+            action: GradebookAction::Merge { parts, output },
+        }) => grade::class::merge_gradebooks(&parts, &output).map(|rows| {
+            println!("{rows} student(s) in {}", output.display());
+            0
+        }),
         Some(Command::Man) => {
             use clap::CommandFactory;
             let mut page = Vec::new();

@@ -766,7 +766,7 @@ fn ctrl_c_kills_the_runs_cleans_up_and_keeps_finished_work() {
             run_dirs(&tmp).is_empty(),
             "{who:?}: working directories left"
         );
-        let summary = std::fs::read_to_string(out_dir.join("summary.csv")).expect("summary");
+        let summary = std::fs::read_to_string(out_dir.join("gradebook.csv")).expect("gradebook");
         assert!(summary.contains("full marks"), "{who:?}: {summary}");
         assert!(
             summary.contains("incomplete: interrupted"),

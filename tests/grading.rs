@@ -552,13 +552,17 @@ fn a_whole_class_is_graded_into_one_report_each_and_a_summary() {
         let report = std::fs::read_to_string(out.path().join(name)).expect("one report each");
         assert!(report.starts_with("<?xml"), "{name}");
     }
-    let summary = std::fs::read_to_string(out.path().join("summary.csv")).expect("summary");
+    let gradebook = std::fs::read_to_string(out.path().join("gradebook.csv")).expect("gradebook");
+    let lines: Vec<&str> = gradebook.lines().collect();
     assert!(
-        summary.contains("correct_c.c\",90,90,\"full marks\""),
-        "{summary}"
+        lines[0].starts_with("student,submission,score,max_score,status,computer-first"),
+        "one column per case: {gradebook}"
     );
-    assert!(summary.contains("\"lost points\""), "{summary}");
-    assert!(summary.contains("\"build failed\""), "{summary}");
+    assert!(lines[0].ends_with(",notes"), "{gradebook}");
+    assert!(lines[1].starts_with("correct_c.c,"), "{gradebook}");
+    assert!(lines[1].contains(",90,90,full marks,"), "{gradebook}");
+    assert!(lines[2].contains("lost points"), "{gradebook}");
+    assert!(lines[3].contains("build failed"), "{gradebook}");
     // Several submissions in a machine format need a directory to go to.
     grade()
         .arg(program("nim/correct_c.c"))
