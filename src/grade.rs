@@ -120,6 +120,7 @@ pub fn grade_command(
         if options.output_dir.is_none() && options.shard.is_none() {
             let result = grade(submission, &set, options)?;
             write_report(&result, options, options.output.as_deref())?;
+            github_actions(&result)?;
             return Ok(if result.full_marks() { 0 } else { 1 });
         }
     }
@@ -136,6 +137,24 @@ pub fn grade_command(
             )
         });
     crate::class::grade_class(submissions, &set, digest, options)
+}
+
+/// Under GitHub Actions: an annotation per lost check (on stderr, so a report on stdout stays
+/// intact) and the job summary appended to `$GITHUB_STEP_SUMMARY`.
+pub fn github_actions(result: &GradeResult) -> anyhow::Result<()> {
+    if std::env::var("GITHUB_ACTIONS").as_deref() != Ok("true") {
+        return Ok(());
+    }
+    eprint!("{}", report::github::annotations(result));
+    if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) {
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .with_context(|| format!("cannot write {}", Path::new(&path).display()))?;
+        file.write_all(report::github::step_summary(result).as_bytes())?;
+    }
+    Ok(())
 }
 
 /// Renders `result` in the chosen format to `path`, or to standard output.

@@ -95,6 +95,46 @@ struct ExploreArgs {
     jobs: Option<usize>,
 }
 
+/// `grade gradescope`: options of the run inside the autograder, or `package`.
+#[derive(Args, Debug)]
+struct GradescopeArgs {
+    #[command(subcommand)]
+    package: Option<GradescopeCommand>,
+    /// The assignment.
+    #[arg(short, long, required = false)]
+    assignment: Option<Assignment>,
+    /// The uploaded submission.
+    #[arg(long, default_value = "/autograder/submission")]
+    submission: PathBuf,
+    /// Where results.json is written.
+    #[arg(long, default_value = "/autograder/results/results.json")]
+    results: PathBuf,
+    /// What students see of hidden cases; the default keeps their total visible.
+    #[arg(long, value_enum, default_value_t = grade::report::gradescope::HiddenVisibility::Visible)]
+    hidden_visibility: grade::report::gradescope::HiddenVisibility,
+    /// An instructor's case directory instead of the built-in cases.
+    #[arg(long, value_name = "DIR")]
+    cases: Option<PathBuf>,
+}
+
+/// `grade gradescope package`.
+#[derive(Subcommand, Debug)]
+enum GradescopeCommand {
+    /// Write autograder.zip: setup.sh, run_autograder, this grade binary, and the cases.
+    #[command(after_help = "Example:\n  grade gradescope package -a nim -o autograder.zip")]
+    Package {
+        /// The assignment.
+        #[arg(short, long)]
+        assignment: Assignment,
+        /// An instructor's case directory to ship instead of the built-in cases.
+        #[arg(long, value_name = "DIR")]
+        cases: Option<PathBuf>,
+        /// The zip to write.
+        #[arg(short, long, default_value = "autograder.zip")]
+        output: PathBuf,
+    },
+}
+
 /// What to do with gradebooks.
 #[derive(Subcommand, Debug)]
 enum GradebookAction {
@@ -207,6 +247,11 @@ enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
+
+    /// Grade inside Gradescope's autograder (always writes results.json), or build the
+    /// autograder.zip that does it (`grade gradescope package`).
+    #[command(args_conflicts_with_subcommands = true)]
+    Gradescope(GradescopeArgs),
 
     /// Gradebooks of a class graded in parts (--shard K/N).
     Gradebook {
@@ -324,6 +369,28 @@ fn dispatch(cli: Cli) -> ExitCode {
             clap_complete::generate(shell, &mut command, "grade", &mut std::io::stdout());
             Ok(0)
         }
+        Some(Command::Gradescope(args)) => match args.package {
+            Some(GradescopeCommand::Package {
+                assignment,
+                cases,
+                output,
+            }) => grade::cli::gradescope::package(assignment, cases.as_deref(), &output),
+            None => match args.assignment {
+                Some(assignment) => {
+                    grade::run::interrupt::install();
+                    grade::cli::gradescope::run(&grade::cli::gradescope::GradescopeRun {
+                        assignment,
+                        submission: args.submission,
+                        results: args.results,
+                        hidden: args.hidden_visibility,
+                        cases: args.cases,
+                    })
+                }
+                None => Err(anyhow::anyhow!(
+                    "usage: grade gradescope --assignment NAME (see grade gradescope --help)"
+                )),
+            },
+        },
         Some(Command::Gradebook {
             action: GradebookAction::Merge { parts, output },
         }) => grade::class::merge_gradebooks(&parts, &output).map(|rows| {

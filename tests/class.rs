@@ -29,7 +29,13 @@ fn class(dir: &Path, names: &[&str]) -> Vec<PathBuf> {
 fn grade_class(files: &[PathBuf], out: &Path, extra: &[&str]) -> (i32, String, String) {
     let output = grade()
         .args(files)
-        .args(["-a", "nim", "--case", "error-more-than-three", "--output-dir"])
+        .args([
+            "-a",
+            "nim",
+            "--case",
+            "error-more-than-three",
+            "--output-dir",
+        ])
         .arg(out)
         .args(extra)
         .output()

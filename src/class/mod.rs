@@ -480,6 +480,7 @@ pub fn grade_class(
                         println!();
                     }
                 }
+                grade::github_actions(&result)?;
                 all_full &= result.full_marks();
                 row
             }

@@ -6,6 +6,7 @@
 
 pub mod escape;
 pub mod explore;
+pub mod github;
 pub mod gradescope;
 pub mod json;
 pub mod junit;
@@ -46,7 +47,7 @@ pub fn exporter(format: Format, options: RenderOptions) -> Box<dyn Exporter> {
         Format::Text => Box::new(text::TextExporter::new(options)),
         Format::Json => Box::new(json::JsonExporter),
         Format::Junit => Box::new(junit::JunitExporter),
-        Format::Gradescope => Box::new(gradescope::GradescopeExporter),
+        Format::Gradescope => Box::new(gradescope::GradescopeExporter::default()),
     }
 }
 
