@@ -186,6 +186,7 @@ pub fn extension(format: Format) -> &'static str {
         Format::Text => "txt",
         Format::Json | Format::Gradescope => "json",
         Format::Junit => "xml",
+        Format::Html => "html",
     }
 }
 

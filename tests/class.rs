@@ -153,3 +153,56 @@ fn three_shards_merged_equal_one_run() {
         .code(2)
         .stderr(predicates::str::contains("appears in two shards"));
 }
+
+/// The DOM after a headless browser loaded the page (what a person's browser would show).
+fn rendered(page: &Path) -> String {
+    let output = std::process::Command::new("chromium")
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom"])
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("chromium runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn html_reports_and_the_class_page_render_in_a_browser() {
+    if !(have("g++") && have("chromium")) {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let files = class(dir.path(), &["ana", "bo"]);
+    let out = dir.path().join("out");
+    let (code, _, _) = grade_class(&files, &out, &["--format", "html"]);
+    assert_eq!(code, 1);
+    let bo = rendered(&out.join("bo.html"));
+    assert!(bo.contains("id=\"score\""), "{bo}");
+    assert!(bo.contains("error-more-than-three"), "{bo}");
+    // The difference keeps whitespace visible, as in the text report.
+    assert!(bo.contains("expected:"), "{bo}");
+    let class_page = rendered(&out.join("index.html"));
+    for id in [
+        "histogram",
+        "per-case",
+        "build-failures",
+        "slowest",
+        "students",
+    ] {
+        assert!(
+            class_page.contains(&format!("id=\"{id}\"")),
+            "{id}: {class_page}"
+        );
+    }
+    assert!(
+        class_page.contains("<a href=\"bo.html\">bo</a>"),
+        "{class_page}"
+    );
+    assert!(
+        class_page.contains("1/2"),
+        "one of two passed: {class_page}"
+    );
+}

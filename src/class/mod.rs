@@ -430,6 +430,8 @@ pub fn grade_class(
         .sum();
     let progress = Progress::new(chosen.len());
     let mut rows: Vec<Row> = Vec::new();
+    let mut summaries: Vec<report::html::StudentSummary> = Vec::new();
+    let report_name = |student: &str| format!("{student}.{}", grade::extension(options.format));
     let (mut all_full, mut any_error, mut failures) = (true, false, 0);
     for (done, (submission, student)) in chosen.iter().enumerate() {
         if run::interrupt::interrupted() {
@@ -451,6 +453,13 @@ pub fn grade_class(
             .and_then(|_| resume_key(submission, cases_digest, options));
         if let (Some(dir), Some(key)) = (&options.output_dir, &key) {
             if let Some(row) = resumed_row(dir, student, key) {
+                summaries.push(report::html::StudentSummary {
+                    student: (*student).clone(),
+                    report: Some(report_name(student)),
+                    result: std::fs::read(state_paths(dir, student).1)
+                        .ok()
+                        .and_then(|b| serde_json::from_slice(&b).ok()),
+                });
                 all_full &= row.status == "full marks";
                 failures += usize::from(row.status != "full marks");
                 progress.done(
@@ -465,7 +474,13 @@ pub fn grade_class(
         }
         let row = match grade::grade(submission, set, options) {
             Ok(result) => {
-                let row = row_of(student, &report::escape::for_display(&result));
+                let shown = report::escape::for_display(&result);
+                let row = row_of(student, &shown);
+                summaries.push(report::html::StudentSummary {
+                    student: (*student).clone(),
+                    report: options.output_dir.as_ref().map(|_| report_name(student)),
+                    result: serde_json::to_value(&shown).ok(),
+                });
                 match &options.output_dir {
                     Some(dir) => {
                         let path =
@@ -511,6 +526,22 @@ pub fn grade_class(
     progress.finish();
     if let Some(dir) = &options.output_dir {
         write_gradebook(&dir.join("gradebook.csv"), &case_names, &rows)?;
+        for row in &rows {
+            if summaries.iter().any(|s| s.student == row.student) {
+                continue;
+            }
+            summaries.push(report::html::StudentSummary {
+                student: row.student.clone(),
+                report: None,
+                result: None,
+            });
+        }
+        let page = dir.join("index.html");
+        std::fs::write(
+            &page,
+            report::html::class_page(set.assignment.name(), &summaries),
+        )
+        .with_context(|| format!("cannot write {}", page.display()))?;
     }
     let width = rows
         .iter()

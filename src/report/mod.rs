@@ -8,6 +8,7 @@ pub mod escape;
 pub mod explore;
 pub mod github;
 pub mod gradescope;
+pub mod html;
 pub mod json;
 pub mod junit;
 pub mod text;
@@ -26,6 +27,8 @@ pub enum Format {
     Junit,
     /// Gradescope's results.json.
     Gradescope,
+    /// A self-contained HTML page (with --output-dir, also a class page, index.html).
+    Html,
 }
 
 /// Settings that affect how a report is rendered but not what it says.
@@ -48,6 +51,7 @@ pub fn exporter(format: Format, options: RenderOptions) -> Box<dyn Exporter> {
         Format::Json => Box::new(json::JsonExporter),
         Format::Junit => Box::new(junit::JunitExporter),
         Format::Gradescope => Box::new(gradescope::GradescopeExporter::default()),
+        Format::Html => Box::new(html::HtmlExporter),
     }
 }
 
