@@ -202,7 +202,7 @@ pub fn class_page(assignment: &str, students: &[StudentSummary]) -> String {
         .iter()
         .map(|(s, r)| (*s, r["wall_ms"].as_u64().unwrap_or(0)))
         .collect();
-    slowest.sort_by(|a, b| b.1.cmp(&a.1));
+    slowest.sort_by_key(|s| std::cmp::Reverse(s.1));
     body.push_str("<h2>Slowest</h2>\n<table id=\"slowest\">\n");
     for (student, ms) in slowest.iter().take(5) {
         let _ = writeln!(
