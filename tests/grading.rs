@@ -96,7 +96,7 @@ fn correct_connect6_programs_get_full_marks_and_lose_points_under_strict() {
 
 /// (assignment, program, the case that targets its bug, the check that must fail there).
 /// Silver Dollar's are in tests/silver_dollar.rs.
-const BUGGY: [(&str, &str, &str, &str); 22] = [
+const BUGGY: [(&str, &str, &str, &str); 23] = [
     (
         "nim",
         "nim/buggy_accepts_four.cpp",
@@ -162,6 +162,12 @@ const BUGGY: [(&str, &str, &str, &str); 22] = [
     ),
     (
         "collect",
+        "collect/buggy_fixed_filename.py",
+        "board-file-argument",
+        "boards",
+    ),
+    (
+        "collect",
         "collect/buggy_no_gravity.py",
         "gravity",
         "boards",
@@ -222,7 +228,9 @@ fn buggy_programs_of(assignment: &str) {
         if !tools_for(&path).iter().all(|t| have(t)) {
             continue;
         }
-        let (code, report) = grade_json(&path, name, &["--case", target]);
+        // --robustness: a bug may be caught only by a robustness case (collect's game over at
+        // the start, where the handout is ambiguous).
+        let (code, report) = grade_json(&path, name, &["--case", target, "--robustness"]);
         assert_eq!(code, 1, "{relative} must lose points in {target}");
         let case = &report["cases"][0];
         assert_eq!(case["name"], *target);
@@ -242,7 +250,7 @@ fn buggy_programs_of(assignment: &str) {
             "{relative}: expected check '{check}' to fail in {target}; failed: {failed:?}"
         );
         // The text report shows the student what differs and where.
-        let (_, text) = grade_text(&path, name, &["--case", target]);
+        let (_, text) = grade_text(&path, name, &["--case", target, "--robustness"]);
         assert!(text.contains(&format!("✗ {target}")), "{text}");
         assert!(
             text.contains(check),
@@ -340,6 +348,20 @@ fn a_build_failure_is_reported_with_the_compilers_messages() {
     }
     if have("javac") {
         every_format_is_valid(&program("misc/CompileError.java"), "silver_dollar", true);
+    }
+    if have("python3") {
+        // A Python syntax error is found before any case runs: one build failure, not a
+        // traceback under every case.
+        let path = program("misc/syntax_error.py");
+        every_format_is_valid(&path, "nim", true);
+        let (code, text) = grade_text(&path, "nim", &[]);
+        assert_eq!(code, 1);
+        assert!(text.contains("Build failed"), "{text}");
+        assert_eq!(text.matches("SyntaxError").count(), 1, "{text}");
+        assert!(
+            text.contains("syntax_error.py"),
+            "the file is named\n{text}"
+        );
     }
 }
 

@@ -204,6 +204,11 @@ pub enum CheckSpec {
         /// counts only at its place in the game (default false).
         #[serde(default)]
         at_inputs: bool,
+        /// With `at_inputs`: only the places where the reference has a match are compared;
+        /// elsewhere the program may print anything (a prompt that names the range looks like
+        /// an error message) (default false).
+        #[serde(default)]
+        free_elsewhere: bool,
     },
     /// The sequence of boards printed, cell by cell.
     Board {
@@ -261,6 +266,18 @@ pub enum CheckSpec {
         /// Only presence matters, not the number of times (default false).
         #[serde(default)]
         presence_only: bool,
+    },
+    /// How much the program printed: at most `max_ratio` times the reference's output (in
+    /// visible characters, plus a small allowance), so pages of junk around a correct game
+    /// cost points while a greeting, blank lines or a farewell never do.
+    Volume {
+        /// Check name (defaults to "output-volume").
+        name: Option<String>,
+        /// Share of the case's points (default 1; 0 makes the check informational).
+        weight: Option<f64>,
+        /// How many times the reference's visible characters the program may print
+        /// (default 8).
+        max_ratio: Option<f64>,
     },
     /// Whether the program ended when the reference did (and not before).
     Exit {

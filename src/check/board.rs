@@ -338,7 +338,14 @@ pub fn evaluate(student: &View, reference: &View, spec: &BoardSpec) -> Evaluatio
         (Some(_), None) => format!("found {} boards, expected only {}", s.len(), r.len()),
         (None, None) => "no boards".to_string(),
     };
-    Evaluation::fail(detail, board_difference(at, student, &s, reference, &r))
+    let offsets = |boards: &[Board]| boards.iter().map(|b| b.offset).collect::<Vec<_>>();
+    let matched = super::view::in_place(student, &offsets(&s), reference, &offsets(&r), at);
+    Evaluation::fail_after(
+        detail,
+        board_difference(at, student, &s, reference, &r),
+        matched,
+        s.len().max(r.len()),
+    )
 }
 
 /// The feedback for the `at`-th board: both boards as printed, and the inputs sent before.

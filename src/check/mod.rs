@@ -46,6 +46,7 @@ pub enum CheckKind {
         compare: Compare,
         optional: bool,
         at_inputs: bool,
+        free_elsewhere: bool,
     },
     /// The sequence of boards.
     Board(BoardSpec),
@@ -61,6 +62,8 @@ pub enum CheckKind {
         exact: bool,
         presence_only: bool,
     },
+    /// Whether the program printed at most `max_ratio` times the reference's output.
+    Volume { max_ratio: f64 },
     /// Whether the program ended when the reference did.
     Exit { code: bool },
 }
@@ -76,6 +79,7 @@ impl CheckKind {
             CheckKind::Strips => "strips",
             CheckKind::RandomStarts { .. } => "random_starts",
             CheckKind::Contains { .. } => "contains",
+            CheckKind::Volume { .. } => "volume",
             CheckKind::Exit { .. } => "exit",
         }
     }
@@ -110,6 +114,9 @@ pub struct Evaluation {
     pub detail: String,
     /// Where it first differed.
     pub difference: Option<Difference>,
+    /// The share of the check's points a failing check still earns (0 to 1): for a sequence,
+    /// the items that matched before the first difference.
+    pub partial: f64,
 }
 
 impl Evaluation {
@@ -120,6 +127,7 @@ impl Evaluation {
             passed: true,
             detail: detail.into(),
             difference: None,
+            partial: 0.0,
         }
     }
 
@@ -130,6 +138,27 @@ impl Evaluation {
             passed: false,
             detail: detail.into(),
             difference: Some(difference),
+            partial: 0.0,
+        }
+    }
+
+    /// A failing verdict on a sequence whose first `matched` of `total` items agree: it earns
+    /// that share, and its detail says so.
+    pub fn fail_after(
+        detail: impl Into<String>,
+        difference: Difference,
+        matched: usize,
+        total: usize,
+    ) -> Self {
+        let detail = detail.into();
+        if total <= 1 {
+            return Evaluation::fail(detail, difference);
+        }
+        let matched = matched.min(total);
+        Evaluation {
+            detail: format!("{detail}; {matched} of {total} match before the first difference"),
+            partial: matched as f64 / total as f64,
+            ..Evaluation::fail("", difference)
         }
     }
 
@@ -140,6 +169,7 @@ impl Evaluation {
             passed: true,
             detail: "nothing to compare".into(),
             difference: None,
+            partial: 0.0,
         }
     }
 }
@@ -208,14 +238,22 @@ impl Check {
                 compare,
                 optional,
                 at_inputs,
+                free_elsewhere,
             } => {
                 let (s, r) = views.get(InputShown::LineBreak);
+                // Output that appeared only after the input was read cannot be placed between
+                // inputs: such a program is compared as a sequence (messages by count).
+                let late = *at_inputs && student.prompts_late;
                 let options = lines::LineOptions {
                     rules: *rules,
                     dedup: *dedup,
-                    compare: *compare,
+                    compare: match compare {
+                        Compare::Presence if late => Compare::Count,
+                        other => *other,
+                    },
                     optional: *optional,
-                    at_inputs: *at_inputs,
+                    at_inputs: *at_inputs && !late,
+                    free_elsewhere: *free_elsewhere,
                 };
                 lines::evaluate_lines(s, r, pattern, options)
             }
@@ -232,6 +270,10 @@ impl Check {
                 lines::evaluate_contains(s, r, text, *exact, *presence_only)
             }
             CheckKind::Exit { code } => evaluate_exit(student, reference, *code),
+            CheckKind::Volume { max_ratio } => {
+                let (s, r) = views.get(InputShown::LineBreak);
+                lines::evaluate_volume(s, r, *max_ratio)
+            }
             CheckKind::StripStart => {
                 let (s, _) = views.get(InputShown::LineBreak);
                 strip::evaluate_start(student.transcript, s)
@@ -357,7 +399,11 @@ pub fn score(
                 name: check.name.clone(),
                 kind: check.kind.name().to_string(),
                 passed: evaluation.passed,
-                score: if evaluation.passed { max_score } else { 0.0 },
+                score: if evaluation.passed {
+                    max_score
+                } else {
+                    max_score * evaluation.partial.clamp(0.0, 1.0)
+                },
                 max_score,
                 detail: if hide_details && !evaluation.passed {
                     "failed (hidden case)".to_string()
@@ -415,6 +461,76 @@ mod tests {
         assert!(evaluate_exit(&student(&full, Some(0)), &reference, false).passed);
         let e = evaluate_exit(&student(&full, Some(3)), &reference, true);
         assert_eq!(e.detail, "exited with status 3");
+    }
+
+    #[test]
+    fn a_late_slip_in_a_sequence_costs_only_its_share() {
+        // Player first, taking 3, 2, 3: the computer removes 1 (18 → 17), 2 (15 → 13) and
+        // 1 (10 → 9). The student's third move is 3 instead: 2 of 3 moves match before the
+        // first difference, so the check earns 2/3 of its 9 points = 6.
+        let reference = record(&Setup::Nim, &["y", "3", "2", "3"]);
+        let mut seen = 0;
+        let mut t = Transcript::new();
+        for event in reference.transcript.events() {
+            match event {
+                crate::transcript::Event::Output { stream, bytes } => {
+                    let mut text = String::from_utf8_lossy(bytes).into_owned();
+                    if text.contains("Computer removes") {
+                        seen += 1;
+                        if seen == 3 {
+                            text = text.replace("Computer removes 1.", "Computer removes 3.");
+                        }
+                    }
+                    t.push_output(*stream, text.as_bytes());
+                }
+                crate::transcript::Event::Input { line } => t.push_input(line),
+                crate::transcript::Event::InputClosed => {}
+            }
+        }
+        assert_eq!(seen, 3);
+        let checks = vec![Check {
+            name: "computer-moves".into(),
+            weight: 1.0,
+            kind: CheckKind::Lines {
+                pattern: Regex::new(r"(?i)computer\s+removes?\D*(\d+)").expect("regex"),
+                rules: ItemRules {
+                    numbers: true,
+                    ignore_case: true,
+                    ignore_punctuation: false,
+                },
+                dedup: false,
+                compare: Compare::Sequence,
+                optional: false,
+                at_inputs: false,
+                free_elsewhere: false,
+            },
+        }];
+        let run = StudentRun {
+            waiting_for_input: true,
+            ..student(&t, None)
+        };
+        let results = score(&checks, &run, &reference, 9.0, false);
+        assert!(!results[0].passed);
+        assert!(
+            (results[0].score - 6.0).abs() < 1e-9,
+            "{}",
+            results[0].score
+        );
+        assert!(
+            results[0]
+                .detail
+                .ends_with("2 of 3 match before the first difference"),
+            "{}",
+            results[0].detail
+        );
+        // The same moves all printed before the first input (without playing) earn nothing.
+        let mut dumped = Transcript::new();
+        dumped.push_output(
+            Stream::Stdout,
+            b"Computer removes 1.\nComputer removes 2.\nComputer removes 3.\n",
+        );
+        let results = score(&checks, &student(&dumped, Some(0)), &reference, 9.0, false);
+        assert_eq!(results[0].score, 0.0);
     }
 
     #[test]
