@@ -84,10 +84,11 @@ fn pages_of_junk_cost_points_but_a_students_extra_lines_never_do() {
 }
 
 /// Every buggy program of the four assignments (tests/programs/README.md).
-const BUGGY: [&str; 23] = [
+const BUGGY: [&str; 24] = [
     "nim/buggy_accepts_four.cpp",
     "nim/buggy_missing_error.cpp",
     "nim/buggy_no_reset.cpp",
+    "nim/buggy_no_space_after_five.cpp",
     "nim/buggy_strategy_rem0.cpp",
     "nim/buggy_winner_swapped.cpp",
     "m/buggy_one_neighbour.py",

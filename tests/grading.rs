@@ -96,7 +96,7 @@ fn correct_connect6_programs_get_full_marks_and_lose_points_under_strict() {
 
 /// (assignment, program, the case that targets its bug, the check that must fail there).
 /// Silver Dollar's are in tests/silver_dollar.rs.
-const BUGGY: [(&str, &str, &str, &str); 23] = [
+const BUGGY: [(&str, &str, &str, &str); 24] = [
     (
         "nim",
         "nim/buggy_accepts_four.cpp",
@@ -110,6 +110,12 @@ const BUGGY: [(&str, &str, &str, &str); 23] = [
         "Must remove at least one match.",
     ),
     ("nim", "nim/buggy_no_reset.cpp", "replay", "matches-shown"),
+    (
+        "nim",
+        "nim/buggy_no_space_after_five.cpp",
+        "example-execution",
+        "groups-of-five",
+    ),
     (
         "nim",
         "nim/buggy_strategy_rem0.cpp",

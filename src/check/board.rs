@@ -344,7 +344,11 @@ pub fn evaluate(student: &View, reference: &View, spec: &BoardSpec) -> Evaluatio
         detail,
         board_difference(at, student, &s, reference, &r),
         matched,
-        s.len().max(r.len()),
+        if r.len() <= 1 {
+            1
+        } else {
+            s.len().max(r.len())
+        },
     )
 }
 
@@ -438,6 +442,34 @@ mod tests {
         assert!(evaluate(&started, &reference, &s).passed);
         let wrong = view("| 7 | | | | | | | | | |\n");
         assert!(!evaluate(&wrong, &reference, &s).passed);
+    }
+
+    #[test]
+    fn boards_earn_their_share_up_to_the_first_difference() {
+        // Four boards after inputs 1-4; the student's third differs: boards 1 and 2 match at
+        // their place, so 2 of 4 (half the check) before the first difference.
+        let s = spec("[0-9]", None, false);
+        let with_inputs = |boards: &[&str]| {
+            let mut t = crate::transcript::Transcript::new();
+            for board in boards {
+                t.push_output(crate::transcript::Stream::Stdout, b"Move: ");
+                t.push_input("1 1");
+                t.push_output(crate::transcript::Stream::Stdout, board.as_bytes());
+            }
+            View::new(&t, super::super::view::InputShown::LineBreak)
+        };
+        let reference = with_inputs(&["1 2\n3 4\n", "1 2\n3 5\n", "1 2\n3 6\n", "1 2\n3 7\n"]);
+        let student = with_inputs(&["1 2\n3 4\n", "1 2\n3 5\n", "1 2\n3 9\n", "1 2\n3 7\n"]);
+        let e = evaluate(&student, &reference, &s);
+        assert!(!e.passed);
+        assert_eq!(e.partial, 0.5);
+        assert_eq!(
+            e.detail,
+            "board 3 differs at row 2; 2 of 4 match before the first difference"
+        );
+        // The right boards printed all at once, before any input: nothing in place.
+        let dumped = view("1 2\n3 4\nx\n1 2\n3 5\nx\n1 2\n3 9\n");
+        assert_eq!(evaluate(&dumped, &reference, &s).partial, 0.0);
     }
 
     #[test]

@@ -353,7 +353,13 @@ pub fn evaluate_lines(
     if compare == Compare::Sequence {
         let offsets = |items: &[Item]| items.iter().map(|i| i.offset).collect::<Vec<_>>();
         let matched = super::view::in_place(student, &offsets(&s), reference, &offsets(&r), at);
-        Evaluation::fail_after(detail, difference, matched, s.len().max(r.len()))
+        // A single expected item (a winner line) is not a sequence to share.
+        let total = if r.len() <= 1 {
+            1
+        } else {
+            s.len().max(r.len())
+        };
+        Evaluation::fail_after(detail, difference, matched, total)
     } else {
         Evaluation::fail(detail, difference)
     }
