@@ -295,3 +295,65 @@ fn every_hint_on_a_buggy_program_would_have_passed() {
     }
     eprintln!("{checked} hints re-checked");
 }
+
+/// The case names a program lost points in.
+fn cases_lost(report: &serde_json::Value) -> Vec<String> {
+    report["cases"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| c["score"].as_f64() < c["max_score"].as_f64())
+        .filter_map(|c| c["name"].as_str().map(str::to_string))
+        .collect()
+}
+
+#[test]
+fn decisions_the_handout_leaves_open_cost_only_robustness_points() {
+    if !have("python3") {
+        return;
+    }
+    // Game over before the first move: the handout's double negative leaves it open.
+    let path = program("collect/buggy_no_initial_gameover.py");
+    let (code, report) = grade_json(&path, "collect", &[]);
+    assert_eq!(code, 0, "{:#?}", lost_points(&report));
+    let (_, robust) = grade_json(&path, "collect", &["--robustness"]);
+    assert_eq!(cases_lost(&robust), ["game-over-at-start"]);
+    // A board file ending with a newline or a space: robustness only.
+    let path = program("collect/fragile_board_file.py");
+    let (code, report) = grade_json(&path, "collect", &[]);
+    assert_eq!(code, 0, "{:#?}", lost_points(&report));
+    let (_, robust) = grade_json(&path, "collect", &["--robustness"]);
+    assert_eq!(
+        cases_lost(&robust),
+        [
+            "robustness-board-file-newline",
+            "robustness-board-file-trailing-space"
+        ]
+    );
+    // Negative coordinates: its own informative message, board unchanged, full marks (it is
+    // also in tests/grading.rs's CORRECT list); zero keeps the quoted message.
+    let path = program("collect/correct_negative_message.py");
+    let (_, report) = grade_json(&path, "collect", &["--case", "negative-coordinates"]);
+    assert_eq!(report["score"], report["max_score"], "{report:#}");
+    let (_, zero) = grade_json(
+        &program("collect/buggy_negative_index.py"),
+        "collect",
+        &["--case", "out-of-bounds-zero"],
+    );
+    assert!(zero["score"].as_f64() < zero["max_score"].as_f64());
+}
+
+#[test]
+fn a_program_that_always_opens_input_txt_loses_points() {
+    if !have("python3") {
+        return;
+    }
+    let (_, report) = grade_json(&program("collect/buggy_fixed_filename.py"), "collect", &[]);
+    assert_eq!(cases_lost(&report), ["board-file-argument"]);
+    let (_, right) = grade_json(
+        &program("collect/correct_plain.py"),
+        "collect",
+        &["--case", "board-file-argument"],
+    );
+    assert_eq!(right["score"], right["max_score"], "{right:#}");
+}

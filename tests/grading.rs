@@ -37,7 +37,7 @@ fn the_reference_run_as_a_student_scores_full_marks_default_and_strict() {
 
 /// The handout-following programs written for the test suite (tests/programs/README.md).
 /// Silver Dollar's are in tests/silver_dollar.rs.
-const CORRECT: [(&str, &str); 11] = [
+const CORRECT: [(&str, &str); 12] = [
     ("nim", "nim/correct_getline.cpp"),
     ("nim", "nim/correct_cin_loop.cpp"),
     ("nim", "nim/correct_fastio.cpp"),
@@ -47,6 +47,7 @@ const CORRECT: [(&str, &str); 11] = [
     ("collect", "collect/correct_plain.py"),
     ("collect", "collect/correct_recursive.py"),
     ("collect", "collect/correct_java"),
+    ("collect", "collect/correct_negative_message.py"),
     ("connect6", "connect6/correct_getline.cpp"),
     ("connect6", "connect6/correct_tokens.cpp"),
 ];
