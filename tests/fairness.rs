@@ -84,7 +84,7 @@ fn pages_of_junk_cost_points_but_a_students_extra_lines_never_do() {
 }
 
 /// Every buggy program of the four assignments (tests/programs/README.md).
-const BUGGY: [&str; 24] = [
+const BUGGY: [&str; 25] = [
     "nim/buggy_accepts_four.cpp",
     "nim/buggy_missing_error.cpp",
     "nim/buggy_no_reset.cpp",
@@ -96,6 +96,7 @@ const BUGGY: [&str; 24] = [
     "m/buggy_reuse_number.py",
     "m/buggy_tie_wrong.py",
     "m/buggy_zero_division.py",
+    "collect/buggy_adjacent_columns.py",
     "collect/buggy_column_kept.py",
     "collect/buggy_diagonal.py",
     "collect/buggy_negative_index.py",

@@ -97,7 +97,7 @@ fn correct_connect6_programs_get_full_marks_and_lose_points_under_strict() {
 
 /// (assignment, program, the case that targets its bug, the check that must fail there).
 /// Silver Dollar's are in tests/silver_dollar.rs.
-const BUGGY: [(&str, &str, &str, &str); 24] = [
+const BUGGY: [(&str, &str, &str, &str); 25] = [
     (
         "nim",
         "nim/buggy_accepts_four.cpp",
@@ -148,6 +148,12 @@ const BUGGY: [(&str, &str, &str, &str); 24] = [
         "m/buggy_zero_division.py",
         "three-points-and-zero",
         "exit",
+    ),
+    (
+        "collect",
+        "collect/buggy_adjacent_columns.py",
+        "adjacent-columns-removal",
+        "boards",
     ),
     (
         "collect",
