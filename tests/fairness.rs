@@ -358,3 +358,66 @@ fn a_program_that_always_opens_input_txt_loses_points() {
     );
     assert_eq!(right["score"], right["max_score"], "{right:#}");
 }
+
+/// Restyles a Python program's output in-process (same logic, same timing): `print` and
+/// `input` are replaced before the program's own code, which is appended unchanged.
+const STYLE_SHIM: &str = r#"
+import builtins as _b, sys as _sys
+_STYLE = "@STYLE@"
+def _restyle(text):
+    if _STYLE == "upper":
+        return text.upper()
+    if _STYLE == "double":
+        return text.replace("\n", "\n\n")
+    if _STYLE == "trailing":
+        return text.replace("\n", "   \n")
+    return text
+def print(*args, sep=" ", end="\n", file=None, flush=False):
+    if file is not None and file is not _sys.stdout:
+        _b.print(*args, sep=sep, end=end, file=file, flush=flush)
+        return
+    _sys.stdout.write(_restyle(sep.join(str(a) for a in args) + end))
+    _sys.stdout.flush()
+def input(prompt=""):
+    text = _restyle(str(prompt))
+    if _STYLE == "prompt_line":
+        text += "\n"
+    _sys.stdout.write(text)
+    _sys.stdout.flush()
+    return _b.input()
+if _STYLE == "greeting":
+    print("Hello! Welcome to my program. Have fun!")
+    print()
+"#;
+
+#[test]
+fn restyled_correct_programs_keep_full_marks() {
+    if !have("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut lost = Vec::new();
+    for (assignment, relative) in [
+        ("m", "m/correct_plain.py"),
+        ("m", "m/correct_boxes.py"),
+        ("collect", "collect/correct_plain.py"),
+        ("collect", "collect/correct_recursive.py"),
+    ] {
+        let source = std::fs::read_to_string(program(relative)).expect("program");
+        // UPPER CASE, an empty line after every line, trailing spaces, a greeting, prompts
+        // on their own line: places where the handouts are silent.
+        for style in ["upper", "double", "trailing", "greeting", "prompt_line"] {
+            let path = dir.path().join(format!(
+                "{}_{style}.py",
+                relative.replace('/', "_").replace(".py", "")
+            ));
+            let text = STYLE_SHIM.replace("@STYLE@", style) + &source;
+            std::fs::write(&path, text).expect("write");
+            let (_, report) = grade_json(&path, assignment, &[]);
+            if report["score"] != report["max_score"] {
+                lost.push(format!("{relative} {style}: {:#?}", lost_points(&report)));
+            }
+        }
+    }
+    assert!(lost.is_empty(), "{lost:#?}");
+}

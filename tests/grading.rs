@@ -37,7 +37,7 @@ fn the_reference_run_as_a_student_scores_full_marks_default_and_strict() {
 
 /// The handout-following programs written for the test suite (tests/programs/README.md).
 /// Silver Dollar's are in tests/silver_dollar.rs.
-const CORRECT: [(&str, &str); 12] = [
+const CORRECT: [(&str, &str); 13] = [
     ("nim", "nim/correct_getline.cpp"),
     ("nim", "nim/correct_cin_loop.cpp"),
     ("nim", "nim/correct_fastio.cpp"),
@@ -50,6 +50,7 @@ const CORRECT: [(&str, &str); 12] = [
     ("collect", "collect/correct_negative_message.py"),
     ("connect6", "connect6/correct_getline.cpp"),
     ("connect6", "connect6/correct_tokens.cpp"),
+    ("connect6", "connect6/correct_boxed.cpp"),
 ];
 
 fn correct_programs_of(assignment: &str) {

@@ -104,8 +104,22 @@ impl BoardSpec {
             let token = segment.trim();
             if token.is_empty() {
                 cells.push(None);
+            } else if let Some(cell) = self.classify(token) {
+                cells.push(cell);
             } else {
-                cells.push(self.classify(token)?);
+                // A whole row inside one pair of bars ("00 | . . B |"): its tokens, or the
+                // characters of a token written without separators, are the cells.
+                for part in token.split_whitespace() {
+                    match self.classify(part) {
+                        Some(cell) => cells.push(cell),
+                        None => {
+                            let mut buf = [0u8; 4];
+                            for c in part.chars() {
+                                cells.push(self.classify(c.encode_utf8(&mut buf))?);
+                            }
+                        }
+                    }
+                }
             }
         }
         let edge = |segment: &str| -> Result<Option<Cell>, ()> {
@@ -200,17 +214,44 @@ impl BoardSpec {
     }
 
     /// Finds every board in the view, in order.
+    ///
+    /// A double-spaced board (an empty line after every row) is one board: when its first two
+    /// rows are separated by one blank line, each later single blank line is skipped too;
+    /// a board whose first rows touch ends at its first blank line.
     fn extract(&self, view: &View) -> Vec<Board> {
         let mut boards = Vec::new();
         let mut current: Option<Board> = None;
+        // A blank line seen inside the current board, and whether that board is double-spaced
+        // (decided by its first two rows).
+        let mut blank_pending = false;
+        let mut spaced: Option<bool> = None;
         for (index, (offset, line)) in view.lines().into_iter().enumerate() {
             let line = line.trim_end();
+            if line.trim().is_empty() {
+                let rows = current.as_ref().map_or(0, |b| b.rows.len());
+                let may_continue = rows == 1 || spaced == Some(true);
+                if rows > 0 && may_continue && !blank_pending {
+                    blank_pending = true;
+                } else {
+                    boards.extend(current.take());
+                    blank_pending = false;
+                    spaced = None;
+                }
+                continue;
+            }
             let skip = is_border_line(line) || (self.labels && is_column_header(line));
             if skip && current.is_some() {
                 continue;
             }
             match (!skip).then(|| self.parse_row(line)).flatten() {
                 Some(row) => {
+                    if current.as_ref().is_some_and(|b| b.rows.len() == 1) {
+                        spaced = Some(blank_pending);
+                    } else if blank_pending && spaced != Some(true) {
+                        boards.extend(current.take());
+                        spaced = None;
+                    }
+                    blank_pending = false;
                     let board = current.get_or_insert_with(|| Board {
                         rows: Vec::new(),
                         first_line: index,
@@ -221,7 +262,11 @@ impl BoardSpec {
                     board.last_line = index;
                 }
                 None if skip => {}
-                None => boards.extend(current.take()),
+                None => {
+                    boards.extend(current.take());
+                    blank_pending = false;
+                    spaced = None;
+                }
             }
         }
         boards.extend(current);
@@ -470,6 +515,38 @@ mod tests {
         // The right boards printed all at once, before any input: nothing in place.
         let dumped = view("1 2\n3 4\nx\n1 2\n3 5\nx\n1 2\n3 9\n");
         assert_eq!(evaluate(&dumped, &reference, &s).partial, 0.0);
+    }
+
+    #[test]
+    fn a_boxed_board_with_zero_padded_labels_reads_like_the_plain_one() {
+        let s = spec("[BW]", Some("[._+-]"), true);
+        let reference = view("   A B C\n 0 . . .\n 1 . B .\n 2 . . W\n");
+        let boxed = view(
+            "     A B C\n   +-------+\n00 | . . . |\n01 | . B . |\n02 | . . W |\n   +-------+\n",
+        );
+        let e = evaluate(&boxed, &reference, &s);
+        assert!(e.passed, "{}", e.detail);
+        let labelled_both_sides = view("   A B C\n00 . . . 00\n01 . B . 01\n02 . . W 02\n");
+        assert!(evaluate(&labelled_both_sides, &reference, &s).passed);
+        let wrong = view("   +-------+\n00 | . . . |\n01 | . W . |\n02 | . . W |\n");
+        assert!(!evaluate(&wrong, &reference, &s).passed);
+    }
+
+    #[test]
+    fn a_double_spaced_board_is_one_board() {
+        let s = spec("[0-9]", None, false);
+        let reference = view("1 0 4\n0 5 4\n2 1 4\n\nYour score is: 0\n");
+        let double = view("1 0 4\n\n0 5 4\n\n2 1 4\n\n\n\nYour score is: 0\n\n");
+        let e = evaluate(&double, &reference, &s);
+        assert!(e.passed, "{}", e.detail);
+        // Boards whose rows touch still end at a blank line: two boards, not one.
+        let two = view("1 0 4\n0 5 4\n\n2 1 4\n3 3 3\n");
+        assert_eq!(s.extract(&two).len(), 2);
+        let wrong = view("1 0 4\n\n0 5 4\n\n2 1 5\n");
+        assert_eq!(
+            evaluate(&wrong, &reference, &s).detail,
+            "board 1 differs at row 3"
+        );
     }
 
     #[test]
