@@ -16,6 +16,7 @@ const NO_PLAY_SHARE: f64 = 0.05;
 fn printing_the_messages_without_playing_scores_at_most_five_percent() {
     for (assignment, relative) in [
         ("nim", "misc/no_play_nim.cpp"),
+        ("nim", "misc/errors_only_nim.cpp"),
         ("connect6", "misc/no_play_connect6.cpp"),
         ("m", "misc/no_play_m.py"),
         ("collect", "misc/no_play_collect.py"),

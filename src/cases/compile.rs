@@ -40,6 +40,7 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
             optional,
             at_inputs,
             free_elsewhere,
+            game,
         } => {
             if *free_elsewhere && !*at_inputs {
                 return Err(format!(
@@ -66,6 +67,7 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
                     optional: *optional,
                     at_inputs: *at_inputs,
                     free_elsewhere: *free_elsewhere,
+                    game: *game,
                 },
             )
         }
@@ -76,6 +78,7 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
             empty,
             labels,
             first_optional,
+            game,
         } => (
             name.clone().unwrap_or_else(|| "board".into()),
             *weight,
@@ -84,6 +87,7 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
                 empty: empty.as_deref().map(|e| anchored(e, "empty")).transpose()?,
                 labels: *labels,
                 first_optional: *first_optional,
+                game: *game,
             }),
         ),
         CheckSpec::Contains {

@@ -209,6 +209,11 @@ pub enum CheckSpec {
         /// an error message) (default false).
         #[serde(default)]
         free_elsewhere: bool,
+        /// Its items show that a game is being played (turns, matches, moves, scores): when a
+        /// case has such checks and the program prints none of their items after its first
+        /// input, its other checks (messages, the ending) earn nothing (default false).
+        #[serde(default)]
+        game: bool,
     },
     /// The sequence of boards printed, cell by cell.
     Board {
@@ -226,6 +231,9 @@ pub enum CheckSpec {
         /// The student may skip the first board the reference prints (default false).
         #[serde(default)]
         first_optional: bool,
+        /// The boards show that a game is being played (see `lines`'s `game`) (default false).
+        #[serde(default)]
+        game: bool,
     },
     /// Silver Dollar: the first strip the program draws is a legal start for the coin count
     /// typed (coins 0..k-1 left to right, coin 0 at most 6 squares in, gaps 1-6, strip ending

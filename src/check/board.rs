@@ -26,6 +26,8 @@ pub struct BoardSpec {
     pub labels: bool,
     /// The student may skip the reference's first board.
     pub first_optional: bool,
+    /// The boards show that a game is being played (see [`crate::check::score`]).
+    pub game: bool,
 }
 
 /// A cell: `None` is empty.
@@ -385,16 +387,20 @@ pub fn evaluate(student: &View, reference: &View, spec: &BoardSpec) -> Evaluatio
     };
     let offsets = |boards: &[Board]| boards.iter().map(|b| b.offset).collect::<Vec<_>>();
     let matched = super::view::in_place(student, &offsets(&s), reference, &offsets(&r), at);
-    Evaluation::fail_after(
-        detail,
-        board_difference(at, student, &s, reference, &r),
-        matched,
-        if r.len() <= 1 {
-            1
-        } else {
-            s.len().max(r.len())
-        },
-    )
+    let total = if r.len() <= 1 {
+        1
+    } else {
+        s.len().max(r.len())
+    };
+    Evaluation {
+        in_game: s.iter().any(|b| student.inputs_before(b.offset) >= 1),
+        ..Evaluation::fail_after(
+            detail,
+            board_difference(at, student, &s, reference, &r),
+            matched,
+            total,
+        )
+    }
 }
 
 /// The feedback for the `at`-th board: both boards as printed, and the inputs sent before.
@@ -433,6 +439,7 @@ mod tests {
             empty: empty.map(|e| Regex::new(&format!("^(?:{e})$")).expect("regex")),
             labels,
             first_optional: false,
+            game: false,
         }
     }
 

@@ -246,7 +246,23 @@ fn evaluate_at_inputs(
 }
 
 /// Compares the sequences of `pattern` matches; not applicable when neither side has one.
+/// A failing verdict records whether the student printed any match after its first input.
 pub fn evaluate_lines(
+    student: &View,
+    reference: &View,
+    pattern: &Regex,
+    options: LineOptions,
+) -> Evaluation {
+    let mut evaluation = compare_lines(student, reference, pattern, options);
+    if !evaluation.passed {
+        evaluation.in_game = items(student, pattern, options.rules, false)
+            .iter()
+            .any(|i| student.inputs_before(i.offset) >= 1);
+    }
+    evaluation
+}
+
+fn compare_lines(
     student: &View,
     reference: &View,
     pattern: &Regex,

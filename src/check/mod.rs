@@ -47,6 +47,7 @@ pub enum CheckKind {
         optional: bool,
         at_inputs: bool,
         free_elsewhere: bool,
+        game: bool,
     },
     /// The sequence of boards.
     Board(BoardSpec),
@@ -69,6 +70,15 @@ pub enum CheckKind {
 }
 
 impl CheckKind {
+    /// Whether its items show that a game is being played.
+    pub fn is_game(&self) -> bool {
+        match self {
+            CheckKind::Lines { game, .. } => *game,
+            CheckKind::Board(spec) => spec.game,
+            _ => false,
+        }
+    }
+
     /// The kind's name as used in case files and reports.
     pub fn name(&self) -> &'static str {
         match self {
@@ -117,6 +127,8 @@ pub struct Evaluation {
     /// The share of the check's points a failing check still earns (0 to 1): for a sequence,
     /// the items that matched before the first difference.
     pub partial: f64,
+    /// The student printed at least one item after its first input (for `game` checks).
+    pub in_game: bool,
 }
 
 impl Evaluation {
@@ -128,6 +140,7 @@ impl Evaluation {
             detail: detail.into(),
             difference: None,
             partial: 0.0,
+            in_game: false,
         }
     }
 
@@ -139,6 +152,7 @@ impl Evaluation {
             detail: detail.into(),
             difference: Some(difference),
             partial: 0.0,
+            in_game: false,
         }
     }
 
@@ -170,6 +184,7 @@ impl Evaluation {
             detail: "nothing to compare".into(),
             difference: None,
             partial: 0.0,
+            in_game: false,
         }
     }
 }
@@ -239,6 +254,7 @@ impl Check {
                 optional,
                 at_inputs,
                 free_elsewhere,
+                game: _,
             } => {
                 let (s, r) = views.get(InputShown::LineBreak);
                 // Output that appeared only after the input was read cannot be placed between
@@ -380,6 +396,15 @@ pub fn score(
         .iter()
         .map(|c| c.evaluate(&views, student, reference))
         .collect();
+    // Messages and the ending count only in a game: when the case has `game` checks and the
+    // program printed none of their items after its first input, the others earn nothing.
+    let gates: Vec<&Evaluation> = checks
+        .iter()
+        .zip(&evaluations)
+        .filter(|(c, e)| c.kind.is_game() && !e.not_applicable)
+        .map(|(_, e)| e)
+        .collect();
+    let no_game = !gates.is_empty() && gates.iter().all(|e| !e.passed && !e.in_game);
     let total_weight: f64 = checks
         .iter()
         .zip(&evaluations)
@@ -389,7 +414,15 @@ pub fn score(
     checks
         .iter()
         .zip(evaluations)
-        .map(|(check, evaluation)| {
+        .map(|(check, mut evaluation)| {
+            if no_game && !check.kind.is_game() && evaluation.passed && !evaluation.not_applicable {
+                evaluation.passed = false;
+                evaluation.detail = format!(
+                    "counts only in a game, and no turn, move, board or score was printed \
+                     after an input ({})",
+                    evaluation.detail
+                );
+            }
             let max_score = if evaluation.not_applicable || total_weight <= 0.0 {
                 0.0
             } else {
@@ -503,6 +536,7 @@ mod tests {
                 optional: false,
                 at_inputs: false,
                 free_elsewhere: false,
+                game: false,
             },
         }];
         let run = StudentRun {
@@ -531,6 +565,62 @@ mod tests {
         );
         let results = score(&checks, &student(&dumped, Some(0)), &reference, 9.0, false);
         assert_eq!(results[0].score, 0.0);
+    }
+
+    #[test]
+    fn without_a_game_the_other_checks_earn_nothing() {
+        // Player first, taking 3: the reference shows "Player Turn" after "y" and asks again.
+        let reference = record(&Setup::Nim, &["y", "3"]);
+        let game = Check {
+            name: "turn-order".into(),
+            weight: 1.0,
+            kind: CheckKind::Lines {
+                pattern: Regex::new(r"(?i)\b(player|computer)\s*turn\b").expect("regex"),
+                rules: ItemRules {
+                    numbers: false,
+                    ignore_case: true,
+                    ignore_punctuation: false,
+                },
+                dedup: true,
+                compare: Compare::Sequence,
+                optional: false,
+                at_inputs: false,
+                free_elsewhere: false,
+                game: true,
+            },
+        };
+        let checks = vec![
+            game,
+            Check {
+                name: "exit".into(),
+                weight: 3.0,
+                kind: CheckKind::Exit { code: false },
+            },
+        ];
+        // Reads both answers, prints nothing, still asks: the exit check alone would pass
+        // (3 of 4 points), but no turn was shown after an input: 0.
+        let mut silent = Transcript::new();
+        silent.push_input("y");
+        silent.push_input("3");
+        let run = StudentRun {
+            waiting_for_input: true,
+            ..student(&silent, None)
+        };
+        let results = score(&checks, &run, &reference, 4.0, false);
+        assert_eq!(results[1].score, 0.0);
+        assert!(results[1].detail.starts_with("counts only in a game"));
+        // A wrong turn shown after an input is a game (with a bug): the exit check counts.
+        let mut wrong = Transcript::new();
+        wrong.push_input("y");
+        wrong.push_output(Stream::Stdout, b"Computer Turn - Matches: |||\n");
+        wrong.push_input("3");
+        let run = StudentRun {
+            waiting_for_input: true,
+            ..student(&wrong, None)
+        };
+        let results = score(&checks, &run, &reference, 4.0, false);
+        assert!(!results[0].passed);
+        assert_eq!(results[1].score, 3.0);
     }
 
     #[test]
