@@ -222,8 +222,12 @@ fn reference_setup(
     };
     let dir = tempfile::tempdir().map_err(|e| error(format!("cannot make a temp dir: {e}")))?;
     for (name, bytes) in files {
-        std::fs::write(dir.path().join(name), bytes)
-            .map_err(|e| error(format!("cannot write {name}: {e}")))?;
+        let path = dir.path().join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| error(format!("cannot make the directory of {name}: {e}")))?;
+        }
+        std::fs::write(&path, bytes).map_err(|e| error(format!("cannot write {name}: {e}")))?;
     }
     Setup::from_args(assignment, reference_args, dir.path()).map_err(|e| {
         let text = e.to_string().replace(&dir.path().display().to_string(), "");
@@ -300,10 +304,16 @@ fn resolve_files(
 ) -> Result<Vec<(String, Vec<u8>)>, CaseError> {
     let mut resolved = Vec::new();
     for (name, spec) in files {
-        if name.is_empty() || name.contains('/') || name.starts_with('.') {
+        // A plain name, or a relative path into subdirectories ("boards/game.txt"): no
+        // empty, hidden or parent components.
+        let plain = |part: &str| !part.is_empty() && !part.starts_with('.');
+        if !name.split('/').all(plain) {
             return Err(CaseError {
                 file: source.to_string(),
-                message: format!("files: '{name}' must be a plain file name"),
+                message: format!(
+                    "files: '{name}' must be a file name or a relative path of file names \
+                     (no '..', no leading '/' or '.')"
+                ),
             });
         }
         let bytes = match spec {
