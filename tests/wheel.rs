@@ -1,0 +1,55 @@
+//! The Python wheel (scripts/build-wheel) installs `grade` into a fresh virtual environment,
+//! where it grades a submission. Run by .ci/run after building the wheel:
+//! `PROFILE=dev scripts/build-wheel && cargo test --test wheel -- --ignored`.
+
+mod support;
+
+use support::*;
+
+#[test]
+#[ignore = "needs the wheel: PROFILE=dev scripts/build-wheel, then run with --ignored"]
+fn the_wheel_installs_grade_in_a_fresh_venv() {
+    let wheels = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/wheels");
+    let wheel = std::fs::read_dir(&wheels)
+        .unwrap_or_else(|e| panic!("no wheel in {} ({e}): run scripts/build-wheel", wheels.display()))
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "whl"))
+        .expect("a .whl built by scripts/build-wheel");
+    if !have("python3") {
+        return;
+    }
+    let venv = tempfile::tempdir().expect("tempdir");
+    let status = std::process::Command::new("python3")
+        .args(["-m", "venv"])
+        .arg(venv.path())
+        .status()
+        .expect("python3 -m venv");
+    assert!(status.success());
+    let status = std::process::Command::new(venv.path().join("bin/pip"))
+        .args(["install", "--no-index", "--quiet"])
+        .arg(&wheel)
+        .status()
+        .expect("pip install");
+    assert!(status.success(), "pip installs the wheel offline");
+    let grade = venv.path().join("bin/grade");
+    let version = std::process::Command::new(&grade)
+        .arg("--version")
+        .output()
+        .expect("the installed grade runs");
+    assert!(
+        String::from_utf8_lossy(&version.stdout).starts_with("grade "),
+        "{version:?}"
+    );
+    let output = std::process::Command::new(&grade)
+        .arg(program("m/correct_plain.py"))
+        .args(["-a", "m", "--case", "used-number"])
+        .output()
+        .expect("grade from the wheel grades");
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+}
