@@ -796,3 +796,41 @@ fn ctrl_c_kills_the_runs_cleans_up_and_keeps_finished_work() {
         assert_eq!(cgroups, 0, "{who:?}: cgroup directories left");
     }
 }
+
+#[test]
+fn parallel_terminal_runs_never_see_each_others_descriptors() {
+    let _g = serial();
+    let Some(cmd) = isolation(&["fds"]) else {
+        return;
+    };
+    // Runs spawned at the same moment from several threads, half of them under a terminal:
+    // none may inherit another's terminal or pipes.
+    let handles: Vec<_> = (0..8)
+        .map(|i| {
+            let cmd = cmd.clone();
+            std::thread::spawn(move || {
+                let spec = grade::run::RunSpec {
+                    command: cmd,
+                    files: Vec::new(),
+                    readable: vec![bin_dir().to_path_buf()],
+                    env: Vec::new(),
+                    input: Vec::new(),
+                    end_of_input: grade::run::EndOfInput::Stop,
+                    limits: grade::run::Limits::default(),
+                    terminal: i % 2 == 0,
+                    workdir: None,
+                };
+                let outcome = grade::run::run(&spec).expect("run");
+                outcome.transcript.terminal_text()
+            })
+        })
+        .collect();
+    for h in handles {
+        let text = h.join().expect("thread");
+        assert!(text.contains("fds done"), "{text}");
+        assert!(
+            !text.contains("open fd"),
+            "a descriptor leaked into a run: {text}"
+        );
+    }
+}
