@@ -9,7 +9,8 @@
 //! seccomp is refused, polling /proc for a thread of the run blocked reading our stdin
 //! ([`procpoll`]); last resort: no output for 30 ms, no unread input and every thread asleep.
 //! `GRADE_DETECTION=proc-polling|quiescence` forces a fallback (for tests), and
-//! `GRADE_DISABLE=cgroup,landlock,namespaces,netns,uid,stdbuf,grader-lock` switches layers off (diagnosis, benchmarks).
+//! `GRADE_DISABLE=cgroup,landlock,namespaces,netns,uid,stdbuf,grader-lock` switches layers
+//! off (diagnosis, benchmarks; every report then says so).
 //!
 //! # The environment of a run
 //! * The environment is cleared and set to exactly: `PATH=/usr/local/bin:/usr/bin:/bin`,
@@ -19,19 +20,26 @@
 //!   `LD_PRELOAD=/usr/libexec/coreutils/libstdbuf.so _STDBUF_O=0` so C stdio prompts appear
 //!   before reads; then `RunSpec::env`.
 //! * A fresh temporary working directory holding only `RunSpec::files`, removed afterwards.
-//! * Own session and process group; stdin, stdout and stderr pipes, or with `terminal` one
-//!   pseudo-terminal for all three (stderr then merges into stdout, as on a real terminal).
+//! * Own session and process group, no controlling terminal; stdin, stdout and stderr pipes,
+//!   or with `terminal` one pseudo-terminal for all three (stderr then merges into stdout, as
+//!   on a real terminal). No other descriptor reaches the program ([`layers::fds`]).
+//! * Own user, pid, IPC, network and UTS namespaces and a fresh session keyring
+//!   ([`layers::namespaces`]); the program is pid 1 of its namespace, so the whole tree dies
+//!   with it.
 //! * Per-run cgroups ([`cgroup`]): memory and process limits, CPU accounting, `cgroup.kill`.
-//!   `GRADE_NO_CGROUP=1` disables them (for tests). Without them: `RLIMIT_AS` (the JVM does
-//!   not start under 512 MiB of address space with default flags) and a /proc kill sweep.
-//! * rlimits ([`limits`]): CPU, CORE=0, FSIZE, NOFILE, and NPROC with a per-run uid.
-//! * A new network namespace (only a downed loopback), when the kernel allows it.
-//! * Landlock ([`sandbox`]): read+execute on system directories and `RunSpec::readable`,
-//!   read/write on the working directory and a few devices, nothing else; no TCP; no signals
-//!   to processes outside the run (ABI ≥ 6); no ptrace of the grader (so no
-//!   `/proc/<grader>/exe`, `environ` or `mem`).
+//!   `GRADE_NO_CGROUP=1` disables them (for tests). Without them: `RLIMIT_DATA` (not AS: the
+//!   JVM reserves far more address space than it uses) and a /proc kill sweep.
+//! * rlimits ([`limits`]): CPU, CORE=0, FSIZE, NOFILE, and NPROC with a per-run uid or user
+//!   namespace; a disk and file-count cap on the working directory ([`workdir`]).
+//! * Landlock ([`layers::landlock`]): read+execute on system directories and
+//!   `RunSpec::readable`, read/write on the working directory and a few devices (and the run's
+//!   own terminal), nothing else; no TCP; no signals or abstract sockets outside the run
+//!   (ABI ≥ 6); no ptrace of the grader (so no `/proc/<grader>/exe`, `environ` or `mem`).
+//! * A seccomp mark that makes every copy of `grade` refuse to run ([`seccomp::GRADER_MARK`]).
 //! * As root: a per-run unprivileged uid/gid with no supplementary groups, so the program
-//!   cannot signal the grader or other runs.
+//!   cannot signal the grader or other runs ([`layers::uid`]).
+//!
+//! See docs/security.md for what holds as root and unprivileged.
 
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
