@@ -244,11 +244,32 @@ fn keys_do_not_cross_runs() {
         return;
     };
     for who in users() {
+        let before = run_uid_key_users();
         let added = run_json(who, &add, &[], &[]);
         assert!(text(&added).contains("added"), "{who:?}: {added}");
         let found = run_json(who, &find, &[], &[]);
         assert!(text(&found).contains("key absent"), "{who:?}: {found}");
+        if who == As::Me && is_root() {
+            // The per-uid keyrings of a run's uid belong to its user namespace: none is left
+            // in the kernel's list after the run.
+            std::thread::sleep(Duration::from_millis(300));
+            let left: Vec<u64> = run_uid_key_users()
+                .into_iter()
+                .filter(|u| !before.contains(u))
+                .collect();
+            assert!(left.is_empty(), "key users left behind: {left:?}");
+        }
     }
+}
+
+/// The uids in /proc/key-users in the range of root's per-run uids (2^30 and up).
+fn run_uid_key_users() -> Vec<u64> {
+    std::fs::read_to_string("/proc/key-users")
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.split(':').next()?.trim().parse::<u64>().ok())
+        .filter(|&u| u >= 1 << 30)
+        .collect()
 }
 
 #[test]
