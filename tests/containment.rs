@@ -855,3 +855,33 @@ fn parallel_terminal_runs_never_see_each_others_descriptors() {
         );
     }
 }
+
+#[test]
+fn a_run_sees_only_its_own_processes_where_proc_can_be_private() {
+    let _g = serial();
+    for who in users() {
+        let doctor = grade_as(who).arg("doctor").output().expect("doctor");
+        if !String::from_utf8_lossy(&doctor.stdout).contains("a private /dev/pts and /proc") {
+            println!("skipped for {who:?}: no private /proc on this kernel (doctor says so)");
+            continue;
+        }
+        let json = run_json(
+            who,
+            &[
+                "/bin/sh".into(),
+                "-c".into(),
+                "ls /proc | grep -c '^[0-9]'; ls /dev/pts 2>&1 | head -1".into(),
+            ],
+            &[],
+            &[],
+        );
+        let t = text(&json);
+        let count: usize = t
+            .lines()
+            .next()
+            .and_then(|l| l.trim().parse().ok())
+            .unwrap_or(usize::MAX);
+        // sh, ls, grep (and a head): nothing of the grader or other runs.
+        assert!(count <= 5, "{who:?}: {count} processes visible: {json}");
+    }
+}

@@ -516,7 +516,8 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
             .map(|d| d.as_nanos())
             .unwrap_or(0)
     );
-    let ns_plan = layers::namespaces::plan(uid, !off.namespaces, !off.netns);
+    let mut ns_plan = layers::namespaces::plan(uid, !off.namespaces, !off.netns);
+    ns_plan.devpts &= !spec.terminal;
     // The process limit counts per user: per-run uid as root, per user namespace otherwise.
     let own_user = uid.is_some() || ns_plan.user_flags != 0;
     let setup = sandbox::ChildSetup {
