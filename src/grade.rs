@@ -46,10 +46,20 @@ pub struct GradeOptions {
     #[arg(short, long, value_name = "FILE", conflicts_with = "output_dir")]
     pub output: Option<PathBuf>,
 
-    /// Write one report per submission into DIR (named after the submission), plus
-    /// summary.csv; for grading a whole class.
+    /// Write one report per submission into DIR (named after the student), plus
+    /// gradebook.csv; for grading a whole class. A re-run skips students whose submission,
+    /// cases and grader are unchanged (see --force).
     #[arg(long, value_name = "DIR")]
     pub output_dir: Option<PathBuf>,
+
+    /// Grade again the students whose stored result in --output-dir is still valid.
+    #[arg(long)]
+    pub force: bool,
+
+    /// Grade only part K of N of the class (a stable split by student name), for a batch
+    /// engine; combine the parts with `grade gradebook merge`.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<crate::class::Shard>,
 
     /// Require the whole transcript to match the reference exactly (trailing spaces and the
     /// final newline forgiven), for courses that publish the reference transcripts.
@@ -107,17 +117,48 @@ pub fn grade_command(
     }
     let set = cases::load(&tree, assignment)?;
     if let [submission] = submissions {
-        if options.output_dir.is_none() {
+        if options.output_dir.is_none() && options.shard.is_none() {
             let result = grade(submission, &set, options)?;
             write_report(&result, options, options.output.as_deref())?;
+            github_actions(&result)?;
             return Ok(if result.full_marks() { 0 } else { 1 });
         }
     }
-    grade_class(submissions, &set, options)
+    let digest = tree
+        .paths()
+        .filter(|p| {
+            p.starts_with(&format!("cases/{assignment}/"))
+                || p.starts_with(&format!("reference/{assignment}/"))
+        })
+        .fold(0u64, |hash, p| {
+            crate::class::stable_hash(
+                tree.file(p).unwrap_or_default(),
+                crate::class::stable_hash(p.as_bytes(), hash),
+            )
+        });
+    crate::class::grade_class(submissions, &set, digest, options)
+}
+
+/// Under GitHub Actions: an annotation per lost check (on stderr, so a report on stdout stays
+/// intact) and the job summary appended to `$GITHUB_STEP_SUMMARY`.
+pub fn github_actions(result: &GradeResult) -> anyhow::Result<()> {
+    if std::env::var("GITHUB_ACTIONS").as_deref() != Ok("true") {
+        return Ok(());
+    }
+    eprint!("{}", report::github::annotations(result));
+    if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) {
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .with_context(|| format!("cannot write {}", Path::new(&path).display()))?;
+        file.write_all(report::github::step_summary(result).as_bytes())?;
+    }
+    Ok(())
 }
 
 /// Renders `result` in the chosen format to `path`, or to standard output.
-fn write_report(
+pub fn write_report(
     result: &GradeResult,
     options: &GradeOptions,
     path: Option<&Path>,
@@ -140,128 +181,13 @@ fn write_report(
 }
 
 /// The file extension of a report format.
-fn extension(format: Format) -> &'static str {
+pub fn extension(format: Format) -> &'static str {
     match format {
         Format::Text => "txt",
         Format::Json | Format::Gradescope => "json",
         Format::Junit => "xml",
+        Format::Html => "html",
     }
-}
-
-/// Grades several submissions one after another (each one's cases in parallel), writing a
-/// report per submission and a summary.
-fn grade_class(
-    submissions: &[PathBuf],
-    set: &CaseSet,
-    options: &GradeOptions,
-) -> anyhow::Result<u8> {
-    if options.output_dir.is_none() && options.format != Format::Text {
-        bail!("grading several submissions with --format other than text needs --output-dir DIR");
-    }
-    if let Some(dir) = &options.output_dir {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    let mut summary = String::from("submission,score,max_score,status\n");
-    let mut table = Vec::new();
-    let mut used_names: Vec<String> = Vec::new();
-    let (mut all_full, mut any_error) = (true, false);
-    for (done, submission) in submissions.iter().enumerate() {
-        if run::interrupt::interrupted() {
-            // Keep what is finished; say what is not.
-            for rest in &submissions[done..] {
-                let shown = report::escape::visible(&rest.display().to_string());
-                summary.push_str(&format!(
-                    "\"{}\",,,\"incomplete: interrupted\"\n",
-                    shown.replace('"', "\"\"")
-                ));
-            }
-            break;
-        }
-        // A student controls the name: escaped before it reaches the terminal or summary.
-        let shown = report::escape::visible(&submission.display().to_string());
-        let (score, max, status) = match grade(submission, set, options) {
-            Ok(result) => {
-                match &options.output_dir {
-                    Some(dir) => {
-                        let base = submission.file_name().map_or_else(
-                            || "submission".to_string(),
-                            |n| n.to_string_lossy().into_owned(),
-                        );
-                        let mut name = base.clone();
-                        let mut n = 1;
-                        while used_names.contains(&name) {
-                            n += 1;
-                            name = format!("{base}-{n}");
-                        }
-                        used_names.push(name.clone());
-                        let path = dir.join(format!("{name}.{}", extension(options.format)));
-                        write_report(&result, options, Some(&path))?;
-                    }
-                    None => {
-                        write_report(&result, options, None)?;
-                        println!();
-                    }
-                }
-                all_full &= result.full_marks();
-                let status = if result.build_failure.is_some() {
-                    "build failed"
-                } else if result.full_marks() {
-                    "full marks"
-                } else {
-                    "lost points"
-                };
-                (result.score, result.max_score, status.to_string())
-            }
-            Err(_) if run::interrupt::interrupted() => {
-                summary.push_str(&format!(
-                    "\"{}\",,,\"incomplete: interrupted\"\n",
-                    shown.replace('"', "\"\"")
-                ));
-                continue;
-            }
-            Err(error) => {
-                any_error = true;
-                let error = report::escape::visible(&format!("{error:#}"));
-                eprintln!("grade: {shown}: {error}");
-                let max = select_cases(set, options)
-                    .map(|cases| cases.iter().map(|c| c.points).sum())
-                    .unwrap_or_else(|_| set.max_score());
-                (0.0, max, format!("error: {error}"))
-            }
-        };
-        summary.push_str(&format!(
-            "\"{}\",{score},{max},\"{}\"\n",
-            shown.replace('"', "\"\""),
-            status.replace('"', "\"\"")
-        ));
-        table.push((shown, score, max, status));
-    }
-    if let Some(dir) = &options.output_dir {
-        let path = dir.join("summary.csv");
-        std::fs::write(&path, summary)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    let width = table
-        .iter()
-        .map(|row| row.0.chars().count())
-        .max()
-        .unwrap_or(10);
-    println!("{} submissions of {}:", table.len(), set.assignment);
-    for (shown, score, max, status) in &table {
-        println!(
-            "  {shown:<width$}  {:>7}  {status}",
-            report::points_of(*score, *max)
-        );
-    }
-    Ok(if run::interrupt::interrupted() {
-        run::interrupt::EXIT_INTERRUPTED
-    } else if any_error {
-        2
-    } else if all_full {
-        0
-    } else {
-        1
-    })
 }
 
 /// Turns a `--case` pattern into a matcher: a substring, or a wildcard pattern with `*`.
@@ -504,6 +430,88 @@ fn run_samples(
         .collect()
 }
 
+/// An `explore:` case: random games, pass/fail, the shrunk difference as feedback.
+fn explore_case(
+    case: &Case,
+    spec: crate::cases::schema::ExploreSpec,
+    submission: &Submission,
+    options: &GradeOptions,
+) -> anyhow::Result<CaseResult> {
+    let hidden = case.visibility == Visibility::Hidden;
+    let explore_options = crate::explore::ExploreOptions {
+        seed: spec.seed,
+        games: spec.games,
+        time: None,
+        // Cases already run in parallel; one game at a time inside a case.
+        jobs: 1,
+        cases: None,
+        progress: false,
+        shrink_time: Duration::from_secs(20),
+    };
+    let played = crate::explore::run_games(
+        case.assignment,
+        &case.checks,
+        &case.args,
+        &limits_for(case, options),
+        submission,
+        &explore_options,
+    )?;
+    let (passed, detail, difference, input) = match played.finding {
+        None => (
+            true,
+            format!(
+                "{} random game(s), {} line(s) typed: no difference from the reference",
+                played.games, played.steps
+            ),
+            None,
+            Vec::new(),
+        ),
+        Some(finding) => (
+            false,
+            format!(
+                "random game {} differs from the reference; shrunk to the {} input line(s) \
+                 listed: {} {}",
+                finding.game,
+                finding.input.len(),
+                finding.check.name,
+                finding.check.detail
+            ),
+            finding.check.difference,
+            finding.input,
+        ),
+    };
+    let check = CheckResult {
+        name: "explore".into(),
+        kind: "explore".into(),
+        passed,
+        score: if passed { case.points } else { 0.0 },
+        max_score: case.points,
+        detail: if hidden && !passed {
+            "failed (hidden case)".into()
+        } else {
+            detail
+        },
+        difference: if hidden { None } else { difference },
+    };
+    Ok(CaseResult {
+        name: case.name.clone(),
+        description: case.description.clone(),
+        visibility: case.visibility,
+        score: check.score,
+        max_score: case.points,
+        status: if passed {
+            CaseStatus::Passed
+        } else {
+            CaseStatus::Failed
+        },
+        checks: vec![check],
+        run: RunSummary::not_run(Ended::Exit, 0),
+        input: if hidden { Vec::new() } else { input },
+        notes: Vec::new(),
+        stderr: String::new(),
+    })
+}
+
 /// Runs one case and checks it.
 fn grade_case(
     case: &Case,
@@ -511,6 +519,9 @@ fn grade_case(
     submission: &Submission,
     options: &GradeOptions,
 ) -> anyhow::Result<CaseResult> {
+    if let Some(spec) = case.explore {
+        return explore_case(case, spec, submission, options);
+    }
     let hidden = case.visibility == Visibility::Hidden;
     let outcomes = if case.samples > 1 {
         run_samples(case, submission, options)

@@ -8,10 +8,12 @@
 
 pub mod cases;
 pub mod check;
+pub mod class;
 pub mod cli;
 pub mod commands;
 pub mod console;
 pub mod drive;
+pub mod explore;
 pub mod games;
 pub mod grade;
 pub mod report;

@@ -21,7 +21,7 @@ const EXAMPLES: &str = "\
 Examples:
   grade ./nim.cpp --assignment nim          grade a C++ submission with the built-in cases
   grade submission/ -a collect --format json
-  grade class/*/ -a m --output-dir reports/      grade a whole class: one report each + summary.csv
+  grade class/*/ -a m --output-dir reports/      grade a whole class: one report each + gradebook.csv
   grade play nim                            play the reference game yourself
   grade record nim --input moves.txt        print the reference transcript for scripted input
   grade list nim                            list the cases and their points
@@ -59,6 +59,95 @@ struct GradeArgs {
 
     #[command(flatten)]
     options: grade::grade::GradeOptions,
+}
+
+/// Options of `grade explore`.
+#[derive(Args, Debug)]
+struct ExploreArgs {
+    /// The submission, as for grading.
+    submission: PathBuf,
+    /// The assignment: m, connect6, collect or nim.
+    #[arg(short, long)]
+    assignment: Assignment,
+    /// Seed of the first game; the same seed plays the same games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games to play at most.
+    #[arg(long, default_value_t = 200)]
+    games: usize,
+    /// Stop starting games after this long (e.g. 30s, 2m).
+    #[arg(long, value_name = "DURATION")]
+    time: Option<String>,
+    /// Write the shrunk input as a ready case (with its reference transcript) under DIR.
+    #[arg(long, value_name = "DIR")]
+    save_case: Option<PathBuf>,
+    /// Report format: text or json.
+    #[arg(long, default_value = "text")]
+    format: String,
+    /// Time spent shrinking a difference at most (e.g. 10s).
+    #[arg(long, value_name = "DURATION", default_value = "60s")]
+    shrink_time: String,
+    /// Take limits, arguments and checks from an instructor's case directory.
+    #[arg(long, value_name = "DIR")]
+    cases: Option<PathBuf>,
+    /// Games played at once (default: the number of CPU cores).
+    #[arg(short, long)]
+    jobs: Option<usize>,
+}
+
+/// `grade gradescope`: options of the run inside the autograder, or `package`.
+#[derive(Args, Debug)]
+struct GradescopeArgs {
+    #[command(subcommand)]
+    package: Option<GradescopeCommand>,
+    /// The assignment.
+    #[arg(short, long, required = false)]
+    assignment: Option<Assignment>,
+    /// The uploaded submission.
+    #[arg(long, default_value = "/autograder/submission")]
+    submission: PathBuf,
+    /// Where results.json is written.
+    #[arg(long, default_value = "/autograder/results/results.json")]
+    results: PathBuf,
+    /// What students see of hidden cases; the default keeps their total visible.
+    #[arg(long, value_enum, default_value_t = grade::report::gradescope::HiddenVisibility::Visible)]
+    hidden_visibility: grade::report::gradescope::HiddenVisibility,
+    /// An instructor's case directory instead of the built-in cases.
+    #[arg(long, value_name = "DIR")]
+    cases: Option<PathBuf>,
+}
+
+/// `grade gradescope package`.
+#[derive(Subcommand, Debug)]
+enum GradescopeCommand {
+    /// Write autograder.zip: setup.sh, run_autograder, this grade binary, and the cases.
+    #[command(after_help = "Example:\n  grade gradescope package -a nim -o autograder.zip")]
+    Package {
+        /// The assignment.
+        #[arg(short, long)]
+        assignment: Assignment,
+        /// An instructor's case directory to ship instead of the built-in cases.
+        #[arg(long, value_name = "DIR")]
+        cases: Option<PathBuf>,
+        /// The zip to write.
+        #[arg(short, long, default_value = "autograder.zip")]
+        output: PathBuf,
+    },
+}
+
+/// What to do with gradebooks.
+#[derive(Subcommand, Debug)]
+enum GradebookAction {
+    /// Combine the gradebook.csv of several shards' output directories into one.
+    #[command(after_help = "Example:\n  grade gradebook merge out-1 out-2 out-3 -o gradebook.csv")]
+    Merge {
+        /// The shards' output directories (or gradebook.csv files).
+        #[arg(required = true)]
+        parts: Vec<PathBuf>,
+        /// The merged gradebook to write.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -139,6 +228,41 @@ enum Command {
         root: PathBuf,
     },
 
+    /// Play random games against the reference and show the shortest input that differs.
+    #[command(
+        long_about = "Play random games on a submission and on the reference in lockstep, compare \
+        them after every game with the assignment's checks (style free), and on the first \
+        difference shrink the input to a minimal one that still shows it.\n\n\
+        Exit status: 0 nothing found, 1 a difference found, 2 an error.",
+        after_help = "Examples:\n  grade explore nim.cpp -a nim\n  \
+        grade explore board.py -a collect --seed 7 --time 30s --save-case my-cases/"
+    )]
+    Explore(ExploreArgs),
+
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to standard output.
+    #[command(
+        after_help = "Example:\n  grade completions bash > ~/.local/share/bash-completion/completions/grade"
+    )]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+
+    /// Grade inside Gradescope's autograder (always writes results.json), or build the
+    /// autograder.zip that does it (`grade gradescope package`).
+    #[command(args_conflicts_with_subcommands = true)]
+    Gradescope(GradescopeArgs),
+
+    /// Gradebooks of a class graded in parts (--shard K/N).
+    Gradebook {
+        #[command(subcommand)]
+        action: GradebookAction,
+    },
+
+    /// Print the manual page (roff) to standard output.
+    #[command(after_help = "Example:\n  grade man > grade.1 && man ./grade.1")]
+    Man,
+
     /// Show which containment layers and which input-detection method work on this machine.
     Doctor,
 
@@ -173,6 +297,46 @@ fn main() -> ExitCode {
     }
 }
 
+/// `grade explore`: turns the arguments into the library's options and prints the result.
+fn explore(args: &ExploreArgs) -> anyhow::Result<u8> {
+    use std::io::IsTerminal;
+    let json = match args.format.as_str() {
+        "text" => false,
+        "json" => true,
+        other => anyhow::bail!("--format {other}: expected text or json"),
+    };
+    let time = args
+        .time
+        .as_deref()
+        .map(grade::explore::parse_duration)
+        .transpose()?;
+    let options = grade::explore::ExploreOptions {
+        seed: args.seed,
+        games: args.games,
+        time,
+        jobs: args
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        cases: args.cases.clone(),
+        progress: !json && std::io::stderr().is_terminal(),
+        shrink_time: grade::explore::parse_duration(&args.shrink_time)?,
+    };
+    let exploration = grade::explore::explore(&args.submission, args.assignment, &options)?;
+    let saved = match &args.save_case {
+        Some(dir) => grade::explore::save_case(&exploration, args.assignment, dir)?,
+        None => None,
+    };
+    if json {
+        println!("{}", serde_json::to_string_pretty(&exploration)?);
+    } else {
+        print!("{}", grade::report::explore::render(&exploration));
+        if let Some(path) = saved {
+            println!("Saved as {}", path.display());
+        }
+    }
+    Ok(if exploration.finding.is_some() { 1 } else { 0 })
+}
+
 /// Runs the chosen command; errors become one line on stderr and exit status 2.
 fn dispatch(cli: Cli) -> ExitCode {
     let result = match cli.command {
@@ -195,6 +359,58 @@ fn dispatch(cli: Cli) -> ExitCode {
         }) => grade::commands::show(assignment, &case, cases.as_deref()),
         Some(Command::Bless { assignment, root }) => grade::commands::bless(assignment, &root),
         Some(Command::Verify { assignment, root }) => grade::commands::verify(assignment, &root),
+        Some(Command::Explore(args)) => {
+            grade::run::interrupt::install();
+            explore(&args)
+        }
+        Some(Command::Completions { shell }) => {
+            use clap::CommandFactory;
+            let mut command = Cli::command();
+            clap_complete::generate(shell, &mut command, "grade", &mut std::io::stdout());
+            Ok(0)
+        }
+        Some(Command::Gradescope(args)) => match args.package {
+            Some(GradescopeCommand::Package {
+                assignment,
+                cases,
+                output,
+            }) => grade::cli::gradescope::package(assignment, cases.as_deref(), &output),
+            None => match args.assignment {
+                Some(assignment) => {
+                    grade::run::interrupt::install();
+                    grade::cli::gradescope::run(&grade::cli::gradescope::GradescopeRun {
+                        assignment,
+                        submission: args.submission,
+                        results: args.results,
+                        hidden: args.hidden_visibility,
+                        cases: args.cases,
+                    })
+                }
+                None => Err(anyhow::anyhow!(
+                    "usage: grade gradescope --assignment NAME (see grade gradescope --help)"
+                )),
+            },
+        },
+        Some(Command::Gradebook {
+            action: GradebookAction::Merge { parts, output },
+        }) => grade::class::merge_gradebooks(&parts, &output).map(|rows| {
+            println!("{rows} student(s) in {}", output.display());
+            0
+        }),
+        Some(Command::Man) => {
+            use clap::CommandFactory;
+            let mut page = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut page)
+                .map_err(anyhow::Error::from)
+                .and_then(|()| {
+                    use std::io::Write;
+                    std::io::stdout()
+                        .write_all(&page)
+                        .map_err(anyhow::Error::from)
+                })
+                .map(|()| 0)
+        }
         Some(Command::Doctor) => grade::cli::doctor::print(),
         Some(Command::Run(args)) => {
             // Before any thread exists: Ctrl-C and SIGTERM stop the run cleanly (exit 130).

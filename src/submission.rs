@@ -325,6 +325,19 @@ fn build(
             })?;
             let mut readable = vec![dir.clone()];
             readable.extend(python.readable.iter().cloned());
+            // A syntax error is a build failure reported once, not a traceback in every case.
+            let args = [
+                "-m".to_string(),
+                "py_compile".to_string(),
+                entry_text.clone(),
+            ];
+            run_build_with(
+                "python3",
+                &python.executable,
+                &args,
+                &dir,
+                python.readable.clone(),
+            )?;
             Ok(submission(
                 Language::Python,
                 vec![python.executable.display().to_string(), entry_text],
@@ -372,17 +385,29 @@ fn run_build(
     args: &[String],
     dir: &Path,
 ) -> Result<(), PrepareError> {
-    let shown = format!("{tool} {}", args.join(" ")).replace(&format!("{}/", dir.display()), "");
     let program = find_on_path(tool).ok_or_else(|| PrepareError::MissingTool {
         tool: tool.to_string(),
         language,
     })?;
+    run_build_with(tool, &program, args, dir, Vec::new())
+}
+
+/// Runs `program` (shown as `tool`) with `args` in `dir` as [`run_build`] does, with
+/// `readable` directories outside the system ones (an interpreter's prefix).
+fn run_build_with(
+    tool: &str,
+    program: &Path,
+    args: &[String],
+    dir: &Path,
+    readable: Vec<PathBuf>,
+) -> Result<(), PrepareError> {
+    let shown = format!("{tool} {}", args.join(" ")).replace(&format!("{}/", dir.display()), "");
     let mut command = vec![program.display().to_string()];
     command.extend(args.iter().cloned());
     let spec = RunSpec {
         command,
         files: Vec::new(),
-        readable: Vec::new(),
+        readable,
         env: Vec::new(),
         input: Vec::new(),
         end_of_input: EndOfInput::Close,

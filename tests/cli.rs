@@ -278,3 +278,24 @@ fn case_file_errors_name_the_file_line_and_key() {
         .code(1)
         .stdout(predicate::str::contains("missing"));
 }
+
+#[test]
+fn completions_and_the_manual_page_come_from_the_cli_definition() {
+    for shell in ["bash", "zsh", "fish"] {
+        let output = grade()
+            .args(["completions", shell])
+            .output()
+            .expect("grade completions runs");
+        assert!(output.status.success(), "{shell}");
+        let text = String::from_utf8_lossy(&output.stdout);
+        for word in ["explore", "assignment", "verify"] {
+            assert!(text.contains(word), "{shell} completion lacks {word}");
+        }
+    }
+    let output = grade().arg("man").output().expect("grade man runs");
+    assert!(output.status.success());
+    let page = String::from_utf8_lossy(&output.stdout);
+    assert!(page.contains(".TH grade 1"), "{page}");
+    assert!(page.contains("explore"), "{page}");
+    grade().args(["completions", "tcsh"]).assert().code(2);
+}

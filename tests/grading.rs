@@ -43,7 +43,7 @@ fn the_reference_run_as_a_student_scores_full_marks_default_and_strict() {
 
 /// The handout-following programs written for the test suite (tests/programs/README.md).
 /// Silver Dollar's are in tests/silver_dollar.rs.
-const CORRECT: [(&str, &str); 11] = [
+const CORRECT: [(&str, &str); 13] = [
     ("nim", "nim/correct_getline.cpp"),
     ("nim", "nim/correct_cin_loop.cpp"),
     ("nim", "nim/correct_fastio.cpp"),
@@ -53,8 +53,10 @@ const CORRECT: [(&str, &str); 11] = [
     ("collect", "collect/correct_plain.py"),
     ("collect", "collect/correct_recursive.py"),
     ("collect", "collect/correct_java"),
+    ("collect", "collect/correct_negative_message.py"),
     ("connect6", "connect6/correct_getline.cpp"),
     ("connect6", "connect6/correct_tokens.cpp"),
+    ("connect6", "connect6/correct_boxed.cpp"),
 ];
 
 fn correct_programs_of(assignment: &str) {
@@ -102,7 +104,7 @@ fn correct_connect6_programs_get_full_marks_and_lose_points_under_strict() {
 
 /// (assignment, program, the case that targets its bug, the check that must fail there).
 /// Silver Dollar's are in tests/silver_dollar.rs.
-const BUGGY: [(&str, &str, &str, &str); 22] = [
+const BUGGY: [(&str, &str, &str, &str); 25] = [
     (
         "nim",
         "nim/buggy_accepts_four.cpp",
@@ -116,6 +118,12 @@ const BUGGY: [(&str, &str, &str, &str); 22] = [
         "Must remove at least one match.",
     ),
     ("nim", "nim/buggy_no_reset.cpp", "replay", "matches-shown"),
+    (
+        "nim",
+        "nim/buggy_no_space_after_five.cpp",
+        "example-execution",
+        "groups-of-five",
+    ),
     (
         "nim",
         "nim/buggy_strategy_rem0.cpp",
@@ -150,6 +158,12 @@ const BUGGY: [(&str, &str, &str, &str); 22] = [
     ),
     (
         "collect",
+        "collect/buggy_adjacent_columns.py",
+        "adjacent-columns-removal",
+        "boards",
+    ),
+    (
+        "collect",
         "collect/buggy_column_kept.py",
         "column-removal",
         "boards",
@@ -165,6 +179,12 @@ const BUGGY: [(&str, &str, &str, &str); 22] = [
         "collect/buggy_negative_index.py",
         "out-of-bounds-zero",
         "Please enter a correct size!",
+    ),
+    (
+        "collect",
+        "collect/buggy_fixed_filename.py",
+        "board-file-argument",
+        "boards",
     ),
     (
         "collect",
@@ -228,7 +248,9 @@ fn buggy_programs_of(assignment: &str) {
         if !tools_for(&path).iter().all(|t| have(t)) {
             continue;
         }
-        let (code, report) = grade_json(&path, name, &["--case", target]);
+        // --robustness: a bug may be caught only by a robustness case (collect's game over at
+        // the start, where the handout is ambiguous).
+        let (code, report) = grade_json(&path, name, &["--case", target, "--robustness"]);
         assert_eq!(code, 1, "{relative} must lose points in {target}");
         let case = &report["cases"][0];
         assert_eq!(case["name"], *target);
@@ -248,7 +270,7 @@ fn buggy_programs_of(assignment: &str) {
             "{relative}: expected check '{check}' to fail in {target}; failed: {failed:?}"
         );
         // The text report shows the student what differs and where.
-        let (_, text) = grade_text(&path, name, &["--case", target]);
+        let (_, text) = grade_text(&path, name, &["--case", target, "--robustness"]);
         assert!(text.contains(&format!("✗ {target}")), "{text}");
         assert!(
             text.contains(check),
@@ -346,6 +368,20 @@ fn a_build_failure_is_reported_with_the_compilers_messages() {
     }
     if have("javac") {
         every_format_is_valid(&program("misc/CompileError.java"), "silver_dollar", true);
+    }
+    if have("python3") {
+        // A Python syntax error is found before any case runs: one build failure, not a
+        // traceback under every case.
+        let path = program("misc/syntax_error.py");
+        every_format_is_valid(&path, "nim", true);
+        let (code, text) = grade_text(&path, "nim", &[]);
+        assert_eq!(code, 1);
+        assert!(text.contains("Build failed"), "{text}");
+        assert_eq!(text.matches("SyntaxError").count(), 1, "{text}");
+        assert!(
+            text.contains("syntax_error.py"),
+            "the file is named\n{text}"
+        );
     }
 }
 
@@ -552,13 +588,17 @@ fn a_whole_class_is_graded_into_one_report_each_and_a_summary() {
         let report = std::fs::read_to_string(out.path().join(name)).expect("one report each");
         assert!(report.starts_with("<?xml"), "{name}");
     }
-    let summary = std::fs::read_to_string(out.path().join("summary.csv")).expect("summary");
+    let gradebook = std::fs::read_to_string(out.path().join("gradebook.csv")).expect("gradebook");
+    let lines: Vec<&str> = gradebook.lines().collect();
     assert!(
-        summary.contains("correct_c.c\",90,90,\"full marks\""),
-        "{summary}"
+        lines[0].starts_with("student,submission,score,max_score,status,computer-first"),
+        "one column per case: {gradebook}"
     );
-    assert!(summary.contains("\"lost points\""), "{summary}");
-    assert!(summary.contains("\"build failed\""), "{summary}");
+    assert!(lines[0].ends_with(",notes"), "{gradebook}");
+    assert!(lines[1].starts_with("correct_c.c,"), "{gradebook}");
+    assert!(lines[1].contains(",90,90,full marks,"), "{gradebook}");
+    assert!(lines[2].contains("lost points"), "{gradebook}");
+    assert!(lines[3].contains("build failed"), "{gradebook}");
     // Several submissions in a machine format need a directory to go to.
     grade()
         .arg(program("nim/correct_c.c"))

@@ -39,7 +39,14 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
             compare,
             optional,
             at_inputs,
+            free_elsewhere,
+            game,
         } => {
+            if *free_elsewhere && !*at_inputs {
+                return Err(format!(
+                    "check '{name}': free_elsewhere needs at_inputs: true"
+                ));
+            }
             let ignore_case = ignore_case.unwrap_or(true);
             let pattern = RegexBuilder::new(pattern)
                 .case_insensitive(ignore_case)
@@ -59,6 +66,8 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
                     compare: *compare,
                     optional: *optional,
                     at_inputs: *at_inputs,
+                    free_elsewhere: *free_elsewhere,
+                    game: *game,
                 },
             )
         }
@@ -69,6 +78,7 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
             empty,
             labels,
             first_optional,
+            game,
         } => (
             name.clone().unwrap_or_else(|| "board".into()),
             *weight,
@@ -77,6 +87,7 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
                 empty: empty.as_deref().map(|e| anchored(e, "empty")).transpose()?,
                 labels: *labels,
                 first_optional: *first_optional,
+                game: *game,
             }),
         ),
         CheckSpec::Contains {
@@ -97,6 +108,21 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
                     exact: *exact,
                     presence_only: *presence_only,
                 },
+            )
+        }
+        CheckSpec::Volume {
+            name,
+            weight,
+            max_ratio,
+        } => {
+            let max_ratio = max_ratio.unwrap_or(8.0);
+            if !(max_ratio.is_finite() && max_ratio >= 1.0) {
+                return Err("a volume check's max_ratio must be a number from 1 up".into());
+            }
+            (
+                name.clone().unwrap_or_else(|| "output-volume".into()),
+                *weight,
+                CheckKind::Volume { max_ratio },
             )
         }
         CheckSpec::Exit { name, weight, code } => (

@@ -127,6 +127,11 @@ impl CaseTree {
         self.files.keys()
     }
 
+    /// The bytes of one file of the tree, by its path relative to the root.
+    pub fn file(&self, relative: &str) -> Option<&[u8]> {
+        self.get(relative)
+    }
+
     fn get(&self, relative: &str) -> Option<&[u8]> {
         self.files.get(relative).map(Vec::as_slice)
     }
@@ -170,6 +175,8 @@ pub struct Case {
     pub driver: Driver,
     /// How many times the program is run (more than 1 for checks of randomness).
     pub samples: usize,
+    /// Random generated games instead of fixed input (an opt-in case kind).
+    pub explore: Option<schema::ExploreSpec>,
     /// Files for the working directory.
     pub files: Vec<(String, Vec<u8>)>,
     /// Arguments for the student's program.
@@ -215,8 +222,12 @@ fn reference_setup(
     };
     let dir = tempfile::tempdir().map_err(|e| error(format!("cannot make a temp dir: {e}")))?;
     for (name, bytes) in files {
-        std::fs::write(dir.path().join(name), bytes)
-            .map_err(|e| error(format!("cannot write {name}: {e}")))?;
+        let path = dir.path().join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| error(format!("cannot make the directory of {name}: {e}")))?;
+        }
+        std::fs::write(&path, bytes).map_err(|e| error(format!("cannot write {name}: {e}")))?;
     }
     Setup::from_args(assignment, reference_args, dir.path()).map_err(|e| {
         let text = e.to_string().replace(&dir.path().display().to_string(), "");
@@ -238,6 +249,12 @@ pub struct CaseSet {
     pub cases: Vec<Case>,
     /// The Java class the handout names as the program's entry point.
     pub java_main: Option<String>,
+    /// The assignment's default checks (for generated games: `grade explore`).
+    pub default_checks: Vec<Check>,
+    /// The assignment's arguments for the student's program.
+    pub args: Vec<String>,
+    /// The assignment's default limits.
+    pub limits: Limits,
 }
 
 impl CaseSet {
@@ -287,10 +304,16 @@ fn resolve_files(
 ) -> Result<Vec<(String, Vec<u8>)>, CaseError> {
     let mut resolved = Vec::new();
     for (name, spec) in files {
-        if name.is_empty() || name.contains('/') || name.starts_with('.') {
+        // A plain name, or a relative path into subdirectories ("boards/game.txt"): no
+        // empty, hidden or parent components.
+        let plain = |part: &str| !part.is_empty() && !part.starts_with('.');
+        if !name.split('/').all(plain) {
             return Err(CaseError {
                 file: source.to_string(),
-                message: format!("files: '{name}' must be a plain file name"),
+                message: format!(
+                    "files: '{name}' must be a file name or a relative path of file names \
+                     (no '..', no leading '/' or '.')"
+                ),
             });
         }
         let bytes = match spec {
@@ -407,10 +430,25 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
             (Some(_), Some(_)) => {
                 return Err(error("give either input or input_file, not both".into()))
             }
-            (None, None) if file.drive.is_some() => Vec::new(),
+            (None, None) if file.drive.is_some() || file.explore.is_some() => Vec::new(),
             (None, None) => return Err(error("missing input (or input_file, or drive)".into())),
         };
         let driver = compile::driver(assignment, file.drive.as_ref(), &input).map_err(&error)?;
+        if let Some(explore) = &file.explore {
+            if assignment == Assignment::SilverDollar {
+                return Err(error(
+                    "explore: silver_dollar games start from the program's own random strip \
+                     and cannot be replayed; use drive: instead"
+                        .into(),
+                ));
+            }
+            if !(1..=10_000).contains(&explore.games) {
+                return Err(error(format!(
+                    "explore.games: {} is not a number of games from 1 to 10000",
+                    explore.games
+                )));
+            }
+        }
         let samples = file.samples.unwrap_or(1);
         if !(1..=500).contains(&samples) {
             return Err(error(format!(
@@ -467,6 +505,7 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
             input,
             driver,
             samples,
+            explore: file.explore,
             files,
             args,
             reference_args,
@@ -493,6 +532,9 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
             .unwrap_or_else(|| assignment.title().to_string()),
         cases,
         java_main: header.java_main,
+        default_checks,
+        args: header.args,
+        limits: base_limits,
     };
     if let Some(total) = header.total_points {
         if (set.max_score() - total).abs() > 1e-6 {

@@ -67,6 +67,10 @@ pub struct CaseFile {
     /// Run the program this many times on `input` (for checks of randomness); default 1.
     #[serde(default)]
     pub samples: Option<usize>,
+    /// Play random generated games instead of fixed input (`grade explore` inside grading):
+    /// pass/fail, with the shrunk difference as feedback.
+    #[serde(default)]
+    pub explore: Option<ExploreSpec>,
     /// Input lines from a file next to the case file.
     #[serde(default)]
     pub input_file: Option<String>,
@@ -116,6 +120,21 @@ pub struct DriveSpec {
     /// Moves typed at most (default 1000).
     #[serde(default)]
     pub max_moves: Option<usize>,
+}
+
+/// `explore:` — random games played on the program during grading.
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ExploreSpec {
+    /// Games to play.
+    pub games: usize,
+    /// Seed of the first game (default 1).
+    #[serde(default = "one")]
+    pub seed: u64,
+}
+
+fn one() -> u64 {
+    1
 }
 
 /// A file's content: inline text, or `{from: path}` relative to the case file's directory.
@@ -204,6 +223,16 @@ pub enum CheckSpec {
         /// counts only at its place in the game (default false).
         #[serde(default)]
         at_inputs: bool,
+        /// With `at_inputs`: only the places where the reference has a match are compared;
+        /// elsewhere the program may print anything (a prompt that names the range looks like
+        /// an error message) (default false).
+        #[serde(default)]
+        free_elsewhere: bool,
+        /// Its items show that a game is being played (turns, matches, moves, scores): when a
+        /// case has such checks and the program prints none of their items after its first
+        /// input, its other checks (messages, the ending) earn nothing (default false).
+        #[serde(default)]
+        game: bool,
     },
     /// The sequence of boards printed, cell by cell.
     Board {
@@ -221,6 +250,9 @@ pub enum CheckSpec {
         /// The student may skip the first board the reference prints (default false).
         #[serde(default)]
         first_optional: bool,
+        /// The boards show that a game is being played (see `lines`'s `game`) (default false).
+        #[serde(default)]
+        game: bool,
     },
     /// Silver Dollar: the first strip the program draws is a legal start for the coin count
     /// typed (coins 0..k-1 left to right, coin 0 at most 6 squares in, gaps 1-6, strip ending
@@ -261,6 +293,18 @@ pub enum CheckSpec {
         /// Only presence matters, not the number of times (default false).
         #[serde(default)]
         presence_only: bool,
+    },
+    /// How much the program printed: at most `max_ratio` times the reference's output (in
+    /// visible characters, plus a small allowance), so pages of junk around a correct game
+    /// cost points while a greeting, blank lines or a farewell never do.
+    Volume {
+        /// Check name (defaults to "output-volume").
+        name: Option<String>,
+        /// Share of the case's points (default 1; 0 makes the check informational).
+        weight: Option<f64>,
+        /// How many times the reference's visible characters the program may print
+        /// (default 8).
+        max_ratio: Option<f64>,
     },
     /// Whether the program ended when the reference did (and not before).
     Exit {

@@ -26,6 +26,8 @@ pub struct BoardSpec {
     pub labels: bool,
     /// The student may skip the reference's first board.
     pub first_optional: bool,
+    /// The boards show that a game is being played (see [`crate::check::score`]).
+    pub game: bool,
 }
 
 /// A cell: `None` is empty.
@@ -104,8 +106,22 @@ impl BoardSpec {
             let token = segment.trim();
             if token.is_empty() {
                 cells.push(None);
+            } else if let Some(cell) = self.classify(token) {
+                cells.push(cell);
             } else {
-                cells.push(self.classify(token)?);
+                // A whole row inside one pair of bars ("00 | . . B |"): its tokens, or the
+                // characters of a token written without separators, are the cells.
+                for part in token.split_whitespace() {
+                    match self.classify(part) {
+                        Some(cell) => cells.push(cell),
+                        None => {
+                            let mut buf = [0u8; 4];
+                            for c in part.chars() {
+                                cells.push(self.classify(c.encode_utf8(&mut buf))?);
+                            }
+                        }
+                    }
+                }
             }
         }
         let edge = |segment: &str| -> Result<Option<Cell>, ()> {
@@ -200,17 +216,44 @@ impl BoardSpec {
     }
 
     /// Finds every board in the view, in order.
+    ///
+    /// A double-spaced board (an empty line after every row) is one board: when its first two
+    /// rows are separated by one blank line, each later single blank line is skipped too;
+    /// a board whose first rows touch ends at its first blank line.
     fn extract(&self, view: &View) -> Vec<Board> {
         let mut boards = Vec::new();
         let mut current: Option<Board> = None;
+        // A blank line seen inside the current board, and whether that board is double-spaced
+        // (decided by its first two rows).
+        let mut blank_pending = false;
+        let mut spaced: Option<bool> = None;
         for (index, (offset, line)) in view.lines().into_iter().enumerate() {
             let line = line.trim_end();
+            if line.trim().is_empty() {
+                let rows = current.as_ref().map_or(0, |b| b.rows.len());
+                let may_continue = rows == 1 || spaced == Some(true);
+                if rows > 0 && may_continue && !blank_pending {
+                    blank_pending = true;
+                } else {
+                    boards.extend(current.take());
+                    blank_pending = false;
+                    spaced = None;
+                }
+                continue;
+            }
             let skip = is_border_line(line) || (self.labels && is_column_header(line));
             if skip && current.is_some() {
                 continue;
             }
             match (!skip).then(|| self.parse_row(line)).flatten() {
                 Some(row) => {
+                    if current.as_ref().is_some_and(|b| b.rows.len() == 1) {
+                        spaced = Some(blank_pending);
+                    } else if blank_pending && spaced != Some(true) {
+                        boards.extend(current.take());
+                        spaced = None;
+                    }
+                    blank_pending = false;
                     let board = current.get_or_insert_with(|| Board {
                         rows: Vec::new(),
                         first_line: index,
@@ -221,7 +264,11 @@ impl BoardSpec {
                     board.last_line = index;
                 }
                 None if skip => {}
-                None => boards.extend(current.take()),
+                None => {
+                    boards.extend(current.take());
+                    blank_pending = false;
+                    spaced = None;
+                }
             }
         }
         boards.extend(current);
@@ -338,7 +385,22 @@ pub fn evaluate(student: &View, reference: &View, spec: &BoardSpec) -> Evaluatio
         (Some(_), None) => format!("found {} boards, expected only {}", s.len(), r.len()),
         (None, None) => "no boards".to_string(),
     };
-    Evaluation::fail(detail, board_difference(at, student, &s, reference, &r))
+    let offsets = |boards: &[Board]| boards.iter().map(|b| b.offset).collect::<Vec<_>>();
+    let matched = super::view::in_place(student, &offsets(&s), reference, &offsets(&r), at);
+    let total = if r.len() <= 1 {
+        1
+    } else {
+        s.len().max(r.len())
+    };
+    Evaluation {
+        in_game: s.iter().any(|b| student.inputs_before(b.offset) >= 1),
+        ..Evaluation::fail_after(
+            detail,
+            board_difference(at, student, &s, reference, &r),
+            matched,
+            total,
+        )
+    }
 }
 
 /// The feedback for the `at`-th board: both boards as printed, and the inputs sent before.
@@ -377,6 +439,7 @@ mod tests {
             empty: empty.map(|e| Regex::new(&format!("^(?:{e})$")).expect("regex")),
             labels,
             first_optional: false,
+            game: false,
         }
     }
 
@@ -431,6 +494,66 @@ mod tests {
         assert!(evaluate(&started, &reference, &s).passed);
         let wrong = view("| 7 | | | | | | | | | |\n");
         assert!(!evaluate(&wrong, &reference, &s).passed);
+    }
+
+    #[test]
+    fn boards_earn_their_share_up_to_the_first_difference() {
+        // Four boards after inputs 1-4; the student's third differs: boards 1 and 2 match at
+        // their place, so 2 of 4 (half the check) before the first difference.
+        let s = spec("[0-9]", None, false);
+        let with_inputs = |boards: &[&str]| {
+            let mut t = crate::transcript::Transcript::new();
+            for board in boards {
+                t.push_output(crate::transcript::Stream::Stdout, b"Move: ");
+                t.push_input("1 1");
+                t.push_output(crate::transcript::Stream::Stdout, board.as_bytes());
+            }
+            View::new(&t, super::super::view::InputShown::LineBreak)
+        };
+        let reference = with_inputs(&["1 2\n3 4\n", "1 2\n3 5\n", "1 2\n3 6\n", "1 2\n3 7\n"]);
+        let student = with_inputs(&["1 2\n3 4\n", "1 2\n3 5\n", "1 2\n3 9\n", "1 2\n3 7\n"]);
+        let e = evaluate(&student, &reference, &s);
+        assert!(!e.passed);
+        assert_eq!(e.partial, 0.5);
+        assert_eq!(
+            e.detail,
+            "board 3 differs at row 2; 2 of 4 match before the first difference"
+        );
+        // The right boards printed all at once, before any input: nothing in place.
+        let dumped = view("1 2\n3 4\nx\n1 2\n3 5\nx\n1 2\n3 9\n");
+        assert_eq!(evaluate(&dumped, &reference, &s).partial, 0.0);
+    }
+
+    #[test]
+    fn a_boxed_board_with_zero_padded_labels_reads_like_the_plain_one() {
+        let s = spec("[BW]", Some("[._+-]"), true);
+        let reference = view("   A B C\n 0 . . .\n 1 . B .\n 2 . . W\n");
+        let boxed = view(
+            "     A B C\n   +-------+\n00 | . . . |\n01 | . B . |\n02 | . . W |\n   +-------+\n",
+        );
+        let e = evaluate(&boxed, &reference, &s);
+        assert!(e.passed, "{}", e.detail);
+        let labelled_both_sides = view("   A B C\n00 . . . 00\n01 . B . 01\n02 . . W 02\n");
+        assert!(evaluate(&labelled_both_sides, &reference, &s).passed);
+        let wrong = view("   +-------+\n00 | . . . |\n01 | . W . |\n02 | . . W |\n");
+        assert!(!evaluate(&wrong, &reference, &s).passed);
+    }
+
+    #[test]
+    fn a_double_spaced_board_is_one_board() {
+        let s = spec("[0-9]", None, false);
+        let reference = view("1 0 4\n0 5 4\n2 1 4\n\nYour score is: 0\n");
+        let double = view("1 0 4\n\n0 5 4\n\n2 1 4\n\n\n\nYour score is: 0\n\n");
+        let e = evaluate(&double, &reference, &s);
+        assert!(e.passed, "{}", e.detail);
+        // Boards whose rows touch still end at a blank line: two boards, not one.
+        let two = view("1 0 4\n0 5 4\n\n2 1 4\n3 3 3\n");
+        assert_eq!(s.extract(&two).len(), 2);
+        let wrong = view("1 0 4\n\n0 5 4\n\n2 1 5\n");
+        assert_eq!(
+            evaluate(&wrong, &reference, &s).detail,
+            "board 1 differs at row 3"
+        );
     }
 
     #[test]

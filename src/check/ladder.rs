@@ -118,7 +118,10 @@ pub fn evaluate(student: &View, reference: &View, loosest: Level) -> Evaluation 
                         line: r_line,
                         offset: None,
                     },
-                    passing.map(|l| l.describe().to_string()),
+                    // A true hint only: the outputs still hold text at that level.
+                    passing
+                        .filter(|&l| !normalize(&reference.text, l).is_empty())
+                        .map(|l| l.describe().to_string()),
                 ),
             )
         }

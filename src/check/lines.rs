@@ -31,6 +31,8 @@ pub struct LineOptions {
     pub optional: bool,
     /// One item per input: the last match since the previous input.
     pub at_inputs: bool,
+    /// With `at_inputs`: inputs after which the reference has no match are not compared.
+    pub free_elsewhere: bool,
 }
 
 /// One match of the pattern: its normalized form, and where it was found.
@@ -182,8 +184,15 @@ fn evaluate_at_inputs(
     options: LineOptions,
 ) -> Evaluation {
     let presence = options.compare != Compare::Sequence;
-    let s = items_at_inputs(student, pattern, options.rules, presence);
+    let mut s = items_at_inputs(student, pattern, options.rules, presence);
     let r = items_at_inputs(reference, pattern, options.rules, presence);
+    if options.free_elsewhere {
+        for (got, want) in s.iter_mut().zip(&r) {
+            if want.value == NO_MATCH {
+                got.value = NO_MATCH.to_string();
+            }
+        }
+    }
     let any = |items: &[Item]| items.iter().any(|i| i.value != NO_MATCH);
     if !any(&s) && !any(&r) || (options.optional && !any(&s)) {
         return Evaluation::not_applicable();
@@ -237,7 +246,23 @@ fn evaluate_at_inputs(
 }
 
 /// Compares the sequences of `pattern` matches; not applicable when neither side has one.
+/// A failing verdict records whether the student printed any match after its first input.
 pub fn evaluate_lines(
+    student: &View,
+    reference: &View,
+    pattern: &Regex,
+    options: LineOptions,
+) -> Evaluation {
+    let mut evaluation = compare_lines(student, reference, pattern, options);
+    if !evaluation.passed {
+        evaluation.in_game = items(student, pattern, options.rules, false)
+            .iter()
+            .any(|i| student.inputs_before(i.offset) >= 1);
+    }
+    evaluation
+}
+
+fn compare_lines(
     student: &View,
     reference: &View,
     pattern: &Regex,
@@ -252,6 +277,7 @@ pub fn evaluate_lines(
         compare,
         optional,
         at_inputs: _,
+        free_elsewhere: _,
     } = options;
     let s = items(student, pattern, rules, dedup);
     let r = items(reference, pattern, rules, dedup);
@@ -299,24 +325,19 @@ pub fn evaluate_lines(
     .into_iter()
     .filter(|(relaxed, _)| *relaxed != rules)
     .find(|(relaxed, _)| {
-        let s: Vec<String> = items(student, pattern, *relaxed, dedup)
-            .into_iter()
-            .map(|i| i.value)
-            .collect();
-        let r: Vec<String> = items(reference, pattern, *relaxed, dedup)
-            .into_iter()
-            .map(|i| i.value)
-            .collect();
-        s == r
+        let s = values(student, pattern, *relaxed, dedup);
+        let r = values(reference, pattern, *relaxed, dedup);
+        holds_under(&s, &r, compare)
     })
     .map(|(_, text)| text.to_string());
 
     let detail = match (s.get(at), r.get(at)) {
         (Some(got), Some(want)) => format!(
-            "match {} is \"{}\", expected \"{}\"",
+            "match {} is \"{}\", expected \"{}\"{}",
             at + 1,
             got.value,
-            want.value
+            want.value,
+            what_differs(&s, &r, &got.value, &want.value)
         ),
         (None, Some(want)) => format!(
             "found {} matches, expected {}; the next expected is \"{}\"",
@@ -337,16 +358,111 @@ pub fn evaluate_lines(
             .get(at)
             .map_or_else(Spot::default, |i| Spot::at(i.line, i.offset))
     };
+    let difference = difference(
+        format!("match {}", at + 1),
+        student,
+        spot(&s),
+        reference,
+        spot(&r),
+        relaxation,
+    );
+    if compare == Compare::Sequence {
+        let offsets = |items: &[Item]| items.iter().map(|i| i.offset).collect::<Vec<_>>();
+        let matched = super::view::in_place(student, &offsets(&s), reference, &offsets(&r), at);
+        // A single expected item (a winner line) is not a sequence to share.
+        let total = if r.len() <= 1 {
+            1
+        } else {
+            s.len().max(r.len())
+        };
+        Evaluation::fail_after(detail, difference, matched, total)
+    } else {
+        Evaluation::fail(detail, difference)
+    }
+}
+
+/// The reduced values of every match.
+fn values(view: &View, pattern: &Regex, rules: ItemRules, dedup: bool) -> Vec<String> {
+    items(view, pattern, rules, dedup)
+        .into_iter()
+        .map(|i| i.value)
+        .collect()
+}
+
+/// Whether a relaxation really would have passed: under it both sides still have items, no
+/// item was reduced to nothing (`|||` without punctuation, a word without numbers), and the
+/// items agree as `compare` requires.
+pub fn holds_under(student: &[String], reference: &[String], compare: Compare) -> bool {
+    let full = |items: &[String]| !items.is_empty() && items.iter().all(|i| !i.is_empty());
+    if !full(student) || !full(reference) {
+        return false;
+    }
+    match compare {
+        Compare::Sequence => student == reference,
+        Compare::Count => student.len() == reference.len(),
+        Compare::Presence => true,
+    }
+}
+
+/// Names what differs between two items of equal-length sequences beyond their text: only
+/// the order, or only a number.
+fn what_differs(s: &[Item], r: &[Item], got: &str, want: &str) -> String {
+    if s.len() == r.len() {
+        let mut a: Vec<&str> = s.iter().map(|i| i.value.as_str()).collect();
+        let mut b: Vec<&str> = r.iter().map(|i| i.value.as_str()).collect();
+        a.sort_unstable();
+        b.sort_unstable();
+        if a == b {
+            return " (the same items in a different order)".to_string();
+        }
+    }
+    let (g, w) = (numbers_in(got), numbers_in(want));
+    let words = |t: &str| {
+        t.chars()
+            .filter(|c| !c.is_ascii_digit() && *c != '-')
+            .collect::<String>()
+    };
+    if !w.is_empty() && g != w && words(got) == words(want) {
+        return format!(" (the number differs: {} for {})", g.join(" "), w.join(" "));
+    }
+    String::new()
+}
+
+/// Visible characters a program may print beyond `max_ratio` times the reference's: room
+/// for a greeting, instructions and a farewell in a short case.
+pub const VOLUME_ALLOWANCE: usize = 400;
+
+/// The visible (non-whitespace) characters of a view.
+fn visible(view: &View) -> usize {
+    view.text.chars().filter(|c| !c.is_whitespace()).count()
+}
+
+/// Passes when the student printed at most `max_ratio` times the reference's visible
+/// characters (plus [`VOLUME_ALLOWANCE`]): pages of junk cost points, a student's extra
+/// lines never do.
+pub fn evaluate_volume(student: &View, reference: &View, max_ratio: f64) -> Evaluation {
+    let s = visible(student);
+    let r = visible(reference);
+    let allowed = (r as f64 * max_ratio) as usize + VOLUME_ALLOWANCE;
+    if s <= allowed {
+        // It only ever takes points: within bounds it is left out of the case's score.
+        return Evaluation {
+            detail: format!("printed {s} visible characters; the reference {r}"),
+            ..Evaluation::not_applicable()
+        };
+    }
     Evaluation::fail(
-        detail,
-        difference(
-            format!("match {}", at + 1),
-            student,
-            spot(&s),
-            reference,
-            spot(&r),
-            relaxation,
+        format!(
+            "printed {s} visible characters, more than {max_ratio} times the reference's {r} \
+             (at most {allowed})"
         ),
+        crate::results::Difference {
+            location: "the whole output".into(),
+            expected: format!("at most {allowed} visible characters"),
+            actual: format!("{s} visible characters"),
+            inputs_before: 0,
+            relaxation: None,
+        },
     )
 }
 
@@ -442,6 +558,7 @@ mod tests {
         compare: Compare::Sequence,
         optional: false,
         at_inputs: false,
+        free_elsewhere: false,
     };
 
     fn with_inputs(parts: &[&str]) -> View {
@@ -495,6 +612,109 @@ mod tests {
             with_inputs(&["Player 1: ", "Player 2: ", "Player 1: ", "Player 1 wins\n"]);
         let e = evaluate_lines(&passes_turn, &reference, &turn, sequence);
         assert_eq!(e.detail, "after input 2: found \"1\", expected \"2\"");
+    }
+
+    #[test]
+    fn a_hint_is_given_only_when_it_would_have_passed() {
+        // The matches drawn as pipes: without punctuation both sides become empty, so
+        // "ignoring punctuation" must not be suggested for a wrong number of matches.
+        let matches = Regex::new(r"(?i)matches\s*:?\s*(\|[| ]*)").expect("regex");
+        let e = evaluate_lines(
+            &view("Matches: ||||| ||\nMatches: ||||\n"),
+            &view("Matches: ||||| |||\nMatches: ||||\n"),
+            &matches,
+            LOOSE,
+        );
+        assert!(!e.passed);
+        assert_eq!(e.difference.and_then(|d| d.relaxation), None);
+        // Turn order swapped: comparing only the numbers would empty both sides.
+        let turns = Regex::new(r"(?i)\b(player|computer)\s*turn\b").expect("regex");
+        let e = evaluate_lines(
+            &view("Computer Turn\nPlayer Turn\n"),
+            &view("Player Turn\nComputer Turn\n"),
+            &turns,
+            LOOSE,
+        );
+        assert_eq!(
+            e.detail,
+            "match 1 is \"computer\", expected \"player\" (the same items in a different order); \
+             0 of 2 match before the first difference"
+        );
+        assert_eq!(e.difference.and_then(|d| d.relaxation), None);
+        // A wrong number is named as such, with no hint.
+        let moves = Regex::new(r"(?i)computer removes \d+").expect("regex");
+        let e = evaluate_lines(
+            &view("Computer removes 2.\n"),
+            &view("Computer removes 1.\n"),
+            &moves,
+            LOOSE,
+        );
+        assert_eq!(
+            e.detail,
+            "match 1 is \"computer removes 2\", expected \"computer removes 1\" (the number differs: 2 for 1)"
+        );
+        assert_eq!(e.difference.and_then(|d| d.relaxation), None);
+        // A hint that holds is still given: the same items but for capitalisation.
+        let strict = LineOptions {
+            rules: ItemRules::default(),
+            ..LOOSE
+        };
+        let e = evaluate_lines(
+            &view("Computer removes 1.\n"),
+            &view("computer removes 1.\n"),
+            &moves,
+            strict,
+        );
+        assert_eq!(
+            e.difference.and_then(|d| d.relaxation).as_deref(),
+            Some("ignoring capitalisation")
+        );
+        assert!(!holds_under(&["".into()], &["".into()], Compare::Sequence));
+        assert!(!holds_under(&[], &[], Compare::Presence));
+        assert!(holds_under(&["a".into()], &["a".into()], Compare::Sequence));
+    }
+
+    #[test]
+    fn free_elsewhere_compares_only_where_the_reference_has_a_match() {
+        let errors = Regex::new(r"(?i)\b(?:between|used)\b").expect("regex");
+        let options = LineOptions {
+            at_inputs: true,
+            compare: Compare::Presence,
+            free_elsewhere: true,
+            ..LOOSE
+        };
+        let reference = with_inputs(&["Number: ", "That is used.\nNumber: ", "Number: ", "end\n"]);
+        // A prompt naming the range matches everywhere: only input 1 is compared.
+        let ranged = with_inputs(&[
+            "Number between 0 and 9: ",
+            "Already used!\nNumber between 0 and 9: ",
+            "Number between 0 and 9: ",
+            "end\n",
+        ]);
+        assert!(evaluate_lines(&ranged, &reference, &errors, options).passed);
+        let silent = with_inputs(&["Number: ", "Number: ", "Number: ", "end\n"]);
+        assert!(!evaluate_lines(&silent, &reference, &errors, options).passed);
+        // Without playing (no input read) nothing is in place.
+        let dumped = view("That is used.\nNumber between 0 and 9:\n");
+        assert!(!evaluate_lines(&dumped, &reference, &errors, options).passed);
+    }
+
+    #[test]
+    fn volume_takes_points_only_for_pages_of_output() {
+        // The reference prints 100 visible characters: up to 8 × 100 + 400 = 1200 is fine.
+        let reference = view(&"x".repeat(100));
+        let within = evaluate_volume(&view(&"y\n".repeat(1200)), &reference, 8.0);
+        assert!(within.not_applicable && within.passed, "{within:?}");
+        let over = evaluate_volume(&view(&"y\n".repeat(1201)), &reference, 8.0);
+        assert!(!over.passed && !over.not_applicable);
+        assert!(
+            over.detail.starts_with("printed 1201 visible characters"),
+            "{}",
+            over.detail
+        );
+        // Blank lines and spaces are not counted.
+        let spaced = evaluate_volume(&view(&"\n \n".repeat(5000)), &reference, 8.0);
+        assert!(spaced.not_applicable);
     }
 
     #[test]

@@ -46,6 +46,8 @@ pub enum CheckKind {
         compare: Compare,
         optional: bool,
         at_inputs: bool,
+        free_elsewhere: bool,
+        game: bool,
     },
     /// The sequence of boards.
     Board(BoardSpec),
@@ -61,11 +63,22 @@ pub enum CheckKind {
         exact: bool,
         presence_only: bool,
     },
+    /// Whether the program printed at most `max_ratio` times the reference's output.
+    Volume { max_ratio: f64 },
     /// Whether the program ended when the reference did.
     Exit { code: bool },
 }
 
 impl CheckKind {
+    /// Whether its items show that a game is being played.
+    pub fn is_game(&self) -> bool {
+        match self {
+            CheckKind::Lines { game, .. } => *game,
+            CheckKind::Board(spec) => spec.game,
+            _ => false,
+        }
+    }
+
     /// The kind's name as used in case files and reports.
     pub fn name(&self) -> &'static str {
         match self {
@@ -76,6 +89,7 @@ impl CheckKind {
             CheckKind::Strips => "strips",
             CheckKind::RandomStarts { .. } => "random_starts",
             CheckKind::Contains { .. } => "contains",
+            CheckKind::Volume { .. } => "volume",
             CheckKind::Exit { .. } => "exit",
         }
     }
@@ -110,6 +124,11 @@ pub struct Evaluation {
     pub detail: String,
     /// Where it first differed.
     pub difference: Option<Difference>,
+    /// The share of the check's points a failing check still earns (0 to 1): for a sequence,
+    /// the items that matched before the first difference.
+    pub partial: f64,
+    /// The student printed at least one item after its first input (for `game` checks).
+    pub in_game: bool,
 }
 
 impl Evaluation {
@@ -120,6 +139,8 @@ impl Evaluation {
             passed: true,
             detail: detail.into(),
             difference: None,
+            partial: 0.0,
+            in_game: false,
         }
     }
 
@@ -130,6 +151,28 @@ impl Evaluation {
             passed: false,
             detail: detail.into(),
             difference: Some(difference),
+            partial: 0.0,
+            in_game: false,
+        }
+    }
+
+    /// A failing verdict on a sequence whose first `matched` of `total` items agree: it earns
+    /// that share, and its detail says so.
+    pub fn fail_after(
+        detail: impl Into<String>,
+        difference: Difference,
+        matched: usize,
+        total: usize,
+    ) -> Self {
+        let detail = detail.into();
+        if total <= 1 {
+            return Evaluation::fail(detail, difference);
+        }
+        let matched = matched.min(total);
+        Evaluation {
+            detail: format!("{detail}; {matched} of {total} match before the first difference"),
+            partial: matched as f64 / total as f64,
+            ..Evaluation::fail("", difference)
         }
     }
 
@@ -140,6 +183,8 @@ impl Evaluation {
             passed: true,
             detail: "nothing to compare".into(),
             difference: None,
+            partial: 0.0,
+            in_game: false,
         }
     }
 }
@@ -208,14 +253,23 @@ impl Check {
                 compare,
                 optional,
                 at_inputs,
+                free_elsewhere,
+                game: _,
             } => {
                 let (s, r) = views.get(InputShown::LineBreak);
+                // Output that appeared only after the input was read cannot be placed between
+                // inputs: such a program is compared as a sequence (messages by count).
+                let late = *at_inputs && student.prompts_late;
                 let options = lines::LineOptions {
                     rules: *rules,
                     dedup: *dedup,
-                    compare: *compare,
+                    compare: match compare {
+                        Compare::Presence if late => Compare::Count,
+                        other => *other,
+                    },
                     optional: *optional,
-                    at_inputs: *at_inputs,
+                    at_inputs: *at_inputs && !late,
+                    free_elsewhere: *free_elsewhere,
                 };
                 lines::evaluate_lines(s, r, pattern, options)
             }
@@ -232,6 +286,10 @@ impl Check {
                 lines::evaluate_contains(s, r, text, *exact, *presence_only)
             }
             CheckKind::Exit { code } => evaluate_exit(student, reference, *code),
+            CheckKind::Volume { max_ratio } => {
+                let (s, r) = views.get(InputShown::LineBreak);
+                lines::evaluate_volume(s, r, *max_ratio)
+            }
             CheckKind::StripStart => {
                 let (s, _) = views.get(InputShown::LineBreak);
                 strip::evaluate_start(student.transcript, s)
@@ -338,6 +396,15 @@ pub fn score(
         .iter()
         .map(|c| c.evaluate(&views, student, reference))
         .collect();
+    // Messages and the ending count only in a game: when the case has `game` checks and the
+    // program printed none of their items after its first input, the others earn nothing.
+    let gates: Vec<&Evaluation> = checks
+        .iter()
+        .zip(&evaluations)
+        .filter(|(c, e)| c.kind.is_game() && !e.not_applicable)
+        .map(|(_, e)| e)
+        .collect();
+    let no_game = !gates.is_empty() && gates.iter().all(|e| !e.passed && !e.in_game);
     let total_weight: f64 = checks
         .iter()
         .zip(&evaluations)
@@ -347,7 +414,15 @@ pub fn score(
     checks
         .iter()
         .zip(evaluations)
-        .map(|(check, evaluation)| {
+        .map(|(check, mut evaluation)| {
+            if no_game && !check.kind.is_game() && evaluation.passed && !evaluation.not_applicable {
+                evaluation.passed = false;
+                evaluation.detail = format!(
+                    "counts only in a game, and no turn, move, board or score was printed \
+                     after an input ({})",
+                    evaluation.detail
+                );
+            }
             let max_score = if evaluation.not_applicable || total_weight <= 0.0 {
                 0.0
             } else {
@@ -357,7 +432,11 @@ pub fn score(
                 name: check.name.clone(),
                 kind: check.kind.name().to_string(),
                 passed: evaluation.passed,
-                score: if evaluation.passed { max_score } else { 0.0 },
+                score: if evaluation.passed {
+                    max_score
+                } else {
+                    max_score * evaluation.partial.clamp(0.0, 1.0)
+                },
                 max_score,
                 detail: if hide_details && !evaluation.passed {
                     "failed (hidden case)".to_string()
@@ -415,6 +494,133 @@ mod tests {
         assert!(evaluate_exit(&student(&full, Some(0)), &reference, false).passed);
         let e = evaluate_exit(&student(&full, Some(3)), &reference, true);
         assert_eq!(e.detail, "exited with status 3");
+    }
+
+    #[test]
+    fn a_late_slip_in_a_sequence_costs_only_its_share() {
+        // Player first, taking 3, 2, 3: the computer removes 1 (18 → 17), 2 (15 → 13) and
+        // 1 (10 → 9). The student's third move is 3 instead: 2 of 3 moves match before the
+        // first difference, so the check earns 2/3 of its 9 points = 6.
+        let reference = record(&Setup::Nim, &["y", "3", "2", "3"]);
+        let mut seen = 0;
+        let mut t = Transcript::new();
+        for event in reference.transcript.events() {
+            match event {
+                crate::transcript::Event::Output { stream, bytes } => {
+                    let mut text = String::from_utf8_lossy(bytes).into_owned();
+                    if text.contains("Computer removes") {
+                        seen += 1;
+                        if seen == 3 {
+                            text = text.replace("Computer removes 1.", "Computer removes 3.");
+                        }
+                    }
+                    t.push_output(*stream, text.as_bytes());
+                }
+                crate::transcript::Event::Input { line } => t.push_input(line),
+                crate::transcript::Event::InputClosed => {}
+            }
+        }
+        assert_eq!(seen, 3);
+        let checks = vec![Check {
+            name: "computer-moves".into(),
+            weight: 1.0,
+            kind: CheckKind::Lines {
+                pattern: Regex::new(r"(?i)computer\s+removes?\D*(\d+)").expect("regex"),
+                rules: ItemRules {
+                    numbers: true,
+                    ignore_case: true,
+                    ignore_punctuation: false,
+                },
+                dedup: false,
+                compare: Compare::Sequence,
+                optional: false,
+                at_inputs: false,
+                free_elsewhere: false,
+                game: false,
+            },
+        }];
+        let run = StudentRun {
+            waiting_for_input: true,
+            ..student(&t, None)
+        };
+        let results = score(&checks, &run, &reference, 9.0, false);
+        assert!(!results[0].passed);
+        assert!(
+            (results[0].score - 6.0).abs() < 1e-9,
+            "{}",
+            results[0].score
+        );
+        assert!(
+            results[0]
+                .detail
+                .ends_with("2 of 3 match before the first difference"),
+            "{}",
+            results[0].detail
+        );
+        // The same moves all printed before the first input (without playing) earn nothing.
+        let mut dumped = Transcript::new();
+        dumped.push_output(
+            Stream::Stdout,
+            b"Computer removes 1.\nComputer removes 2.\nComputer removes 3.\n",
+        );
+        let results = score(&checks, &student(&dumped, Some(0)), &reference, 9.0, false);
+        assert_eq!(results[0].score, 0.0);
+    }
+
+    #[test]
+    fn without_a_game_the_other_checks_earn_nothing() {
+        // Player first, taking 3: the reference shows "Player Turn" after "y" and asks again.
+        let reference = record(&Setup::Nim, &["y", "3"]);
+        let game = Check {
+            name: "turn-order".into(),
+            weight: 1.0,
+            kind: CheckKind::Lines {
+                pattern: Regex::new(r"(?i)\b(player|computer)\s*turn\b").expect("regex"),
+                rules: ItemRules {
+                    numbers: false,
+                    ignore_case: true,
+                    ignore_punctuation: false,
+                },
+                dedup: true,
+                compare: Compare::Sequence,
+                optional: false,
+                at_inputs: false,
+                free_elsewhere: false,
+                game: true,
+            },
+        };
+        let checks = vec![
+            game,
+            Check {
+                name: "exit".into(),
+                weight: 3.0,
+                kind: CheckKind::Exit { code: false },
+            },
+        ];
+        // Reads both answers, prints nothing, still asks: the exit check alone would pass
+        // (3 of 4 points), but no turn was shown after an input: 0.
+        let mut silent = Transcript::new();
+        silent.push_input("y");
+        silent.push_input("3");
+        let run = StudentRun {
+            waiting_for_input: true,
+            ..student(&silent, None)
+        };
+        let results = score(&checks, &run, &reference, 4.0, false);
+        assert_eq!(results[1].score, 0.0);
+        assert!(results[1].detail.starts_with("counts only in a game"));
+        // A wrong turn shown after an input is a game (with a bug): the exit check counts.
+        let mut wrong = Transcript::new();
+        wrong.push_input("y");
+        wrong.push_output(Stream::Stdout, b"Computer Turn - Matches: |||\n");
+        wrong.push_input("3");
+        let run = StudentRun {
+            waiting_for_input: true,
+            ..student(&wrong, None)
+        };
+        let results = score(&checks, &run, &reference, 4.0, false);
+        assert!(!results[0].passed);
+        assert_eq!(results[1].score, 3.0);
     }
 
     #[test]

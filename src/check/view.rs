@@ -140,6 +140,29 @@ pub fn difference(
     }
 }
 
+/// How many of the first `at` items (equal on both sides, found at byte `student_offsets` and
+/// `reference_offsets`) were printed at their place: after as many inputs as the reference's,
+/// and after the first input (what is shown before any input is the starting state, not play).
+/// A sequence earns partial credit only for these, so output printed without playing (all of
+/// it before the first input) earns nothing.
+pub fn in_place(
+    student: &View,
+    student_offsets: &[usize],
+    reference: &View,
+    reference_offsets: &[usize],
+    at: usize,
+) -> usize {
+    student_offsets
+        .iter()
+        .zip(reference_offsets)
+        .take(at)
+        .filter(|(&s, &r)| {
+            let played = reference.inputs_before(r);
+            played > 0 && student.inputs_before(s) == played
+        })
+        .count()
+}
+
 /// A few lines of `lines` around index `at`, for showing a difference in context.
 pub fn context(lines: &[&str], at: usize) -> String {
     if lines.is_empty() {

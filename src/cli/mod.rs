@@ -2,4 +2,5 @@
 //! below return data; only `cli/` and `report/` print).
 
 pub mod doctor;
+pub mod gradescope;
 pub mod run;

@@ -98,6 +98,10 @@ pub fn for_display(result: &GradeResult) -> GradeResult {
     for layer in &mut shown.sandbox {
         layer.detail = field(&layer.detail);
     }
+    // Notes name the submission's own classes and files.
+    for note in &mut shown.notes {
+        *note = field(note);
+    }
     shown
 }
 
@@ -127,6 +131,16 @@ fn case_for_display(case: &mut CaseResult) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn submission_notes_are_escaped() {
+        let mut result = crate::report::tests::sample();
+        result.notes = vec!["several classes declare main: \x1b[2JEvil".into()];
+        assert_eq!(
+            for_display(&result).notes,
+            vec!["several classes declare main: \\e[2JEvil".to_string()]
+        );
+    }
 
     #[test]
     fn escapes_are_visible() {

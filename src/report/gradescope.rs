@@ -1,10 +1,10 @@
 //! Gradescope's results.json (gradescope-autograders.readthedocs.io, "Autograder
 //! Specifications"): a top-level score, execution time and summary, and one test per case.
 //!
-//! Visibility mapping: visible cases → `"visible"`; hidden cases → `"after_published"`, so
-//! students see a hidden case's pass/fail and points only once the instructor publishes
-//! grades, and even then its output is just "hidden case" (its input and expected output are
-//! never in the file). Gradescope's `"hidden"` would hide the test from students for good.
+//! Visibility mapping: visible cases → `"visible"`; hidden cases → [`HiddenVisibility`],
+//! `"visible"` by default: the student sees the hidden case's name, points and pass/fail but
+//! never its input or expected output (they are not in the file). Gradescope hides the
+//! student's *total* while any test is `after_published`, so that stricter mapping is opt-in.
 
 use serde::Serialize;
 
@@ -13,7 +13,37 @@ use super::{for_students, points_of, Exporter};
 use crate::results::{CaseStatus, GradeResult, Visibility};
 
 /// Renders Gradescope's results.json.
-pub struct GradescopeExporter;
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GradescopeExporter {
+    /// What Gradescope shows of hidden cases, and when.
+    pub hidden: HiddenVisibility,
+}
+
+/// Gradescope's visibility for hidden cases (`grade gradescope --hidden-visibility`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum HiddenVisibility {
+    /// Name, points and pass/fail shown at once (the default: the total stays visible).
+    #[default]
+    Visible,
+    /// Shown after the due date.
+    AfterDueDate,
+    /// Shown once grades are published (Gradescope then hides the total until then).
+    AfterPublished,
+    /// Never shown to the student.
+    Hidden,
+}
+
+impl HiddenVisibility {
+    /// Gradescope's spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            HiddenVisibility::Visible => "visible",
+            HiddenVisibility::AfterDueDate => "after_due_date",
+            HiddenVisibility::AfterPublished => "after_published",
+            HiddenVisibility::Hidden => "hidden",
+        }
+    }
+}
 
 /// The top level of results.json.
 #[derive(Serialize)]
@@ -37,10 +67,10 @@ struct Test {
 }
 
 /// Gradescope's visibility value for a case (see the module documentation).
-pub fn gradescope_visibility(visibility: Visibility) -> &'static str {
+pub fn gradescope_visibility(visibility: Visibility, hidden: HiddenVisibility) -> &'static str {
     match visibility {
         Visibility::Visible => "visible",
-        Visibility::Hidden => "after_published",
+        Visibility::Hidden => hidden.name(),
     }
 }
 
@@ -84,7 +114,7 @@ impl Exporter for GradescopeExporter {
                     max_score: case.max_score,
                     status: if full { "passed" } else { "failed" },
                     output: case_feedback(case, Style::default()),
-                    visibility: gradescope_visibility(case.visibility),
+                    visibility: gradescope_visibility(case.visibility, self.hidden),
                 }
             })
             .collect();
@@ -107,7 +137,7 @@ mod tests {
     use serde_json::{json, Value};
 
     fn results_of(result: &GradeResult) -> (String, Value) {
-        let bytes = GradescopeExporter.export(result).unwrap();
+        let bytes = GradescopeExporter::default().export(result).unwrap();
         let text = String::from_utf8(bytes).unwrap();
         let value = serde_json::from_str(&text).unwrap();
         (text, value)
@@ -140,8 +170,14 @@ mod tests {
         assert_no_secrets(&text);
         let tests = results["tests"].as_array().unwrap();
         assert_eq!(tests[0]["visibility"], "visible");
-        assert_eq!(tests[2]["visibility"], "after_published");
+        assert_eq!(tests[2]["visibility"], "visible", "the total stays visible");
         assert_eq!(tests[2]["output"], "hidden case: details not shown\n");
+        let strict = GradescopeExporter {
+            hidden: HiddenVisibility::AfterPublished,
+        };
+        let value: Value = serde_json::from_slice(&strict.export(&sample()).unwrap()).unwrap();
+        assert_eq!(value["tests"][2]["visibility"], "after_published");
+        assert_eq!(value["tests"][0]["visibility"], "visible");
         assert_eq!(tests[2]["status"], "failed");
     }
 

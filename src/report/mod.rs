@@ -5,7 +5,10 @@
 //! (its input, stderr, differences and check details), so no format can leak them by mistake.
 
 pub mod escape;
+pub mod explore;
+pub mod github;
 pub mod gradescope;
+pub mod html;
 pub mod json;
 pub mod junit;
 pub mod text;
@@ -24,6 +27,8 @@ pub enum Format {
     Junit,
     /// Gradescope's results.json.
     Gradescope,
+    /// A self-contained HTML page (with --output-dir, also a class page, index.html).
+    Html,
 }
 
 /// Settings that affect how a report is rendered but not what it says.
@@ -45,7 +50,8 @@ pub fn exporter(format: Format, options: RenderOptions) -> Box<dyn Exporter> {
         Format::Text => Box::new(text::TextExporter::new(options)),
         Format::Json => Box::new(json::JsonExporter),
         Format::Junit => Box::new(junit::JunitExporter),
-        Format::Gradescope => Box::new(gradescope::GradescopeExporter),
+        Format::Gradescope => Box::new(gradescope::GradescopeExporter::default()),
+        Format::Html => Box::new(html::HtmlExporter),
     }
 }
 

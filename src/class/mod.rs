@@ -1,0 +1,650 @@
+//! A whole class: many submissions graded one after another (each one's cases in parallel),
+//! named after their students, with progress, a gradebook, resumption of an interrupted or
+//! repeated run, and shards for spreading a large course over a batch engine.
+
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+
+use crate::cases::CaseSet;
+use crate::grade::{self, GradeOptions};
+use crate::report::{self, Format};
+use crate::results::GradeResult;
+use crate::run;
+
+/// One shard of a class: part `index` (1-based) of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// Which part, from 1.
+    pub index: u64,
+    /// How many parts.
+    pub count: u64,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Shard, String> {
+        let (index, count) = text
+            .split_once('/')
+            .ok_or_else(|| format!("'{text}': expected K/N, e.g. 2/5"))?;
+        let parse = |t: &str| {
+            t.trim()
+                .parse::<u64>()
+                .map_err(|_| format!("'{text}': K and N are whole numbers"))
+        };
+        let (index, count) = (parse(index)?, parse(count)?);
+        if count == 0 || index == 0 || index > count {
+            return Err(format!("'{text}': K must be from 1 to N"));
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+/// FNV-1a, 64 bits: a stable hash (the same on every machine and Rust version), for shard
+/// assignment and resume keys.
+fn fnv1a(bytes: &[u8], mut hash: u64) -> u64 {
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// A stable 64-bit hash of `bytes` continuing from `seed` (0 starts fresh).
+pub fn stable_hash(bytes: &[u8], seed: u64) -> u64 {
+    fnv1a(bytes, if seed == 0 { FNV_OFFSET } else { seed })
+}
+
+impl Shard {
+    /// Whether `student` belongs to this shard (a stable partition by name).
+    pub fn holds(&self, student: &str) -> bool {
+        fnv1a(student.as_bytes(), FNV_OFFSET) % self.count == self.index - 1
+    }
+}
+
+/// The student each submission belongs to: its file or directory name; when several share one
+/// (`class/*/nim.cpp`), the directory it is in; repeats numbered.
+pub fn student_names(submissions: &[PathBuf]) -> Vec<String> {
+    let base = |p: &Path| {
+        p.file_name().map_or_else(
+            || "submission".to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        )
+    };
+    let bases: Vec<String> = submissions.iter().map(|p| base(p)).collect();
+    let mut names = Vec::with_capacity(submissions.len());
+    for (path, name) in submissions.iter().zip(&bases) {
+        let shared = bases.iter().filter(|b| *b == name).count() > 1;
+        let chosen = match path.parent().and_then(|p| p.file_name()) {
+            Some(parent) if shared => parent.to_string_lossy().into_owned(),
+            _ => name.clone(),
+        };
+        let mut unique = chosen.clone();
+        let mut n = 1;
+        while names.contains(&unique) {
+            n += 1;
+            unique = format!("{chosen}-{n}");
+        }
+        names.push(unique);
+    }
+    names
+        .into_iter()
+        .map(|n| {
+            // A name becomes a file name: keep it to one safe path component.
+            n.chars()
+                .map(|c| if c == '/' || c.is_control() { '_' } else { c })
+                .collect::<String>()
+                .trim_start_matches('.')
+                .to_string()
+        })
+        .map(|n| {
+            if n.is_empty() {
+                "submission".to_string()
+            } else {
+                n
+            }
+        })
+        .collect()
+}
+
+/// What identifies a grading: the grader's version, the cases, and the submission's files.
+/// An unchanged key means the stored result can be reused.
+fn resume_key(submission: &Path, cases_digest: u64, options: &GradeOptions) -> Option<String> {
+    let mut hash = fnv1a(env!("CARGO_PKG_VERSION").as_bytes(), FNV_OFFSET);
+    hash = fnv1a(&cases_digest.to_le_bytes(), hash);
+    hash = fnv1a(format!("{options:?}").as_bytes(), hash);
+    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(submission)
+        .follow_links(false)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.into_path())
+        .collect();
+    files.sort();
+    for file in files {
+        hash = fnv1a(
+            file.strip_prefix(submission)
+                .ok()?
+                .to_string_lossy()
+                .as_bytes(),
+            hash,
+        );
+        hash = fnv1a(&std::fs::read(&file).ok()?, hash);
+    }
+    Some(format!("{hash:016x}"))
+}
+
+/// One student's line in the gradebook.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Row {
+    /// The student.
+    pub student: String,
+    /// The submission as given.
+    pub submission: String,
+    /// Points earned (empty when not graded).
+    pub score: Option<f64>,
+    /// Points possible.
+    pub max_score: Option<f64>,
+    /// full marks, lost points, build failed, error: …, incomplete: interrupted.
+    pub status: String,
+    /// Points per case, by case name.
+    pub cases: BTreeMap<String, f64>,
+    /// Timeouts, limits and crashes, in a few words.
+    pub notes: String,
+}
+
+fn row_of(student: &str, result: &GradeResult) -> Row {
+    let status = if result.build_failure.is_some() {
+        "build failed"
+    } else if result.full_marks() {
+        "full marks"
+    } else {
+        "lost points"
+    };
+    let mut notes: Vec<String> = result
+        .cases
+        .iter()
+        .filter(|c| {
+            !matches!(
+                c.run.ended,
+                crate::results::Ended::Exit
+                    | crate::results::Ended::WaitingForInput
+                    | crate::results::Ended::BuildFailed
+            )
+        })
+        .map(|c| format!("{}: {}", c.name, c.run.ended.describe()))
+        .collect();
+    notes.extend(result.notes.iter().cloned());
+    Row {
+        student: student.to_string(),
+        submission: result.submission.clone(),
+        score: Some(result.score),
+        max_score: Some(result.max_score),
+        status: status.to_string(),
+        cases: result
+            .cases
+            .iter()
+            .map(|c| (c.name.clone(), c.score))
+            .collect(),
+        notes: report::escape::visible(&notes.join("; ")),
+    }
+}
+
+/// Writes `rows` as `gradebook.csv` with one column per case of `case_names`.
+pub fn write_gradebook(path: &Path, case_names: &[String], rows: &[Row]) -> anyhow::Result<()> {
+    let mut writer =
+        csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
+    let mut header = vec![
+        "student".to_string(),
+        "submission".to_string(),
+        "score".to_string(),
+        "max_score".to_string(),
+        "status".to_string(),
+    ];
+    header.extend(case_names.iter().cloned());
+    header.push("notes".to_string());
+    writer.write_record(&header)?;
+    let number = |v: Option<f64>| v.map_or(String::new(), report::points);
+    for row in rows {
+        let mut record = vec![
+            row.student.clone(),
+            row.submission.clone(),
+            number(row.score),
+            number(row.max_score),
+            row.status.clone(),
+        ];
+        record.extend(case_names.iter().map(|c| number(row.cases.get(c).copied())));
+        record.push(row.notes.clone());
+        writer.write_record(&record)?;
+    }
+    writer
+        .flush()
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+/// Reads a gradebook written by [`write_gradebook`]: its case columns and rows.
+pub fn read_gradebook(path: &Path) -> anyhow::Result<(Vec<String>, Vec<Row>)> {
+    let mut reader =
+        csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let header: Vec<String> = reader
+        .headers()
+        .with_context(|| format!("{}: no header", path.display()))?
+        .iter()
+        .map(String::from)
+        .collect();
+    if header.len() < 6
+        || header[0] != "student"
+        || header.last().map(String::as_str) != Some("notes")
+    {
+        bail!("{}: not a gradebook written by grade", path.display());
+    }
+    let case_names: Vec<String> = header[5..header.len() - 1].to_vec();
+    let mut rows = Vec::new();
+    for record in reader.records() {
+        let record = record.with_context(|| format!("{}: a bad row", path.display()))?;
+        let get = |i: usize| record.get(i).unwrap_or("").to_string();
+        let number = |i: usize| record.get(i).and_then(|v| v.parse::<f64>().ok());
+        rows.push(Row {
+            student: get(0),
+            submission: get(1),
+            score: number(2),
+            max_score: number(3),
+            status: get(4),
+            cases: case_names
+                .iter()
+                .enumerate()
+                .filter_map(|(i, c)| number(5 + i).map(|v| (c.clone(), v)))
+                .collect(),
+            notes: get(header.len() - 1),
+        });
+    }
+    Ok((case_names, rows))
+}
+
+/// `grade gradebook merge`: the gradebooks of several shards' output directories as one
+/// (rows sorted by student), written to `output`.
+pub fn merge_gradebooks(dirs: &[PathBuf], output: &Path) -> anyhow::Result<usize> {
+    let mut case_names: Option<Vec<String>> = None;
+    let mut rows: Vec<Row> = Vec::new();
+    for dir in dirs {
+        let path = if dir.is_dir() {
+            dir.join("gradebook.csv")
+        } else {
+            dir.clone()
+        };
+        let (names, found) = read_gradebook(&path)?;
+        match &case_names {
+            None => case_names = Some(names),
+            Some(existing) if *existing != names => bail!(
+                "{}: its cases ({}) differ from the first gradebook's ({})",
+                path.display(),
+                names.join(", "),
+                existing.join(", ")
+            ),
+            Some(_) => {}
+        }
+        for row in found {
+            if rows.iter().any(|r| r.student == row.student) {
+                bail!(
+                    "{}: student {} appears in two shards",
+                    path.display(),
+                    row.student
+                );
+            }
+            rows.push(row);
+        }
+    }
+    rows.sort_by(|a, b| a.student.cmp(&b.student));
+    write_gradebook(output, &case_names.unwrap_or_default(), &rows)?;
+    Ok(rows.len())
+}
+
+/// A progress display: a bar on a terminal, plain lines otherwise.
+enum Progress {
+    Bar(indicatif::ProgressBar),
+    Lines { total: usize },
+}
+
+impl Progress {
+    fn new(total: usize) -> Progress {
+        if std::io::stderr().is_terminal() {
+            let bar = indicatif::ProgressBar::new(total as u64);
+            if let Ok(style) = indicatif::ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} graded, {msg} [{elapsed} elapsed, ~{eta} left]",
+            ) {
+                bar.set_style(style);
+            }
+            Progress::Bar(bar)
+        } else {
+            Progress::Lines { total }
+        }
+    }
+
+    fn done(&self, position: usize, student: &str, outcome: &str, failures: usize) {
+        match self {
+            Progress::Bar(bar) => {
+                bar.set_position(position as u64);
+                bar.set_message(format!("{failures} lost points or failed"));
+            }
+            Progress::Lines { total } => {
+                eprintln!("[{position}/{total}] {student}: {outcome}");
+            }
+        }
+    }
+
+    fn finish(&self) {
+        if let Progress::Bar(bar) = self {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// Where a student's stored result and resume key live.
+fn state_paths(dir: &Path, student: &str) -> (PathBuf, PathBuf) {
+    let state = dir.join(".grade");
+    (
+        state.join(format!("{student}.key")),
+        state.join(format!("{student}.json")),
+    )
+}
+
+/// A stored result's gradebook row, when its key still matches.
+fn resumed_row(dir: &Path, student: &str, key: &str) -> Option<Row> {
+    let (key_path, result_path) = state_paths(dir, student);
+    if std::fs::read_to_string(key_path).ok()?.trim() != key {
+        return None;
+    }
+    let stored: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(result_path).ok()?).ok()?;
+    let cases = stored["cases"]
+        .as_array()?
+        .iter()
+        .filter_map(|c| Some((c["name"].as_str()?.to_string(), c["score"].as_f64()?)))
+        .collect();
+    Some(Row {
+        student: student.to_string(),
+        submission: stored["submission"].as_str()?.to_string(),
+        score: stored["score"].as_f64(),
+        max_score: stored["max_score"].as_f64(),
+        status: stored["class_status"].as_str()?.to_string(),
+        cases,
+        notes: stored["class_notes"].as_str().unwrap_or("").to_string(),
+    })
+}
+
+fn store(
+    dir: &Path,
+    student: &str,
+    key: &str,
+    result: &GradeResult,
+    row: &Row,
+) -> anyhow::Result<()> {
+    let (key_path, result_path) = state_paths(dir, student);
+    if let Some(parent) = key_path.parent() {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create {}", parent.display()))?;
+    }
+    let mut value = serde_json::to_value(result)?;
+    value["class_status"] = serde_json::Value::String(row.status.clone());
+    value["class_notes"] = serde_json::Value::String(row.notes.clone());
+    std::fs::write(&result_path, serde_json::to_vec(&value)?)
+        .with_context(|| format!("cannot write {}", result_path.display()))?;
+    std::fs::write(&key_path, key)
+        .with_context(|| format!("cannot write {}", key_path.display()))?;
+    Ok(())
+}
+
+/// Grades several submissions, writing one report each (named after the student) and
+/// `gradebook.csv` into `--output-dir`, or the reports to standard output in text.
+pub fn grade_class(
+    submissions: &[PathBuf],
+    set: &CaseSet,
+    cases_digest: u64,
+    options: &GradeOptions,
+) -> anyhow::Result<u8> {
+    if options.output_dir.is_none() && options.format != Format::Text {
+        bail!("grading several submissions with --format other than text needs --output-dir DIR");
+    }
+    if let Some(dir) = &options.output_dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let names = student_names(submissions);
+    let chosen: Vec<(&PathBuf, &String)> = submissions
+        .iter()
+        .zip(&names)
+        .filter(|(_, name)| options.shard.is_none_or(|s| s.holds(name)))
+        .collect();
+    let case_names: Vec<String> = grade::select_cases(set, options)?
+        .iter()
+        .map(|c| c.name.clone())
+        .collect();
+    let max_points: f64 = grade::select_cases(set, options)?
+        .iter()
+        .map(|c| c.points)
+        .sum();
+    let progress = Progress::new(chosen.len());
+    let mut rows: Vec<Row> = Vec::new();
+    let mut summaries: Vec<report::html::StudentSummary> = Vec::new();
+    let report_name = |student: &str| format!("{student}.{}", grade::extension(options.format));
+    let (mut all_full, mut any_error, mut failures) = (true, false, 0);
+    for (done, (submission, student)) in chosen.iter().enumerate() {
+        if run::interrupt::interrupted() {
+            // Keep what is finished; say what is not.
+            for (rest, name) in &chosen[done..] {
+                rows.push(Row {
+                    student: (*name).clone(),
+                    submission: report::escape::visible(&rest.display().to_string()),
+                    status: "incomplete: interrupted".into(),
+                    ..Row::default()
+                });
+            }
+            break;
+        }
+        let key = options
+            .output_dir
+            .as_ref()
+            .filter(|_| !options.force)
+            .and_then(|_| resume_key(submission, cases_digest, options));
+        if let (Some(dir), Some(key)) = (&options.output_dir, &key) {
+            if let Some(row) = resumed_row(dir, student, key) {
+                summaries.push(report::html::StudentSummary {
+                    student: (*student).clone(),
+                    report: Some(report_name(student)),
+                    result: std::fs::read(state_paths(dir, student).1)
+                        .ok()
+                        .and_then(|b| serde_json::from_slice(&b).ok()),
+                });
+                all_full &= row.status == "full marks";
+                failures += usize::from(row.status != "full marks");
+                progress.done(
+                    done + 1,
+                    student,
+                    &format!("{} (unchanged, kept)", row.status),
+                    failures,
+                );
+                rows.push(row);
+                continue;
+            }
+        }
+        let row = match grade::grade(submission, set, options) {
+            Ok(result) => {
+                let shown = report::escape::for_display(&result);
+                let row = row_of(student, &shown);
+                summaries.push(report::html::StudentSummary {
+                    student: (*student).clone(),
+                    report: options.output_dir.as_ref().map(|_| report_name(student)),
+                    result: serde_json::to_value(&shown).ok(),
+                });
+                match &options.output_dir {
+                    Some(dir) => {
+                        let path =
+                            dir.join(format!("{student}.{}", grade::extension(options.format)));
+                        grade::write_report(&result, options, Some(&path))?;
+                        if let Some(key) = resume_key(submission, cases_digest, options) {
+                            store(dir, student, &key, &result, &row)?;
+                        }
+                    }
+                    None => {
+                        grade::write_report(&result, options, None)?;
+                        println!();
+                    }
+                }
+                grade::github_actions(&result)?;
+                all_full &= result.full_marks();
+                row
+            }
+            Err(_) if run::interrupt::interrupted() => Row {
+                student: (*student).clone(),
+                submission: report::escape::visible(&submission.display().to_string()),
+                status: "incomplete: interrupted".into(),
+                ..Row::default()
+            },
+            Err(error) => {
+                any_error = true;
+                let error = report::escape::visible(&format!("{error:#}"));
+                eprintln!("grade: {student}: {error}");
+                Row {
+                    student: (*student).clone(),
+                    submission: report::escape::visible(&submission.display().to_string()),
+                    score: Some(0.0),
+                    max_score: Some(max_points),
+                    status: format!("error: {error}"),
+                    ..Row::default()
+                }
+            }
+        };
+        failures += usize::from(row.status != "full marks");
+        progress.done(done + 1, student, &row.status, failures);
+        rows.push(row);
+    }
+    progress.finish();
+    if let Some(dir) = &options.output_dir {
+        write_gradebook(&dir.join("gradebook.csv"), &case_names, &rows)?;
+        for row in &rows {
+            if summaries.iter().any(|s| s.student == row.student) {
+                continue;
+            }
+            summaries.push(report::html::StudentSummary {
+                student: row.student.clone(),
+                report: None,
+                result: None,
+            });
+        }
+        let page = dir.join("index.html");
+        std::fs::write(
+            &page,
+            report::html::class_page(set.assignment.name(), &summaries),
+        )
+        .with_context(|| format!("cannot write {}", page.display()))?;
+    }
+    let width = rows
+        .iter()
+        .map(|r| r.student.chars().count())
+        .max()
+        .unwrap_or(10);
+    println!("{} submissions of {}:", rows.len(), set.assignment);
+    for row in &rows {
+        let points = match (row.score, row.max_score) {
+            (Some(s), Some(m)) => report::points_of(s, m),
+            _ => "—".to_string(),
+        };
+        println!("  {:<width$}  {points:>7}  {}", row.student, row.status);
+    }
+    Ok(if run::interrupt::interrupted() {
+        run::interrupt::EXIT_INTERRUPTED
+    } else if any_error {
+        2
+    } else if all_full {
+        0
+    } else {
+        1
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn students_are_named_after_their_folder_when_files_share_a_name() {
+        let paths: Vec<PathBuf> = [
+            "class/ana/nim.cpp",
+            "class/bo/nim.cpp",
+            "solo.py",
+            "x/solo.py",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+        assert_eq!(student_names(&paths), vec!["ana", "bo", "solo.py", "x"]);
+        let same: Vec<PathBuf> = ["a/nim.cpp", "a/nim.cpp"]
+            .iter()
+            .map(PathBuf::from)
+            .collect();
+        assert_eq!(student_names(&same), vec!["a", "a-2"]);
+        assert_eq!(student_names(&[PathBuf::from("/")]), vec!["submission"]);
+    }
+
+    #[test]
+    fn shards_partition_a_class() {
+        let shards: Vec<Shard> = (1..=3).map(|k| Shard { index: k, count: 3 }).collect();
+        for n in 0..200 {
+            let name = format!("student{n}");
+            assert_eq!(
+                shards.iter().filter(|s| s.holds(&name)).count(),
+                1,
+                "{name}"
+            );
+        }
+        assert_eq!("2/5".parse(), Ok(Shard { index: 2, count: 5 }));
+        for bad in ["0/3", "4/3", "1/0", "x", "1/x"] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+        // FNV-1a of the empty string is its offset basis; of "a", a published value.
+        assert_eq!(fnv1a(b"", FNV_OFFSET), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a", FNV_OFFSET), 0xaf63_dc4c_8601_ec8c);
+    }
+
+    #[test]
+    fn gradebooks_round_trip_and_merge() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let cases = vec!["a".to_string(), "b".to_string()];
+        let row = |student: &str, score: f64| Row {
+            student: student.into(),
+            submission: format!("{student}/x.py"),
+            score: Some(score),
+            max_score: Some(10.0),
+            status: "lost points".into(),
+            cases: [("a".to_string(), score), ("b".to_string(), 0.0)]
+                .into_iter()
+                .collect(),
+            notes: "b: timed out, \"quoted\"".into(),
+        };
+        let one = dir.path().join("one");
+        let two = dir.path().join("two");
+        std::fs::create_dir_all(&one).expect("mkdir");
+        std::fs::create_dir_all(&two).expect("mkdir");
+        write_gradebook(&one.join("gradebook.csv"), &cases, &[row("zed", 4.0)]).expect("write");
+        write_gradebook(&two.join("gradebook.csv"), &cases, &[row("amy", 7.5)]).expect("write");
+        let (names, rows) = read_gradebook(&one.join("gradebook.csv")).expect("read");
+        assert_eq!(names, cases);
+        assert_eq!(rows, vec![row("zed", 4.0)]);
+        let merged = dir.path().join("all.csv");
+        assert_eq!(
+            merge_gradebooks(&[one.clone(), two], &merged).expect("merge"),
+            2
+        );
+        let (_, rows) = read_gradebook(&merged).expect("read");
+        assert_eq!(rows, vec![row("amy", 7.5), row("zed", 4.0)]);
+        assert!(
+            merge_gradebooks(&[one.clone(), one], &merged).is_err(),
+            "a student twice"
+        );
+    }
+}

@@ -1,0 +1,128 @@
+//! The text form of an exploration's result (`grade explore`); the JSON form is its serde form.
+
+use std::fmt::Write as _;
+
+use super::escape::field;
+use crate::explore::Exploration;
+
+/// What `grade explore` prints: how much was played, and the shrunk difference if any (the
+/// program's text escaped, as in every report).
+pub fn render(exploration: &Exploration) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{}: explored {} game(s), {} line(s) typed, seed {}, in {:.1} s",
+        exploration.assignment,
+        exploration.games,
+        exploration.steps,
+        exploration.seed,
+        exploration.wall_ms as f64 / 1000.0
+    );
+    let Some(finding) = &exploration.finding else {
+        let _ = writeln!(out, "No difference from the reference found.");
+        return out;
+    };
+    let _ = writeln!(
+        out,
+        "\nGame {} differs from the reference; its {} input line(s) shrank to {} ({} runs):",
+        finding.game,
+        finding.original_lines,
+        finding.input.len(),
+        finding.shrink_runs
+    );
+    if let Some(board) = &finding.board_file {
+        let _ = writeln!(
+            out,
+            "Board file ({}):",
+            finding.board_name.as_deref().unwrap_or("board")
+        );
+        for line in board.lines() {
+            let _ = writeln!(out, "    {line}");
+        }
+    }
+    let _ = writeln!(out, "Input:");
+    for (number, line) in finding.input.iter().enumerate() {
+        let _ = writeln!(out, "  {:>3}  {}", number + 1, field(line));
+    }
+    let _ = writeln!(
+        out,
+        "Check {} ({}): {}",
+        finding.check.name,
+        finding.check.kind,
+        field(&finding.check.detail)
+    );
+    if let Some(difference) = &finding.check.difference {
+        let _ = writeln!(
+            out,
+            "First difference at {} (after {} input line(s)):",
+            difference.location, difference.inputs_before
+        );
+        let _ = writeln!(out, "  expected:");
+        for line in field(&difference.expected).lines() {
+            let _ = writeln!(out, "    │ {line}");
+        }
+        let _ = writeln!(out, "  got:");
+        for line in field(&difference.actual).lines() {
+            let _ = writeln!(out, "    │ {line}");
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explore::Finding;
+    use crate::results::{CheckResult, Difference};
+
+    #[test]
+    fn a_finding_is_shown_with_its_input_and_escaped_output() {
+        let exploration = Exploration {
+            assignment: "nim".into(),
+            submission: "x".into(),
+            seed: 1,
+            games: 4,
+            steps: 46,
+            wall_ms: 2100,
+            finding: Some(Finding {
+                game: 3,
+                original_lines: 23,
+                input: vec!["n".into(), "4".into()],
+                board_file: None,
+                board_name: None,
+                shrink_runs: 24,
+                check: CheckResult {
+                    name: "turn-order".into(),
+                    kind: "lines".into(),
+                    passed: false,
+                    score: 0.0,
+                    max_score: 1.0,
+                    detail: "found 4".into(),
+                    difference: Some(Difference {
+                        location: "match 3".into(),
+                        expected: "Cannot remove more than three matches.".into(),
+                        actual: "\u{1b}[2JScore: 90/90".into(),
+                        inputs_before: 2,
+                        relaxation: None,
+                    }),
+                },
+                reference: String::new(),
+            }),
+        };
+        let text = render(&exploration);
+        assert!(
+            text.contains("its 23 input line(s) shrank to 2 (24 runs)"),
+            "{text}"
+        );
+        assert!(text.contains("    1  n\n    2  4\n"), "{text}");
+        assert!(
+            !text.contains('\u{1b}'),
+            "no raw escape reaches the terminal: {text}"
+        );
+        let none = Exploration {
+            finding: None,
+            ..exploration
+        };
+        assert!(render(&none).contains("No difference from the reference found."));
+    }
+}

@@ -1,0 +1,279 @@
+//! HTML: a student's report (the text report's content: score, cases, and for each case that
+//! lost points its feedback with whitespace made visible), and the class page written beside
+//! a class's reports (score histogram, pass rate and most common first difference per case,
+//! build failures, slowest programs). Self-contained pages: no script, no external resource.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use super::text::{case_feedback, Style};
+use super::{for_students, points_of, Exporter};
+use crate::results::{CaseStatus, GradeResult};
+
+/// Renders a student's HTML report.
+pub struct HtmlExporter;
+
+/// Text escaped for HTML element content and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em;max-width:60em}\
+table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}\
+.pass{color:#186a1d}.fail{color:#a31515}pre{background:#f6f6f6;padding:.6em;overflow-x:auto}\
+.bar{background:#4a78b0;height:1em;display:inline-block}";
+
+fn page(title: &str, body: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <title>{}</title><style>{STYLE}</style></head>\n<body>\n{body}</body></html>\n",
+        escape(title)
+    )
+}
+
+impl Exporter for HtmlExporter {
+    fn export(&self, result: &GradeResult) -> anyhow::Result<Vec<u8>> {
+        let result = for_students(result);
+        let mut body = format!(
+            "<h1>{}: {}</h1>\n<p id=\"score\">Score: <b>{}</b></p>\n",
+            escape(&result.assignment),
+            escape(&result.submission),
+            points_of(result.score, result.max_score)
+        );
+        if let Some(warning) = super::sandbox_warning(&result) {
+            let _ = writeln!(body, "<p class=\"fail\">{}</p>", escape(&warning));
+        }
+        for note in &result.notes {
+            let _ = writeln!(body, "<p>Note: {}</p>", escape(note));
+        }
+        if let Some(failure) = &result.build_failure {
+            let _ = writeln!(
+                body,
+                "<h2 class=\"fail\">Build failed</h2>\n<pre>$ {}\n{}</pre>\n<p>Every case scores 0.</p>",
+                escape(&failure.command),
+                escape(&failure.messages)
+            );
+        }
+        body.push_str("<table id=\"cases\">\n<tr><th>case</th><th>points</th><th></th></tr>\n");
+        for case in &result.cases {
+            let full = case.status == CaseStatus::Passed && case.score + 1e-9 >= case.max_score;
+            let _ = writeln!(
+                body,
+                "<tr><td><a href=\"#case-{0}\">{0}</a></td><td>{1}</td><td class=\"{2}\">{3}</td></tr>",
+                escape(&case.name),
+                points_of(case.score, case.max_score),
+                if full { "pass" } else { "fail" },
+                if full { "✓" } else { "✗" }
+            );
+        }
+        body.push_str("</table>\n");
+        for case in result.cases.iter().filter(|c| c.score + 1e-9 < c.max_score) {
+            let _ = writeln!(
+                body,
+                "<h2 id=\"case-{0}\">{0}</h2>\n<p>{1}</p>\n<pre>{2}</pre>",
+                escape(&case.name),
+                escape(&case.description),
+                escape(&case_feedback(case, Style::default()))
+            );
+        }
+        Ok(page(
+            &format!("{}: {}", result.assignment, result.submission),
+            &body,
+        )
+        .into_bytes())
+    }
+}
+
+/// One student's result as the class page reads it (the JSON report's fields).
+#[derive(Clone, Debug, Default)]
+pub struct StudentSummary {
+    /// The student.
+    pub student: String,
+    /// The report file beside the class page, if any.
+    pub report: Option<String>,
+    /// The JSON report (docs/report-format.md), or `None` when not graded.
+    pub result: Option<serde_json::Value>,
+}
+
+/// The class page: how the class did, where it lost points, and what to look at.
+pub fn class_page(assignment: &str, students: &[StudentSummary]) -> String {
+    let graded: Vec<(&StudentSummary, &serde_json::Value)> = students
+        .iter()
+        .filter_map(|s| s.result.as_ref().map(|r| (s, r)))
+        .collect();
+    let mut body = format!(
+        "<h1>{}: {} students</h1>\n",
+        escape(assignment),
+        students.len()
+    );
+    // Histogram of score shares in tenths.
+    let mut buckets = [0usize; 11];
+    for (_, result) in &graded {
+        let (score, max) = (
+            result["score"].as_f64().unwrap_or(0.0),
+            result["max_score"].as_f64().unwrap_or(0.0),
+        );
+        let share = if max > 0.0 { score / max } else { 0.0 };
+        buckets[((share * 10.0).floor() as usize).min(10)] += 1;
+    }
+    body.push_str("<h2>Scores</h2>\n<table id=\"histogram\">\n");
+    for (tenth, count) in buckets.iter().enumerate() {
+        let label = if tenth == 10 {
+            "100%".to_string()
+        } else {
+            format!("{}–{}%", tenth * 10, tenth * 10 + 9)
+        };
+        let _ = writeln!(
+            body,
+            "<tr><td>{label}</td><td>{count}</td><td><span class=\"bar\" style=\"width:{}em\"></span></td></tr>",
+            count
+        );
+    }
+    body.push_str("</table>\n");
+    // Per case: pass rate and most common first difference.
+    let mut per_case: BTreeMap<String, (usize, usize, BTreeMap<String, usize>)> = BTreeMap::new();
+    for (_, result) in &graded {
+        for case in result["cases"].as_array().into_iter().flatten() {
+            let name = case["name"].as_str().unwrap_or("?").to_string();
+            let entry = per_case.entry(name).or_default();
+            entry.1 += 1;
+            let full = case["score"].as_f64() >= case["max_score"].as_f64();
+            if full {
+                entry.0 += 1;
+            } else if let Some(first) = case["checks"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .find(|c| c["passed"] == false && c["max_score"].as_f64() > Some(0.0))
+            {
+                let what = format!(
+                    "{}: {}",
+                    first["name"].as_str().unwrap_or("?"),
+                    first["detail"].as_str().unwrap_or("")
+                );
+                *entry.2.entry(what).or_default() += 1;
+            }
+        }
+    }
+    body.push_str(
+        "<h2>Cases</h2>\n<table id=\"per-case\">\n<tr><th>case</th><th>full marks</th>\
+         <th>most common first difference</th></tr>\n",
+    );
+    for (name, (passed, total, differences)) in &per_case {
+        let common = differences
+            .iter()
+            .max_by_key(|(_, n)| **n)
+            .map_or(String::new(), |(what, n)| {
+                format!("{} ({n}×)", escape(what))
+            });
+        let _ = writeln!(
+            body,
+            "<tr><td>{}</td><td>{passed}/{total}</td><td>{common}</td></tr>",
+            escape(name)
+        );
+    }
+    body.push_str("</table>\n");
+    let failed_builds: Vec<&str> = graded
+        .iter()
+        .filter(|(_, r)| r["build_failure"].is_object())
+        .map(|(s, _)| s.student.as_str())
+        .collect();
+    let _ = writeln!(
+        body,
+        "<h2>Build failures</h2>\n<p id=\"build-failures\">{}</p>",
+        if failed_builds.is_empty() {
+            "none".to_string()
+        } else {
+            escape(&failed_builds.join(", "))
+        }
+    );
+    let mut slowest: Vec<(&StudentSummary, u64)> = graded
+        .iter()
+        .map(|(s, r)| (*s, r["wall_ms"].as_u64().unwrap_or(0)))
+        .collect();
+    slowest.sort_by_key(|s| std::cmp::Reverse(s.1));
+    body.push_str("<h2>Slowest</h2>\n<table id=\"slowest\">\n");
+    for (student, ms) in slowest.iter().take(5) {
+        let _ = writeln!(
+            body,
+            "<tr><td>{}</td><td>{:.1} s</td></tr>",
+            escape(&student.student),
+            *ms as f64 / 1000.0
+        );
+    }
+    body.push_str("</table>\n<h2>Students</h2>\n<table id=\"students\">\n");
+    for student in students {
+        let points = student.result.as_ref().map_or("—".to_string(), |r| {
+            points_of(
+                r["score"].as_f64().unwrap_or(0.0),
+                r["max_score"].as_f64().unwrap_or(0.0),
+            )
+        });
+        let name = match &student.report {
+            Some(link) => format!(
+                "<a href=\"{}\">{}</a>",
+                escape(link),
+                escape(&student.student)
+            ),
+            None => escape(&student.student),
+        };
+        let _ = writeln!(body, "<tr><td>{name}</td><td>{points}</td></tr>");
+    }
+    body.push_str("</table>\n");
+    page(&format!("{assignment}: class"), &body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::tests::{assert_no_secrets, sample};
+
+    #[test]
+    fn a_students_page_escapes_and_keeps_hidden_cases_hidden() {
+        let mut result = sample();
+        result.submission = "<script>alert(1)</script>".into();
+        let html = String::from_utf8(HtmlExporter.export(&result).expect("html")).expect("utf8");
+        assert!(html.contains("&lt;script&gt;"), "{html}");
+        assert!(!html.contains("<script>"));
+        assert_no_secrets(&html);
+        assert!(html.contains("Score: <b>7.5/17.5</b>"), "{html}");
+    }
+
+    #[test]
+    fn the_class_page_counts_scores_and_differences() {
+        let sample_json = serde_json::to_value(sample()).expect("json");
+        let students = vec![
+            StudentSummary {
+                student: "ana".into(),
+                report: Some("ana.html".into()),
+                result: Some(sample_json.clone()),
+            },
+            StudentSummary {
+                student: "bo".into(),
+                report: None,
+                result: Some(sample_json),
+            },
+            StudentSummary {
+                student: "cy".into(),
+                report: None,
+                result: None,
+            },
+        ];
+        let html = class_page("nim", &students);
+        // 7.5/17.5 = 42.9 %: both graded students in the 40–49 % bucket.
+        assert!(html.contains("<tr><td>40–49%</td><td>2</td>"), "{html}");
+        assert!(html.contains("<a href=\"ana.html\">ana</a>"), "{html}");
+        assert!(html.contains("<tr><td>cy</td><td>—</td></tr>"), "{html}");
+    }
+}

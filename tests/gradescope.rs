@@ -1,0 +1,134 @@
+//! Gradescope end to end: `grade gradescope package` builds autograder.zip, and its
+//! run_autograder, run against a fake /autograder tree, always leaves a valid results.json.
+
+mod support;
+
+use std::io::Read as _;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+use support::*;
+
+/// Unpacks the zip into `source`, keeping the executable bits.
+fn unpack(zip_path: &Path, source: &Path) {
+    let file = std::fs::File::open(zip_path).expect("zip");
+    let mut archive = zip::ZipArchive::new(file).expect("a zip archive");
+    for i in 0..archive.len() {
+        let mut entry = archive.by_index(i).expect("entry");
+        let path = source.join(entry.name());
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("mkdir");
+        }
+        let mut bytes = Vec::new();
+        entry.read_to_end(&mut bytes).expect("read entry");
+        std::fs::write(&path, bytes).expect("write entry");
+        if let Some(mode) = entry.unix_mode() {
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).expect("chmod");
+        }
+    }
+}
+
+fn run_autograder(root: &Path) -> serde_json::Value {
+    let status = std::process::Command::new("bash")
+        .arg(root.join("source/run_autograder"))
+        .env("AUTOGRADER", root)
+        .status()
+        .expect("run_autograder runs");
+    assert_eq!(status.code(), Some(0));
+    let text = std::fs::read_to_string(root.join("results/results.json")).expect("results.json");
+    serde_json::from_str(&text).expect("valid JSON")
+}
+
+#[test]
+fn the_package_grades_uploads_and_always_writes_results() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let zip_path = dir.path().join("autograder.zip");
+    grade()
+        .args(["gradescope", "package", "-a", "nim", "-o"])
+        .arg(&zip_path)
+        .assert()
+        .success();
+    let root = dir.path().join("autograder");
+    unpack(&zip_path, &root.join("source"));
+    for name in ["setup.sh", "run_autograder", "grade"] {
+        assert!(
+            root.join("source").join(name).is_file(),
+            "{name} in the zip"
+        );
+    }
+    let submission = root.join("submission");
+    std::fs::create_dir_all(&submission).expect("mkdir");
+
+    // An empty upload: a reason, not a missing file.
+    let results = run_autograder(&root);
+    assert_eq!(results["score"], 0.0);
+    assert!(
+        results["output"]
+            .as_str()
+            .is_some_and(|o| o.contains("empty")),
+        "{results:#}"
+    );
+
+    // A file grade cannot run: the reason again.
+    std::fs::write(submission.join("nim.js"), "console.log('hi')").expect("write");
+    let results = run_autograder(&root);
+    assert_eq!(results["score"], 0.0);
+    assert!(
+        results["output"]
+            .as_str()
+            .is_some_and(|o| o.contains("nim.js")),
+        "{results:#}"
+    );
+    std::fs::remove_file(submission.join("nim.js")).expect("rm");
+
+    if have("g++") {
+        std::fs::copy(
+            program("nim/correct_getline.cpp"),
+            submission.join("nim.cpp"),
+        )
+        .expect("copy");
+        let results = run_autograder(&root);
+        assert_eq!(results["score"], 90.0, "{results:#}");
+        let tests = results["tests"].as_array().expect("tests");
+        assert!(tests.len() >= 10);
+        // Hidden cases stay visible by default, so the student's total is not hidden.
+        assert!(
+            tests.iter().all(|t| t["visibility"] == "visible"),
+            "{results:#}"
+        );
+    }
+}
+
+#[test]
+fn under_github_actions_lost_checks_are_annotated_and_summarised() {
+    if !have("g++") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let summary = dir.path().join("summary.md");
+    let output = grade()
+        .arg(program("nim/buggy_accepts_four.cpp"))
+        .args([
+            "-a",
+            "nim",
+            "--case",
+            "error-more-than-three",
+            "--format",
+            "json",
+        ])
+        .env("GITHUB_ACTIONS", "true")
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .output()
+        .expect("grade runs");
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("::error title=error-more-than-three · "),
+        "{stderr}"
+    );
+    // stdout is still the JSON report alone.
+    serde_json::from_slice::<serde_json::Value>(&output.stdout).expect("JSON on stdout");
+    let text = std::fs::read_to_string(&summary).expect("job summary");
+    assert!(text.starts_with("### nim: "), "{text}");
+    assert!(text.contains("| error-more-than-three |"), "{text}");
+}
