@@ -152,9 +152,18 @@ pub fn run_command(args: &RunArgs) -> anyhow::Result<u8> {
             "cpu_ms": outcome.cpu.as_secs_f64() * 1000.0,
             "peak_memory_bytes": outcome.peak_memory_bytes,
             "detection": outcome.detection.name(),
+            "sandbox": crate::run::layers::states(),
         });
         println!("{value}");
     } else {
+        for layer in crate::run::layers::states() {
+            if layer.required && !layer.active {
+                eprintln!(
+                    "grade: WARNING: sandbox layer {} is off: {}",
+                    layer.name, layer.detail
+                );
+            }
+        }
         print!("{}", escape_controls(&t.terminal_text()));
         if outcome.output_truncated {
             println!("\n[output cut at {} bytes]", spec.limits.output_bytes);

@@ -166,7 +166,13 @@ pub fn layers() -> Vec<Layer> {
         detail: if caps.root {
             "per-run uid/gid in 2^30..2^31, no supplementary groups".into()
         } else {
-            "off: the grader is not root, the program keeps the grader's uid".into()
+            if caps.namespaces.user {
+                "off: the grader is not root; the program keeps the grader's uid, inside its own \
+                 user namespace"
+                    .into()
+            } else {
+                "off: the grader is not root, the program keeps the grader's uid".into()
+            }
         },
     });
     out.push(Layer {

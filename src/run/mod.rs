@@ -9,7 +9,8 @@
 //! seccomp is refused, polling /proc for a thread of the run blocked reading our stdin
 //! ([`procpoll`]); last resort: no output for 30 ms, no unread input and every thread asleep.
 //! `GRADE_DETECTION=proc-polling|quiescence` forces a fallback (for tests), and
-//! `GRADE_DISABLE=cgroup,landlock,namespaces,netns,uid,stdbuf,grader-lock` switches layers off (diagnosis, benchmarks).
+//! `GRADE_DISABLE=cgroup,landlock,namespaces,netns,uid,stdbuf,grader-lock` switches layers
+//! off (diagnosis, benchmarks; every report then says so).
 //!
 //! # The environment of a run
 //! * The environment is cleared and set to exactly: `PATH=/usr/local/bin:/usr/bin:/bin`,
@@ -19,19 +20,26 @@
 //!   `LD_PRELOAD=/usr/libexec/coreutils/libstdbuf.so _STDBUF_O=0` so C stdio prompts appear
 //!   before reads; then `RunSpec::env`.
 //! * A fresh temporary working directory holding only `RunSpec::files`, removed afterwards.
-//! * Own session and process group; stdin, stdout and stderr pipes, or with `terminal` one
-//!   pseudo-terminal for all three (stderr then merges into stdout, as on a real terminal).
+//! * Own session and process group, no controlling terminal; stdin, stdout and stderr pipes,
+//!   or with `terminal` one pseudo-terminal for all three (stderr then merges into stdout, as
+//!   on a real terminal). No other descriptor reaches the program ([`layers::fds`]).
+//! * Own user, pid, IPC, network and UTS namespaces and a fresh session keyring
+//!   ([`layers::namespaces`]); the program is pid 1 of its namespace, so the whole tree dies
+//!   with it.
 //! * Per-run cgroups ([`cgroup`]): memory and process limits, CPU accounting, `cgroup.kill`.
-//!   `GRADE_NO_CGROUP=1` disables them (for tests). Without them: `RLIMIT_AS` (the JVM does
-//!   not start under 512 MiB of address space with default flags) and a /proc kill sweep.
-//! * rlimits ([`limits`]): CPU, CORE=0, FSIZE, NOFILE, and NPROC with a per-run uid.
-//! * A new network namespace (only a downed loopback), when the kernel allows it.
-//! * Landlock ([`sandbox`]): read+execute on system directories and `RunSpec::readable`,
-//!   read/write on the working directory and a few devices, nothing else; no TCP; no signals
-//!   to processes outside the run (ABI ≥ 6); no ptrace of the grader (so no
-//!   `/proc/<grader>/exe`, `environ` or `mem`).
+//!   `GRADE_NO_CGROUP=1` disables them (for tests). Without them: `RLIMIT_DATA` (not AS: the
+//!   JVM reserves far more address space than it uses) and a /proc kill sweep.
+//! * rlimits ([`limits`]): CPU, CORE=0, FSIZE, NOFILE, and NPROC with a per-run uid or user
+//!   namespace; a disk and file-count cap on the working directory ([`workdir`]).
+//! * Landlock ([`layers::landlock`]): read+execute on system directories and
+//!   `RunSpec::readable`, read/write on the working directory and a few devices (and the run's
+//!   own terminal), nothing else; no TCP; no signals or abstract sockets outside the run
+//!   (ABI ≥ 6); no ptrace of the grader (so no `/proc/<grader>/exe`, `environ` or `mem`).
+//! * A seccomp mark that makes every copy of `grade` refuse to run ([`seccomp::GRADER_MARK`]).
 //! * As root: a per-run unprivileged uid/gid with no supplementary groups, so the program
-//!   cannot signal the grader or other runs.
+//!   cannot signal the grader or other runs ([`layers::uid`]).
+//!
+//! See docs/security.md for what holds as root and unprivileged.
 
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
@@ -46,10 +54,14 @@ pub mod interrupt;
 pub mod layers;
 pub mod procpoll;
 pub mod sandbox;
+mod supervise;
+mod tree;
 pub mod workdir;
 pub use layers::{cgroup, limits, pty, seccomp};
 use std::path::PathBuf;
 use std::time::Duration;
+use supervise::{poll_outputs, supervise, Output, Supervisor};
+use tree::{classify, reap, Tree};
 
 use crate::transcript::Transcript;
 
@@ -327,262 +339,6 @@ fn chown_tree(dir: &std::path::Path, uid: u32) -> io::Result<()> {
     Ok(())
 }
 
-/// One output stream of the program.
-struct Output {
-    fd: Option<OwnedFd>,
-    stream: Stream,
-}
-
-/// The state of one run's supervision loop.
-struct Supervisor<'a> {
-    spec: &'a RunSpec,
-    source: &'a mut dyn InputSource,
-    transcript: Transcript,
-    outputs: [Output; 2],
-    /// Our end of the program's stdin: the pipe's write end or the terminal master.
-    stdin: Option<OwnedFd>,
-    /// Where unread input is counted (pipe write end, or the terminal slave).
-    stdin_probe: Option<OwnedFd>,
-    stdin_id: procpoll::StdinId,
-    stdin_closed: bool,
-    kept: usize,
-    truncated: bool,
-    output_since_input: bool,
-    pending_late: bool,
-    prompts_late: bool,
-    killed_for: Option<Ending>,
-    /// Set when the script ran out while the program's prompt had not appeared: stdin was
-    /// closed so a program that buffers its output can flush it, until this moment.
-    grace_until: Option<Instant>,
-    /// Output bytes kept when the grace period began.
-    kept_before_grace: usize,
-    last_activity: Instant,
-    buf: Vec<u8>,
-}
-
-/// How long a program whose prompt never appeared gets, after the script ends and its stdin
-/// is closed, to flush its buffered output and exit.
-const FLUSH_GRACE: Duration = Duration::from_millis(300);
-
-/// Output kept during the flush grace period beyond what came before it.
-const FLUSH_GRACE_OUTPUT: usize = 64 * 1024;
-
-/// What to do with a thread waiting for input.
-enum Answer {
-    Continue,
-    Stop,
-}
-
-impl Supervisor<'_> {
-    /// Reads what is available on both streams (until EAGAIN). Returns false on output limit.
-    fn drain(&mut self) -> bool {
-        for i in 0..2 {
-            while let Some(fd) = self.outputs[i].fd.as_ref() {
-                // SAFETY: reading into our own buffer of the given length.
-                let n = unsafe {
-                    libc::read(fd.as_raw_fd(), self.buf.as_mut_ptr().cast(), self.buf.len())
-                };
-                if n > 0 {
-                    let stream = self.outputs[i].stream;
-                    if !self.record(stream, n as usize) {
-                        return false;
-                    }
-                    continue;
-                }
-                if n < 0 && io::Error::last_os_error().kind() == io::ErrorKind::WouldBlock {
-                    break;
-                }
-                if n < 0 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
-                    continue;
-                }
-                // EOF, or EIO on a terminal master whose slave side is gone.
-                self.outputs[i].fd = None;
-            }
-        }
-        true
-    }
-
-    /// Records `n` bytes of `self.buf`; false once the output limit is exceeded.
-    fn record(&mut self, stream: Stream, n: usize) -> bool {
-        self.last_activity = Instant::now();
-        let limit = match self.grace_until {
-            Some(_) => self
-                .spec
-                .limits
-                .output_bytes
-                .min(self.kept_before_grace + FLUSH_GRACE_OUTPUT),
-            None => self.spec.limits.output_bytes,
-        };
-        let room = limit.saturating_sub(self.kept);
-        let keep = n.min(room);
-        let bytes = &self.buf[..keep];
-        self.transcript.push_output(stream, bytes);
-        self.kept += keep;
-        if stream == Stream::Stdout && keep > 0 {
-            self.output_since_input = true;
-            if self.pending_late {
-                self.prompts_late = true;
-            }
-        }
-        if n > room {
-            self.truncated = true;
-            return false;
-        }
-        true
-    }
-
-    /// Bytes written to stdin and not yet read by the program.
-    fn unread_input(&self) -> i32 {
-        self.stdin_probe
-            .as_ref()
-            .map(|fd| unread_bytes(fd.as_raw_fd()))
-            .unwrap_or(0)
-    }
-
-    /// The program waits for input and none is pending: send the next line (or stop/close).
-    fn answer(&mut self) -> Answer {
-        if !self.drain() {
-            if self.grace_until.is_none() {
-                self.killed_for = Some(Ending::OutputLimit);
-            }
-            return Answer::Stop;
-        }
-        let prompt_missing = !self.output_since_input;
-        if prompt_missing {
-            self.pending_late = true;
-        }
-        self.output_since_input = false;
-        self.last_activity = Instant::now();
-        if let Some(line) = self.source.next_line(&self.transcript) {
-            let mut bytes = Vec::with_capacity(line.len() + 1);
-            bytes.extend_from_slice(line.as_bytes());
-            bytes.push(b'\n');
-            self.write_stdin(&bytes);
-            self.transcript.push_input(line);
-            return Answer::Continue;
-        }
-        match self.spec.end_of_input {
-            EndOfInput::Stop if prompt_missing || self.grace_until.is_some() => {
-                // The program waits for more input but its prompt has not appeared: its output
-                // may be sitting in a buffer. End its input so it can flush and exit; the run
-                // still ends as waiting for input.
-                self.killed_for = Some(Ending::WaitingForInput);
-                if self.grace_until.is_none() {
-                    self.grace_until = Some(Instant::now() + FLUSH_GRACE);
-                    self.kept_before_grace = self.kept;
-                }
-                self.end_input();
-                Answer::Continue
-            }
-            EndOfInput::Stop => {
-                self.killed_for = Some(Ending::WaitingForInput);
-                Answer::Stop
-            }
-            EndOfInput::Close => {
-                if !self.stdin_closed {
-                    self.transcript.push_input_closed();
-                }
-                self.end_input();
-                Answer::Continue
-            }
-        }
-    }
-
-    /// Gives the program end of input: closes the pipe once, or (on a terminal, where the
-    /// program may read again) types the end-of-file character at every read.
-    fn end_input(&mut self) {
-        if !self.stdin_closed {
-            self.stdin_closed = true;
-            if !self.spec.terminal {
-                self.stdin = None;
-                self.stdin_probe = None;
-            }
-        }
-        if self.spec.terminal {
-            self.write_stdin(&[pty::VEOF_BYTE]);
-        }
-    }
-
-    fn write_stdin(&mut self, mut bytes: &[u8]) {
-        let Some(fd) = self.stdin.as_ref() else {
-            return;
-        };
-        while !bytes.is_empty() {
-            // SAFETY: writing from a live slice.
-            let n = unsafe { libc::write(fd.as_raw_fd(), bytes.as_ptr().cast(), bytes.len()) };
-            if n <= 0 {
-                if n < 0 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
-                    continue;
-                }
-                return; // pipe full (a line over 64 KiB) or closed: nothing more to do
-            }
-            bytes = &bytes[n as usize..];
-        }
-    }
-
-    /// Whether a thread reading fd 0 should simply continue (not our stdin, or input pending).
-    fn should_continue_at_once(&self, tid: u32) -> bool {
-        if procpoll::fd0_of(tid) != Some(self.stdin_id) {
-            return true;
-        }
-        if self.stdin_closed && !self.spec.terminal {
-            return true;
-        }
-        self.unread_input() > 0
-    }
-}
-
-/// The kill machinery of a run: cgroup, process group, /proc sweep.
-struct Tree<'a> {
-    leader: i32,
-    /// The run's working directory, whose size is capped.
-    workdir: &'a std::path::Path,
-    cgroups: &'a cgroup::RunCgroups,
-    uid: Option<u32>,
-    marker: Vec<u8>,
-}
-
-impl Tree<'_> {
-    /// Kills every process of the run, escapees included.
-    fn kill(&self) {
-        // SAFETY: the leader is our unreaped child, so its process group id is still ours.
-        unsafe { libc::kill(-self.leader, libc::SIGKILL) };
-        if self.cgroups.kill_all(std::time::Duration::from_secs(2)) {
-            return;
-        }
-        for _ in 0..100 {
-            let pids = procpoll::run_processes(self.leader, self.uid, &self.marker);
-            if pids.is_empty() {
-                return;
-            }
-            for pid in pids {
-                // SAFETY: kill has no memory-safety preconditions.
-                unsafe { libc::kill(pid, libc::SIGKILL) };
-            }
-            std::thread::sleep(Duration::from_millis(2));
-        }
-    }
-
-    /// Whether the working directory holds more than the disk limits allow.
-    fn over_disk_limit(&self) -> bool {
-        workdir::usage(
-            self.workdir,
-            workdir::DISK_LIMIT_BYTES,
-            workdir::DISK_LIMIT_ENTRIES,
-        )
-        .is_ok_and(|u| {
-            u.bytes > workdir::DISK_LIMIT_BYTES || u.entries > workdir::DISK_LIMIT_ENTRIES
-        })
-    }
-
-    /// The run's live processes.
-    fn processes(&self) -> Vec<i32> {
-        self.cgroups
-            .procs()
-            .unwrap_or_else(|| procpoll::run_processes(self.leader, self.uid, &self.marker))
-    }
-}
-
 /// Layers switched off with `GRADE_DISABLE=cgroup,landlock,namespaces,netns,uid,stdbuf,grader-lock` (diagnosis and
 /// benchmarks; `grade doctor` does not read it).
 #[derive(Debug, Default, Clone, Copy)]
@@ -760,7 +516,8 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
             .map(|d| d.as_nanos())
             .unwrap_or(0)
     );
-    let ns_plan = layers::namespaces::plan(uid, !off.namespaces, !off.netns);
+    let mut ns_plan = layers::namespaces::plan(uid, !off.namespaces, !off.netns);
+    ns_plan.devpts &= !spec.terminal;
     // The process limit counts per user: per-run uid as root, per user namespace otherwise.
     let own_user = uid.is_some() || ns_plan.user_flags != 0;
     let setup = sandbox::ChildSetup {
@@ -952,229 +709,6 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         return Err(RunError::Interrupted);
     }
     Ok(outcome)
-}
-
-fn poll_outputs(sup: &Supervisor<'_>, timeout_ms: i32) {
-    let mut fds: Vec<libc::pollfd> = sup
-        .outputs
-        .iter()
-        .filter_map(|o| o.fd.as_ref())
-        .map(|fd| libc::pollfd {
-            fd: fd.as_raw_fd(),
-            events: libc::POLLIN,
-            revents: 0,
-        })
-        .collect();
-    // SAFETY: fds is a valid array of pollfd.
-    unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout_ms) };
-}
-
-/// Waits for the (killed or exited) child and returns its wait status and resource usage.
-fn reap(pid: i32) -> (i32, libc::rusage) {
-    let mut status = 0;
-    // SAFETY: rusage is plain data; wait4 on our own child.
-    unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        loop {
-            let r = libc::wait4(pid, &mut status, 0, &mut usage);
-            if r >= 0 || io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
-                break;
-            }
-        }
-        (status, usage)
-    }
-}
-
-/// Whether the child has exited, without reaping it (used when pidfd is unavailable).
-fn exited_without_reaping(pid: i32) -> bool {
-    // SAFETY: siginfo is plain data; waitid with WNOWAIT leaves the child unreaped.
-    unsafe {
-        let mut info: libc::siginfo_t = std::mem::zeroed();
-        let r = libc::waitid(
-            libc::P_PID,
-            pid as libc::id_t,
-            &mut info,
-            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-        );
-        r == 0 && info.si_pid() != 0
-    }
-}
-
-fn classify(
-    killed_for: Option<Ending>,
-    status: i32,
-    cpu: Duration,
-    limits: &Limits,
-    cgroups: &cgroup::RunCgroups,
-) -> Ending {
-    if let Some(ending) = killed_for {
-        return ending;
-    }
-    if libc::WIFSIGNALED(status) {
-        let sig = libc::WTERMSIG(status);
-        // RLIMIT_CPU's SIGKILL (the program is pid 1 of its namespace, which ignores SIGXCPU)
-        // arrives when the kernel's exact count reaches the limit; rusage's sampled count may
-        // still be a little short of it.
-        if sig == libc::SIGXCPU || (sig == libc::SIGKILL && cpu >= limits.cpu.mul_f64(0.75)) {
-            return Ending::CpuLimit;
-        }
-        if cgroups.oom_killed() {
-            return Ending::MemoryLimit;
-        }
-        return Ending::Signaled(sig);
-    }
-    let code = libc::WEXITSTATUS(status);
-    if code != 0 && cgroups.oom_killed() {
-        return Ending::MemoryLimit;
-    }
-    Ending::Exited(code)
-}
-
-/// The supervision loop: output, notifications, exit, limits. Returns when the run must end.
-fn supervise(
-    sup: &mut Supervisor<'_>,
-    tree: &Tree<'_>,
-    listener: Option<&OwnedFd>,
-    pidfd: Option<&OwnedFd>,
-    detection: Detection,
-    start: Instant,
-) {
-    let limits = &sup.spec.limits;
-    let deadline = start + limits.wall;
-    let mut next_cpu_check = start + Duration::from_millis(20);
-    let mut next_disk_check = start + Duration::from_millis(250);
-    let mut poll_interval = Duration::from_micros(50);
-    let mut listener_open = listener.is_some();
-    loop {
-        let now = Instant::now();
-        if let Some(grace) = sup.grace_until {
-            if now >= grace {
-                return; // killed_for is already WaitingForInput
-            }
-        }
-        if now >= deadline {
-            sup.killed_for = Some(Ending::WallTimeout);
-            return;
-        }
-        if interrupt::interrupted() {
-            return; // the caller kills the tree, cleans up and reports the interruption
-        }
-        let mut timeout = (deadline - now).min(next_cpu_check.saturating_duration_since(now));
-        if let Some(grace) = sup.grace_until {
-            timeout = timeout.min(grace.saturating_duration_since(now));
-        }
-        if detection != Detection::Seccomp || pidfd.is_none() {
-            timeout = timeout.min(poll_interval);
-        }
-        let mut fds: Vec<libc::pollfd> = Vec::with_capacity(4);
-        for o in &sup.outputs {
-            if let Some(fd) = &o.fd {
-                fds.push(libc::pollfd {
-                    fd: fd.as_raw_fd(),
-                    events: libc::POLLIN,
-                    revents: 0,
-                });
-            }
-        }
-        let n_out = fds.len();
-        let listener_idx = match (listener, listener_open) {
-            (Some(l), true) => {
-                fds.push(libc::pollfd {
-                    fd: l.as_raw_fd(),
-                    events: libc::POLLIN,
-                    revents: 0,
-                });
-                Some(fds.len() - 1)
-            }
-            _ => None,
-        };
-        let pid_idx = pidfd.map(|p| {
-            fds.push(libc::pollfd {
-                fd: p.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            });
-            fds.len() - 1
-        });
-        let ms = timeout.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32;
-        // SAFETY: fds is a valid pollfd array.
-        let r = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) };
-        if r < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
-            return;
-        }
-        let got_output = fds[..n_out].iter().any(|f| f.revents != 0);
-        if got_output {
-            poll_interval = Duration::from_micros(50);
-            if !sup.drain() {
-                if sup.grace_until.is_none() {
-                    sup.killed_for = Some(Ending::OutputLimit);
-                }
-                return;
-            }
-        }
-        if let (Some(i), Some(l)) = (listener_idx, listener) {
-            let rev = fds[i].revents;
-            if rev & libc::POLLIN != 0 {
-                if let Ok(notif) = seccomp::recv(l) {
-                    if sup.should_continue_at_once(notif.pid) {
-                        seccomp::continue_syscall(l, notif.id);
-                    } else if seccomp::id_valid(l, notif.id) {
-                        match sup.answer() {
-                            Answer::Continue => seccomp::continue_syscall(l, notif.id),
-                            Answer::Stop => return,
-                        }
-                    }
-                }
-            } else if rev & (libc::POLLHUP | libc::POLLERR) != 0 {
-                listener_open = false; // every filtered process is gone
-            }
-        }
-        let exited = match pid_idx {
-            Some(i) => fds[i].revents != 0,
-            None => exited_without_reaping(tree.leader),
-        };
-        if exited {
-            return;
-        }
-        let now = Instant::now();
-        if now >= next_cpu_check {
-            next_cpu_check = now + Duration::from_millis(20);
-            if tree.cgroups.cpu().is_some_and(|c| c >= limits.cpu) {
-                sup.killed_for = Some(Ending::CpuLimit);
-                return;
-            }
-        }
-        if now >= next_disk_check {
-            // At most ~10% of the supervisor's time, however large the tree.
-            let over = tree.over_disk_limit();
-            next_disk_check = Instant::now() + (now.elapsed() * 10).max(Duration::from_millis(250));
-            if over {
-                sup.killed_for = Some(Ending::DiskLimit);
-                return;
-            }
-        }
-        if detection != Detection::Seccomp {
-            let waiting_closed_pipe = sup.stdin_closed && !sup.spec.terminal;
-            if !waiting_closed_pipe && sup.unread_input() == 0 {
-                let pids = tree.processes();
-                let st = procpoll::threads_state(&pids, sup.stdin_id);
-                let waiting = match detection {
-                    Detection::ProcPolling => st.reading_stdin,
-                    _ => {
-                        st.all_sleeping && sup.last_activity.elapsed() >= Duration::from_millis(30)
-                    }
-                };
-                if waiting {
-                    poll_interval = Duration::from_micros(50);
-                    if let Answer::Stop = sup.answer() {
-                        return;
-                    }
-                    continue;
-                }
-            }
-            poll_interval = (poll_interval * 2).min(Duration::from_millis(5));
-        }
-    }
 }
 
 #[cfg(test)]

@@ -89,6 +89,14 @@ pub unsafe fn apply_in_child(s: &ChildSetup) -> Result<(), i32> {
             }
         }
         namespaces::enter_pid_namespace(&s.namespaces)?;
+        if s.namespaces.mount && s.landlock_fd >= 0 {
+            // The run's own /proc, mounted just now: readable as the grader's was.
+            crate::run::layers::landlock::allow_in_child(
+                s.landlock_fd,
+                c"/proc",
+                crate::run::layers::landlock::READ_EXEC,
+            )?;
+        }
         namespaces::join_session_keyring(&s.namespaces)?;
         if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
             return Err(errno());

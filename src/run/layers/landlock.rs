@@ -200,6 +200,48 @@ pub fn build_landlock(
     Ok(Landlock { fd, abi: version })
 }
 
+/// `struct landlock_path_beneath_attr`.
+#[repr(C, packed)]
+struct PathBeneathAttr {
+    allowed_access: u64,
+    parent_fd: i32,
+}
+
+/// Read and execute (`LANDLOCK_ACCESS_FS_EXECUTE | READ_FILE | READ_DIR`).
+pub const READ_EXEC: u64 = 1 | 4 | 8;
+
+/// Child side: adds `access` beneath `path` to the ruleset before it is applied: for a mount
+/// made in the child itself (the run's own `/proc`), which the parent could not name.
+///
+/// # Safety
+/// Call only in the forked child before exec, with a valid ruleset descriptor.
+pub unsafe fn allow_in_child(ruleset: i32, path: &std::ffi::CStr, access: u64) -> Result<(), i32> {
+    // SAFETY: open/syscall/close on a valid C string and a stack struct.
+    unsafe {
+        let fd = libc::open(path.as_ptr(), libc::O_PATH | libc::O_CLOEXEC);
+        if fd < 0 {
+            return Err(*libc::__errno_location());
+        }
+        let attr = PathBeneathAttr {
+            allowed_access: access,
+            parent_fd: fd,
+        };
+        let r = libc::syscall(
+            libc::SYS_landlock_add_rule,
+            ruleset,
+            1 as libc::c_int, // LANDLOCK_RULE_PATH_BENEATH
+            &attr as *const PathBeneathAttr,
+            0u32,
+        );
+        let err = *libc::__errno_location();
+        libc::close(fd);
+        if r != 0 {
+            return Err(err);
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -100,6 +100,29 @@ pub fn states() -> Vec<LayerState> {
             "none: rlimits per process (DATA, NPROC in the run's user namespace, CPU)".into()
         },
     });
+    let own_user = (caps.root && !off.uid) || (caps.namespaces.user && !off.namespaces);
+    v.push(LayerState {
+        name: "process limit",
+        active: cg.pids_limited || own_user,
+        required: false,
+        detail: if cg.pids_limited {
+            "a pids cgroup per run".into()
+        } else if own_user {
+            "RLIMIT_NPROC for the run's own user".into()
+        } else {
+            "off: no pids cgroup and no user of the run's own to count".into()
+        },
+    });
+    v.push(LayerState {
+        name: "memory limit",
+        active: true,
+        required: false,
+        detail: if cg.memory_limited {
+            "a memory cgroup per run".into()
+        } else {
+            "RLIMIT_DATA per process".into()
+        },
+    });
     drop(cg);
     v
 }

@@ -41,6 +41,10 @@ pub struct Support {
     pub privileged: bool,
     /// `KEYCTL_JOIN_SESSION_KEYRING` works (container seccomp profiles often refuse it).
     pub keyring: bool,
+    /// With the user namespace, a mount namespace with a private `/dev/pts` (a new devpts
+    /// instance: no terminal of the grader's can be opened by name) and a `/proc` of the run's
+    /// own pid namespace (no other process is visible) can be set up.
+    pub mount: bool,
 }
 
 /// Probes what works here, in short-lived children (cached).
@@ -63,6 +67,55 @@ pub fn probe() -> Support {
                 libc::unshare(libc::CLONE_NEWUSER | RUN_NAMESPACES) == 0
             }
         });
+        // The mount namespace as a run would set it up (many containers refuse a new proc).
+        let mount = user && {
+            let (u, g) = if root {
+                (uid, uid)
+            } else {
+                // SAFETY: geteuid/getegid cannot fail.
+                unsafe { (libc::geteuid(), libc::getegid()) }
+            };
+            let plan = Plan {
+                user_flags: libc::CLONE_NEWUSER | libc::CLONE_NEWNS | RUN_NAMESPACES,
+                uid_map: CString::new(format!("{u} {u} 1\n")).unwrap_or_default(),
+                gid_map: CString::new(format!("{g} {g} 1\n")).unwrap_or_default(),
+                pid: true,
+                mount: true,
+                devpts: true,
+                ..Plan::default()
+            };
+            in_child(|| {
+                // SAFETY: syscalls only, in a forked child, on the plan built before the fork.
+                unsafe {
+                    if root
+                        && (libc::setgroups(0, std::ptr::null()) != 0
+                            || libc::setresgid(uid, uid, uid) != 0
+                            || libc::setresuid(uid, uid, uid) != 0)
+                    {
+                        return false;
+                    }
+                    if apply_user(&plan).is_err() {
+                        return false;
+                    }
+                    let pid = libc::syscall(
+                        libc::SYS_clone,
+                        libc::SIGCHLD as libc::c_ulong,
+                        0usize,
+                        0usize,
+                        0usize,
+                        0usize,
+                    ) as libc::pid_t;
+                    if pid == 0 {
+                        libc::_exit(if mount_proc(&plan).is_ok() { 0 } else { 1 });
+                    }
+                    let mut status = 0;
+                    pid > 0
+                        && libc::waitpid(pid, &mut status, 0) == pid
+                        && libc::WIFEXITED(status)
+                        && libc::WEXITSTATUS(status) == 0
+                }
+            })
+        };
         // SAFETY: unshare in a forked child.
         let privileged = root && in_child(|| unsafe { libc::unshare(RUN_NAMESPACES) == 0 });
         let keyring = in_child(|| {
@@ -79,6 +132,7 @@ pub fn probe() -> Support {
             user,
             privileged,
             keyring,
+            mount,
         }
     })
 }
@@ -119,6 +173,11 @@ pub struct Plan {
     pub pid: bool,
     /// Join a fresh session keyring.
     pub keyring: bool,
+    /// A private `/proc` in a mount namespace (with `CLONE_NEWNS` in `user_flags`).
+    pub mount: bool,
+    /// Also a private `/dev/pts` (not for `--terminal` runs, whose terminal lives in the
+    /// grader's devpts: `ttyname` must still find it).
+    pub devpts: bool,
 }
 
 /// The plan for a run as `uid` (root's per-run uid) or as the grader's own uid (`None`);
@@ -143,6 +202,11 @@ pub fn plan(uid: Option<u32>, enabled: bool, network: bool) -> Plan {
     };
     if support.user {
         plan.user_flags = libc::CLONE_NEWUSER | flags;
+        if support.mount {
+            plan.user_flags |= libc::CLONE_NEWNS;
+            plan.mount = true;
+            plan.devpts = true;
+        }
         plan.uid_map = CString::new(format!("{u} {u} 1\n")).unwrap_or_default();
         plan.gid_map = CString::new(format!("{g} {g} 1\n")).unwrap_or_default();
         plan.pid = true;
@@ -197,6 +261,54 @@ pub unsafe fn apply_user(plan: &Plan) -> Result<(), i32> {
         write_file(c"/proc/self/setgroups", b"deny")?;
         write_file(c"/proc/self/uid_map", plan.uid_map.as_bytes())?;
         write_file(c"/proc/self/gid_map", plan.gid_map.as_bytes())?;
+        if plan.mount {
+            // Nothing mounted here propagates back; then a devpts of the run's own.
+            if libc::mount(
+                c"none".as_ptr(),
+                c"/".as_ptr(),
+                std::ptr::null(),
+                libc::MS_REC | libc::MS_PRIVATE,
+                std::ptr::null(),
+            ) != 0
+            {
+                return Err(*libc::__errno_location());
+            }
+            if plan.devpts
+                && libc::mount(
+                    c"devpts".as_ptr(),
+                    c"/dev/pts".as_ptr(),
+                    c"devpts".as_ptr(),
+                    libc::MS_NOSUID | libc::MS_NOEXEC,
+                    c"newinstance,ptmxmode=0666,mode=0620".as_ptr().cast(),
+                ) != 0
+            {
+                return Err(*libc::__errno_location());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Child side, in the new pid namespace: a `/proc` that shows only the run's processes.
+///
+/// # Safety
+/// Call only in the forked child before exec, inside the new pid namespace.
+pub unsafe fn mount_proc(plan: &Plan) -> Result<(), i32> {
+    if !plan.mount {
+        return Ok(());
+    }
+    // SAFETY: mount with valid C strings.
+    unsafe {
+        if libc::mount(
+            c"proc".as_ptr(),
+            c"/proc".as_ptr(),
+            c"proc".as_ptr(),
+            libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+            std::ptr::null(),
+        ) != 0
+        {
+            return Err(*libc::__errno_location());
+        }
     }
     Ok(())
 }
@@ -249,7 +361,7 @@ pub unsafe fn enter_pid_namespace(plan: &Plan) -> Result<(), i32> {
             if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
                 return Err(*libc::__errno_location());
             }
-            return Ok(());
+            return mount_proc(plan);
         }
         super::fds::close_all();
         // The outer process never execs, so it still has the grader's signal handlers (a
@@ -313,9 +425,17 @@ pub fn describe(root: bool) -> Vec<LayerState> {
             name: "namespaces",
             active: true,
             required: false,
-            detail: "own user, pid, IPC, network and UTS namespaces per run: no shared memory, \
-                     keys or socket names between runs; the tree dies with the run"
-                .into(),
+            detail: if s.mount {
+                "own user, pid, mount, IPC, network and UTS namespaces per run: no shared \
+                 memory, keys or socket names between runs; a private /dev/pts and /proc; the \
+                 tree dies with the run"
+                    .into()
+            } else {
+                "own user, pid, IPC, network and UTS namespaces per run: no shared memory, keys \
+                 or socket names between runs; the tree dies with the run (no private /proc: \
+                 the kernel refused a new proc mount here)"
+                    .into()
+            },
         }
     } else if s.privileged {
         LayerState {

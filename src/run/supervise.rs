@@ -1,0 +1,378 @@
+//! Supervision: the loop that drains output, answers each read with the next input line,
+//! watches for the exit and enforces the wall, CPU and disk limits (moved verbatim from
+//! `run/mod.rs`).
+
+use std::io;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::time::{Duration, Instant};
+
+use super::tree::{exited_without_reaping, Tree};
+use super::*;
+use crate::transcript::{Stream, Transcript};
+
+/// One output stream of the program.
+pub(super) struct Output {
+    pub(super) fd: Option<OwnedFd>,
+    pub(super) stream: Stream,
+}
+
+/// The state of one run's supervision loop.
+pub(super) struct Supervisor<'a> {
+    pub(super) spec: &'a RunSpec,
+    pub(super) source: &'a mut dyn InputSource,
+    pub(super) transcript: Transcript,
+    pub(super) outputs: [Output; 2],
+    /// Our end of the program's stdin: the pipe's write end or the terminal master.
+    pub(super) stdin: Option<OwnedFd>,
+    /// Where unread input is counted (pipe write end, or the terminal slave).
+    pub(super) stdin_probe: Option<OwnedFd>,
+    pub(super) stdin_id: procpoll::StdinId,
+    pub(super) stdin_closed: bool,
+    pub(super) kept: usize,
+    pub(super) truncated: bool,
+    pub(super) output_since_input: bool,
+    pub(super) pending_late: bool,
+    pub(super) prompts_late: bool,
+    pub(super) killed_for: Option<Ending>,
+    /// Set when the script ran out while the program's prompt had not appeared: stdin was
+    /// closed so a program that buffers its output can flush it, until this moment.
+    pub(super) grace_until: Option<Instant>,
+    /// Output bytes kept when the grace period began.
+    pub(super) kept_before_grace: usize,
+    pub(super) last_activity: Instant,
+    pub(super) buf: Vec<u8>,
+}
+
+/// How long a program whose prompt never appeared gets, after the script ends and its stdin
+/// is closed, to flush its buffered output and exit.
+const FLUSH_GRACE: Duration = Duration::from_millis(300);
+
+/// Output kept during the flush grace period beyond what came before it.
+const FLUSH_GRACE_OUTPUT: usize = 64 * 1024;
+
+/// What to do with a thread waiting for input.
+enum Answer {
+    Continue,
+    Stop,
+}
+
+impl Supervisor<'_> {
+    /// Reads what is available on both streams (until EAGAIN). Returns false on output limit.
+    pub(super) fn drain(&mut self) -> bool {
+        for i in 0..2 {
+            while let Some(fd) = self.outputs[i].fd.as_ref() {
+                // SAFETY: reading into our own buffer of the given length.
+                let n = unsafe {
+                    libc::read(fd.as_raw_fd(), self.buf.as_mut_ptr().cast(), self.buf.len())
+                };
+                if n > 0 {
+                    let stream = self.outputs[i].stream;
+                    if !self.record(stream, n as usize) {
+                        return false;
+                    }
+                    continue;
+                }
+                if n < 0 && io::Error::last_os_error().kind() == io::ErrorKind::WouldBlock {
+                    break;
+                }
+                if n < 0 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+                    continue;
+                }
+                // EOF, or EIO on a terminal master whose slave side is gone.
+                self.outputs[i].fd = None;
+            }
+        }
+        true
+    }
+
+    /// Records `n` bytes of `self.buf`; false once the output limit is exceeded.
+    fn record(&mut self, stream: Stream, n: usize) -> bool {
+        self.last_activity = Instant::now();
+        let limit = match self.grace_until {
+            Some(_) => self
+                .spec
+                .limits
+                .output_bytes
+                .min(self.kept_before_grace + FLUSH_GRACE_OUTPUT),
+            None => self.spec.limits.output_bytes,
+        };
+        let room = limit.saturating_sub(self.kept);
+        let keep = n.min(room);
+        let bytes = &self.buf[..keep];
+        self.transcript.push_output(stream, bytes);
+        self.kept += keep;
+        if stream == Stream::Stdout && keep > 0 {
+            self.output_since_input = true;
+            if self.pending_late {
+                self.prompts_late = true;
+            }
+        }
+        if n > room {
+            self.truncated = true;
+            return false;
+        }
+        true
+    }
+
+    /// Bytes written to stdin and not yet read by the program.
+    fn unread_input(&self) -> i32 {
+        self.stdin_probe
+            .as_ref()
+            .map(|fd| unread_bytes(fd.as_raw_fd()))
+            .unwrap_or(0)
+    }
+
+    /// The program waits for input and none is pending: send the next line (or stop/close).
+    fn answer(&mut self) -> Answer {
+        if !self.drain() {
+            if self.grace_until.is_none() {
+                self.killed_for = Some(Ending::OutputLimit);
+            }
+            return Answer::Stop;
+        }
+        let prompt_missing = !self.output_since_input;
+        if prompt_missing {
+            self.pending_late = true;
+        }
+        self.output_since_input = false;
+        self.last_activity = Instant::now();
+        if let Some(line) = self.source.next_line(&self.transcript) {
+            let mut bytes = Vec::with_capacity(line.len() + 1);
+            bytes.extend_from_slice(line.as_bytes());
+            bytes.push(b'\n');
+            self.write_stdin(&bytes);
+            self.transcript.push_input(line);
+            return Answer::Continue;
+        }
+        match self.spec.end_of_input {
+            EndOfInput::Stop if prompt_missing || self.grace_until.is_some() => {
+                // The program waits for more input but its prompt has not appeared: its output
+                // may be sitting in a buffer. End its input so it can flush and exit; the run
+                // still ends as waiting for input.
+                self.killed_for = Some(Ending::WaitingForInput);
+                if self.grace_until.is_none() {
+                    self.grace_until = Some(Instant::now() + FLUSH_GRACE);
+                    self.kept_before_grace = self.kept;
+                }
+                self.end_input();
+                Answer::Continue
+            }
+            EndOfInput::Stop => {
+                self.killed_for = Some(Ending::WaitingForInput);
+                Answer::Stop
+            }
+            EndOfInput::Close => {
+                if !self.stdin_closed {
+                    self.transcript.push_input_closed();
+                }
+                self.end_input();
+                Answer::Continue
+            }
+        }
+    }
+
+    /// Gives the program end of input: closes the pipe once, or (on a terminal, where the
+    /// program may read again) types the end-of-file character at every read.
+    fn end_input(&mut self) {
+        if !self.stdin_closed {
+            self.stdin_closed = true;
+            if !self.spec.terminal {
+                self.stdin = None;
+                self.stdin_probe = None;
+            }
+        }
+        if self.spec.terminal {
+            self.write_stdin(&[pty::VEOF_BYTE]);
+        }
+    }
+
+    fn write_stdin(&mut self, mut bytes: &[u8]) {
+        let Some(fd) = self.stdin.as_ref() else {
+            return;
+        };
+        while !bytes.is_empty() {
+            // SAFETY: writing from a live slice.
+            let n = unsafe { libc::write(fd.as_raw_fd(), bytes.as_ptr().cast(), bytes.len()) };
+            if n <= 0 {
+                if n < 0 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+                    continue;
+                }
+                return; // pipe full (a line over 64 KiB) or closed: nothing more to do
+            }
+            bytes = &bytes[n as usize..];
+        }
+    }
+
+    /// Whether a thread reading fd 0 should simply continue (not our stdin, or input pending).
+    fn should_continue_at_once(&self, tid: u32) -> bool {
+        if procpoll::fd0_of(tid) != Some(self.stdin_id) {
+            return true;
+        }
+        if self.stdin_closed && !self.spec.terminal {
+            return true;
+        }
+        self.unread_input() > 0
+    }
+}
+
+pub(super) fn poll_outputs(sup: &Supervisor<'_>, timeout_ms: i32) {
+    let mut fds: Vec<libc::pollfd> = sup
+        .outputs
+        .iter()
+        .filter_map(|o| o.fd.as_ref())
+        .map(|fd| libc::pollfd {
+            fd: fd.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        })
+        .collect();
+    // SAFETY: fds is a valid array of pollfd.
+    unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout_ms) };
+}
+
+/// The supervision loop: output, notifications, exit, limits. Returns when the run must end.
+pub(super) fn supervise(
+    sup: &mut Supervisor<'_>,
+    tree: &Tree<'_>,
+    listener: Option<&OwnedFd>,
+    pidfd: Option<&OwnedFd>,
+    detection: Detection,
+    start: Instant,
+) {
+    let limits = &sup.spec.limits;
+    let deadline = start + limits.wall;
+    let mut next_cpu_check = start + Duration::from_millis(20);
+    let mut next_disk_check = start + Duration::from_millis(250);
+    let mut poll_interval = Duration::from_micros(50);
+    let mut listener_open = listener.is_some();
+    loop {
+        let now = Instant::now();
+        if let Some(grace) = sup.grace_until {
+            if now >= grace {
+                return; // killed_for is already WaitingForInput
+            }
+        }
+        if now >= deadline {
+            sup.killed_for = Some(Ending::WallTimeout);
+            return;
+        }
+        if interrupt::interrupted() {
+            return; // the caller kills the tree, cleans up and reports the interruption
+        }
+        let mut timeout = (deadline - now).min(next_cpu_check.saturating_duration_since(now));
+        if let Some(grace) = sup.grace_until {
+            timeout = timeout.min(grace.saturating_duration_since(now));
+        }
+        if detection != Detection::Seccomp || pidfd.is_none() {
+            timeout = timeout.min(poll_interval);
+        }
+        let mut fds: Vec<libc::pollfd> = Vec::with_capacity(4);
+        for o in &sup.outputs {
+            if let Some(fd) = &o.fd {
+                fds.push(libc::pollfd {
+                    fd: fd.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                });
+            }
+        }
+        let n_out = fds.len();
+        let listener_idx = match (listener, listener_open) {
+            (Some(l), true) => {
+                fds.push(libc::pollfd {
+                    fd: l.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                });
+                Some(fds.len() - 1)
+            }
+            _ => None,
+        };
+        let pid_idx = pidfd.map(|p| {
+            fds.push(libc::pollfd {
+                fd: p.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            });
+            fds.len() - 1
+        });
+        let ms = timeout.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32;
+        // SAFETY: fds is a valid pollfd array.
+        let r = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) };
+        if r < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            return;
+        }
+        let got_output = fds[..n_out].iter().any(|f| f.revents != 0);
+        if got_output {
+            poll_interval = Duration::from_micros(50);
+            if !sup.drain() {
+                if sup.grace_until.is_none() {
+                    sup.killed_for = Some(Ending::OutputLimit);
+                }
+                return;
+            }
+        }
+        if let (Some(i), Some(l)) = (listener_idx, listener) {
+            let rev = fds[i].revents;
+            if rev & libc::POLLIN != 0 {
+                if let Ok(notif) = seccomp::recv(l) {
+                    if sup.should_continue_at_once(notif.pid) {
+                        seccomp::continue_syscall(l, notif.id);
+                    } else if seccomp::id_valid(l, notif.id) {
+                        match sup.answer() {
+                            Answer::Continue => seccomp::continue_syscall(l, notif.id),
+                            Answer::Stop => return,
+                        }
+                    }
+                }
+            } else if rev & (libc::POLLHUP | libc::POLLERR) != 0 {
+                listener_open = false; // every filtered process is gone
+            }
+        }
+        let exited = match pid_idx {
+            Some(i) => fds[i].revents != 0,
+            None => exited_without_reaping(tree.leader),
+        };
+        if exited {
+            return;
+        }
+        let now = Instant::now();
+        if now >= next_cpu_check {
+            next_cpu_check = now + Duration::from_millis(20);
+            if tree.cgroups.cpu().is_some_and(|c| c >= limits.cpu) {
+                sup.killed_for = Some(Ending::CpuLimit);
+                return;
+            }
+        }
+        if now >= next_disk_check {
+            // At most ~10% of the supervisor's time, however large the tree.
+            let over = tree.over_disk_limit();
+            next_disk_check = Instant::now() + (now.elapsed() * 10).max(Duration::from_millis(250));
+            if over {
+                sup.killed_for = Some(Ending::DiskLimit);
+                return;
+            }
+        }
+        if detection != Detection::Seccomp {
+            let waiting_closed_pipe = sup.stdin_closed && !sup.spec.terminal;
+            if !waiting_closed_pipe && sup.unread_input() == 0 {
+                let pids = tree.processes();
+                let st = procpoll::threads_state(&pids, sup.stdin_id);
+                let waiting = match detection {
+                    Detection::ProcPolling => st.reading_stdin,
+                    _ => {
+                        st.all_sleeping && sup.last_activity.elapsed() >= Duration::from_millis(30)
+                    }
+                };
+                if waiting {
+                    poll_interval = Duration::from_micros(50);
+                    if let Answer::Stop = sup.answer() {
+                        return;
+                    }
+                    continue;
+                }
+            }
+            poll_interval = (poll_interval * 2).min(Duration::from_millis(5));
+        }
+    }
+}
