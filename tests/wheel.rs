@@ -11,7 +11,12 @@ use support::*;
 fn the_wheel_installs_grade_in_a_fresh_venv() {
     let wheels = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/wheels");
     let wheel = std::fs::read_dir(&wheels)
-        .unwrap_or_else(|e| panic!("no wheel in {} ({e}): run scripts/build-wheel", wheels.display()))
+        .unwrap_or_else(|e| {
+            panic!(
+                "no wheel in {} ({e}): run scripts/build-wheel",
+                wheels.display()
+            )
+        })
         .filter_map(Result::ok)
         .map(|e| e.path())
         .find(|p| p.extension().is_some_and(|x| x == "whl"))
