@@ -266,30 +266,18 @@ pub fn grade(
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .clamp(1, 64);
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<anyhow::Result<CaseResult>>>> =
-        Mutex::new((0..selected.len()).map(|_| None).collect());
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.min(selected.len()) {
-            scope.spawn(|| loop {
-                let index = next.fetch_add(1, Ordering::SeqCst);
-                let Some(case) = selected.get(index) else {
-                    break;
-                };
-                if run::interrupt::interrupted() {
-                    break;
-                }
-                let result = grade_case(case, &references[index], &prepared, options);
-                if let Ok(mut slots) = results.lock() {
-                    slots[index] = Some(result);
-                }
-            });
+    let slots = in_parallel(selected.len(), jobs, |index| {
+        if run::interrupt::interrupted() {
+            return None;
         }
+        Some(grade_case(
+            selected[index],
+            &references[index],
+            &prepared,
+            options,
+        ))
     });
     run::interrupt::check()?;
-    let slots = results
-        .into_inner()
-        .map_err(|_| anyhow::anyhow!("a grading thread failed"))?;
     let mut cases = Vec::with_capacity(slots.len());
     for slot in slots {
         cases.push(slot.ok_or_else(|| anyhow::anyhow!("a case was not graded"))??);
@@ -390,6 +378,36 @@ fn run_once(
     run::run_with(&spec, case.driver.source().as_mut())
 }
 
+/// Calls `work` for every index below `count` on up to `jobs` threads; each slot holds what
+/// `work` returned for its index (`None` where it returned `None` or never ran).
+fn in_parallel<R: Send>(
+    count: usize,
+    jobs: usize,
+    work: impl Fn(usize) -> Option<R> + Sync,
+) -> Vec<Option<R>> {
+    let next = AtomicUsize::new(0);
+    let slots: Mutex<Vec<Option<R>>> = Mutex::new((0..count).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, count.max(1)) {
+            scope.spawn(|| loop {
+                let index = next.fetch_add(1, Ordering::SeqCst);
+                if index >= count {
+                    break;
+                }
+                let Some(result) = work(index) else {
+                    break;
+                };
+                if let Ok(mut slots) = slots.lock() {
+                    slots[index] = Some(result);
+                }
+            });
+        }
+    });
+    slots
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// Runs the program `case.samples` times (in parallel up to `jobs`); the first error wins.
 fn run_samples(
     case: &Case,
@@ -400,24 +418,9 @@ fn run_samples(
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .clamp(1, case.samples.max(1));
-    let next = AtomicUsize::new(0);
-    let slots: Mutex<Vec<Option<Result<RunOutcome, run::RunError>>>> =
-        Mutex::new((0..case.samples).map(|_| None).collect());
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| loop {
-                let index = next.fetch_add(1, Ordering::SeqCst);
-                if index >= case.samples {
-                    break;
-                }
-                let outcome = run_once(case, submission, options);
-                if let Ok(mut slots) = slots.lock() {
-                    slots[index] = Some(outcome);
-                }
-            });
-        }
+    let slots = in_parallel(case.samples, threads, |_| {
+        Some(run_once(case, submission, options))
     });
-    let slots = slots.into_inner().unwrap_or_default();
     slots
         .into_iter()
         .map(|slot| {
