@@ -252,7 +252,10 @@ fn prepare_subjects(root: &Path, work: &Path) -> Vec<Subject> {
         Subject {
             label: "Python m (.py)",
             assignment: Assignment::M,
-            command: vec![python.clone(), py("m/correct_plain.py").display().to_string()],
+            command: vec![
+                python.clone(),
+                py("m/correct_plain.py").display().to_string(),
+            ],
             submission: py("m/correct_plain.py"),
             extra: vec![],
         },
@@ -391,7 +394,12 @@ fn flood_program(work: &Path) -> PathBuf {
     )
     .expect("write flood");
     let bin = work.join("flood");
-    run_ok(Command::new("gcc").args(["-O2", "-o"]).arg(&bin).arg(&source));
+    run_ok(
+        Command::new("gcc")
+            .args(["-O2", "-o"])
+            .arg(&bin)
+            .arg(&source),
+    );
     bin
 }
 
@@ -562,7 +570,10 @@ fn main() {
             sampled.saturating_sub(idle) as f64 / output as f64
         );
     }
-    println!("(idle grading peak: {:.1} MiB)", idle as f64 / (1 << 20) as f64);
+    println!(
+        "(idle grading peak: {:.1} MiB)",
+        idle as f64 / (1 << 20) as f64
+    );
 
     if wanted("regrade") {
         println!();
