@@ -330,6 +330,7 @@ pub fn explore(
         submission_path,
         &PrepareOptions {
             java_main: set.java_main.clone(),
+            ..PrepareOptions::default()
         },
     )
     .map_err(|e| anyhow::anyhow!("{e}"))?;

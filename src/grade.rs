@@ -87,6 +87,11 @@ pub struct GradeOptions {
     /// Cases run at once (default: the number of CPU cores).
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
+
+    /// Build the submission even when the build cache holds the same build (same files,
+    /// compiler and flags) from an earlier grading.
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 /// Grades each submission and writes the reports; returns the process exit status
@@ -253,6 +258,7 @@ pub fn grade(
 
     let prepare_options = submission::PrepareOptions {
         java_main: set.java_main.clone(),
+        no_cache: options.no_cache,
     };
     let prepared = match submission::prepare(submission, &prepare_options) {
         Ok(prepared) => prepared,

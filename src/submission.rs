@@ -13,6 +13,8 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::Duration;
 
+mod cache;
+
 use crate::results::BuildFailure;
 use crate::run::{self, EndOfInput, Ending, Limits, RunSpec};
 use crate::transcript::Stream;
@@ -118,7 +120,13 @@ const JVM_OPTIONS: &str = "-Xmx256m -Xss8m -XX:+UseSerialGC -XX:TieredStopAtLeve
 pub struct PrepareOptions {
     /// The Java class whose `main` runs the program, as the handout names it (`PlayGame`).
     pub java_main: Option<String>,
+    /// Build again even when the build cache holds this very build (`--no-cache`).
+    pub no_cache: bool,
 }
+
+/// The note on a submission whose build came from the build cache.
+pub const CACHED_BUILD_NOTE: &str = "built earlier from the same files with the same compiler \
+    and flags: the cached build was used (--no-cache builds again)";
 
 /// Prepares `path` for running: copies it into a private directory and builds it if needed.
 pub fn prepare(path: &Path, options: &PrepareOptions) -> Result<Submission, PrepareError> {
@@ -295,9 +303,12 @@ fn build(
         Vec::new()
     };
     if !java_sources.is_empty() {
-        let (command, note) = build_java(original, &dir, java_sources, options)?;
+        let (command, note, cached) = build_java(original, &dir, java_sources, options)?;
         let mut built = submission(Language::Java, command, vec![dir.clone()], vec![]);
         built.notes.extend(note);
+        if cached {
+            built.notes.push(CACHED_BUILD_NOTE.to_string());
+        }
         return Ok(built);
     }
     if entry.is_dir() {
@@ -308,13 +319,12 @@ fn build(
         } else {
             (Language::Cpp, "g++", cpp)
         };
-        let binary = compile_native(language, compiler, &dir, sources)?;
-        return Ok(submission(
-            language,
-            vec![binary],
-            vec![dir.clone()],
-            vec![],
-        ));
+        let (binary, cached) = compile_native(language, compiler, &dir, sources, options)?;
+        let mut built = submission(language, vec![binary], vec![dir.clone()], vec![]);
+        if cached {
+            built.notes.push(CACHED_BUILD_NOTE.to_string());
+        }
+        return Ok(built);
     }
     let entry_text = entry.display().to_string();
     match ext.as_str() {
@@ -345,23 +355,19 @@ fn build(
                 vec![],
             ))
         }
-        "c" => {
-            let binary = compile_native(Language::C, "gcc", &dir, vec![entry_text])?;
-            Ok(submission(
-                Language::C,
-                vec![binary],
-                vec![dir.clone()],
-                vec![],
-            ))
-        }
-        "cpp" | "cc" | "cxx" => {
-            let binary = compile_native(Language::Cpp, "g++", &dir, vec![entry_text])?;
-            Ok(submission(
-                Language::Cpp,
-                vec![binary],
-                vec![dir.clone()],
-                vec![],
-            ))
+        "c" | "cpp" | "cc" | "cxx" => {
+            let (language, compiler) = if ext == "c" {
+                (Language::C, "gcc")
+            } else {
+                (Language::Cpp, "g++")
+            };
+            let (binary, cached) =
+                compile_native(language, compiler, &dir, vec![entry_text], options)?;
+            let mut built = submission(language, vec![binary], vec![dir.clone()], vec![]);
+            if cached {
+                built.notes.push(CACHED_BUILD_NOTE.to_string());
+            }
+            Ok(built)
         }
         _ if is_executable(&entry) => Ok(submission(
             Language::Executable,
@@ -379,17 +385,38 @@ fn build(
 /// Runs a build command in `dir`, inside the same sandbox as the student's program: a
 /// compiler reads the student's sources, and `#include` or `.incbin` of a case or reference
 /// file must fail just as reading it at run time does.
+///
+/// Unless `options.no_cache`, the `outputs` (paths relative to `dir`) of an earlier build of
+/// the same files with the same tool and arguments are taken from the build cache instead
+/// ([`cache`]); returns whether they were.
 fn run_build(
     language: Language,
     tool: &str,
     args: &[String],
     dir: &Path,
-) -> Result<(), PrepareError> {
+    outputs: &[&str],
+    options: &PrepareOptions,
+) -> Result<bool, PrepareError> {
     let program = find_on_path(tool).ok_or_else(|| PrepareError::MissingTool {
         tool: tool.to_string(),
         language,
     })?;
-    run_build_with(tool, &program, args, dir, Vec::new())
+    let cached = cache::directory(options.no_cache).and_then(|cache| {
+        let key = cache::Key::new(&program, args, dir)
+            .and_then(|key| key.files(dir))
+            .ok()?;
+        Some((cache, key))
+    });
+    if let Some((cache, key)) = &cached {
+        if cache::restore(cache, key, dir, outputs) {
+            return Ok(true);
+        }
+    }
+    run_build_with(tool, &program, args, dir, Vec::new())?;
+    if let Some((cache, key)) = &cached {
+        cache::store(cache, key, dir, outputs);
+    }
+    Ok(false)
 }
 
 /// Runs `program` (shown as `tool`) with `args` in `dir` as [`run_build`] does, with
@@ -443,21 +470,22 @@ fn run_build_with(
     }
 }
 
-/// Compiles C or C++ sources with -O2 into `dir/program`.
+/// Compiles C or C++ sources with -O2 into `dir/program`; says whether the build cache held it.
 fn compile_native(
     language: Language,
     compiler: &str,
     dir: &Path,
     sources: Vec<String>,
-) -> Result<String, PrepareError> {
+    options: &PrepareOptions,
+) -> Result<(String, bool), PrepareError> {
     let binary = dir.join("program").display().to_string();
     let mut args = vec!["-O2".to_string(), "-o".to_string(), binary.clone()];
     args.extend(sources);
     if language == Language::C {
         args.push("-lm".into());
     }
-    run_build(language, compiler, &args, dir)?;
-    Ok(binary)
+    let cached = run_build(language, compiler, &args, dir, &["program"], options)?;
+    Ok((binary, cached))
 }
 
 /// Which class with `main` runs a Java program: the one the handout names, else the only
@@ -493,13 +521,14 @@ fn choose_java_main(
     }
 }
 
-/// Compiles Java sources into `dir/classes` and chooses the class whose `main` runs.
+/// Compiles Java sources into `dir/classes` and chooses the class whose `main` runs; also
+/// says whether the build cache held the classes.
 fn build_java(
     original: &Path,
     dir: &Path,
     sources: Vec<String>,
     options: &PrepareOptions,
-) -> Result<(Vec<String>, Option<String>), PrepareError> {
+) -> Result<(Vec<String>, Option<String>, bool), PrepareError> {
     let classes = dir.join("classes");
     std::fs::create_dir_all(&classes).map_err(|e| PrepareError::Unreadable {
         path: original.to_path_buf(),
@@ -523,7 +552,7 @@ fn build_java(
         classes.display().to_string(),
     ];
     args.extend(sources);
-    run_build(Language::Java, "javac", &args, dir)?;
+    let cached = run_build(Language::Java, "javac", &args, dir, &["classes"], options)?;
     let java = find_on_path("java").ok_or(PrepareError::MissingTool {
         tool: "java".into(),
         language: Language::Java,
@@ -531,7 +560,7 @@ fn build_java(
     let mut command = vec![java.display().to_string()];
     command.extend(JVM_OPTIONS.split_whitespace().map(String::from));
     command.extend(["-cp".to_string(), classes.display().to_string(), main]);
-    Ok((command, note))
+    Ok((command, note, cached))
 }
 
 /// The fully qualified name of the class with `main` in a Java source, if it has one.

@@ -1,0 +1,283 @@
+//! The build cache: a build's outputs kept under the grader's own cache directory, keyed by
+//! everything that decides them (the submission's files, the compiler, its flags), so grading
+//! an unchanged submission again (a student checking again, a resumed class, a regrade) skips
+//! the compiler.
+//!
+//! The cache lives in `$XDG_CACHE_HOME/grade/builds` (else `~/.cache/grade/builds`), created
+//! 0700. Submissions can neither read nor write it: as root each run has its own uid, and
+//! Landlock allows no path outside the system directories, the run's own directory and what
+//! it is given; the directory is also protected like an instructor's cases should it lie
+//! inside a system directory. Where neither holds (no Landlock, not root) the cache is off.
+//!
+//! An entry is found by a hash of its key and holds the whole key: a hit needs the stored key
+//! to equal the wanted one byte for byte, so a hash collision is only ever a miss.
+
+use std::io::{self, Read as _};
+use std::os::unix::fs::{DirBuilderExt as _, MetadataExt as _, PermissionsExt as _};
+use std::path::{Path, PathBuf};
+
+/// Entries kept; beyond it the least recently used are removed.
+const MAX_ENTRIES: usize = 2_000;
+
+/// Where build outputs are cached for this grader, or `None` when the cache must be off
+/// (asked for, no home, or runs could reach it).
+pub fn directory(disabled: bool) -> Option<PathBuf> {
+    if disabled {
+        return None;
+    }
+    let caps = crate::run::capabilities();
+    let off = crate::run::disabled_layers();
+    let runs_cannot_reach = (caps.root && !off.uid) || (caps.landlock_abi > 0 && !off.landlock);
+    if !runs_cannot_reach {
+        return None;
+    }
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| Path::new(v).is_absolute())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache")))?;
+    let grade = base.join("grade");
+    let builds = grade.join("builds");
+    for dir in [&base, &grade, &builds] {
+        match std::fs::DirBuilder::new().mode(0o700).create(dir) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(_) => return None,
+        }
+    }
+    // Ours and private, whatever created it.
+    let meta = std::fs::symlink_metadata(&grade).ok()?;
+    // SAFETY: geteuid has no preconditions.
+    if !meta.is_dir() || meta.uid() != unsafe { libc::geteuid() } {
+        return None;
+    }
+    if meta.permissions().mode() & 0o077 != 0 {
+        std::fs::set_permissions(&grade, std::fs::Permissions::from_mode(0o700)).ok()?;
+    }
+    crate::run::sandbox::protect(&grade);
+    Some(builds)
+}
+
+/// Everything that decides a build's outputs, in one byte string.
+#[derive(Debug, Default)]
+pub struct Key {
+    bytes: Vec<u8>,
+}
+
+impl Key {
+    /// A key for a build with `tool` (the compiler, identified by its path, size, change time
+    /// and inode, so an upgrade is a new key) run with `args`, in which `dir` (the build
+    /// directory, a new one each time) is written as a placeholder.
+    pub fn new(tool: &Path, args: &[String], dir: &Path) -> io::Result<Key> {
+        let mut key = Key::default();
+        let real = tool.canonicalize()?;
+        let meta = std::fs::metadata(&real)?;
+        key.field(b"tool", real.as_os_str().as_encoded_bytes());
+        key.field(
+            b"tool-id",
+            format!(
+                "{} {} {} {}",
+                meta.len(),
+                meta.ctime(),
+                meta.ctime_nsec(),
+                meta.ino()
+            )
+            .as_bytes(),
+        );
+        let prefix = format!("{}/", dir.display());
+        for arg in args {
+            key.field(b"arg", arg.replace(&prefix, "@/").as_bytes());
+        }
+        Ok(key)
+    }
+
+    /// Adds every regular file under `dir` (its path relative to `dir`, its mode and its
+    /// content), in name order.
+    pub fn files(mut self, dir: &Path) -> io::Result<Key> {
+        let mut files: Vec<PathBuf> = Vec::new();
+        for entry in walkdir::WalkDir::new(dir)
+            .follow_links(false)
+            .sort_by_file_name()
+        {
+            let entry = entry.map_err(io::Error::other)?;
+            if entry.file_type().is_file() {
+                files.push(entry.into_path());
+            }
+        }
+        for path in files {
+            let relative = path.strip_prefix(dir).unwrap_or(&path);
+            let mut content = Vec::new();
+            let mut file = std::fs::File::open(&path)?;
+            let mode = file.metadata()?.permissions().mode() & 0o111;
+            file.read_to_end(&mut content)?;
+            self.field(b"file", relative.as_os_str().as_encoded_bytes());
+            self.field(b"mode", mode.to_string().as_bytes());
+            self.field(b"content", &content);
+        }
+        Ok(self)
+    }
+
+    fn field(&mut self, name: &[u8], value: &[u8]) {
+        self.bytes.extend_from_slice(name);
+        self.bytes.push(b' ');
+        self.bytes
+            .extend_from_slice((value.len() as u64).to_string().as_bytes());
+        self.bytes.push(b' ');
+        self.bytes.extend_from_slice(value);
+        self.bytes.push(b'\n');
+    }
+
+    fn entry_name(&self) -> String {
+        format!(
+            "{:016x}",
+            crate::class::stable_hash(&self.bytes, 0x6275_696c_645f_6b31)
+        )
+    }
+}
+
+/// Copies the cached `outputs` (paths relative to the build directory) of `key` into `dir`;
+/// true on a hit.
+pub fn restore(cache: &Path, key: &Key, dir: &Path, outputs: &[&str]) -> bool {
+    let entry = cache.join(key.entry_name());
+    let same_key = std::fs::read(entry.join("key")).is_ok_and(|stored| stored == key.bytes);
+    if !same_key {
+        return false;
+    }
+    let copied = outputs.iter().all(|output| {
+        let from = entry.join("out").join(output);
+        let to = dir.join(output);
+        copy_all(&from, &to).is_ok()
+    });
+    if copied {
+        // Most recently used: kept longest.
+        let _ = std::fs::File::open(entry.join("key"))
+            .and_then(|f| f.set_modified(std::time::SystemTime::now()));
+    }
+    copied
+}
+
+/// Keeps the `outputs` of a successful build in `dir` under `key`. A failure to store is
+/// not an error: the next grading builds again.
+pub fn store(cache: &Path, key: &Key, dir: &Path, outputs: &[&str]) {
+    let Ok(staging) = tempfile::Builder::new().prefix(".new-").tempdir_in(cache) else {
+        return;
+    };
+    let ok = outputs.iter().all(|output| {
+        copy_all(&dir.join(output), &staging.path().join("out").join(output)).is_ok()
+    }) && std::fs::write(staging.path().join("key"), &key.bytes).is_ok();
+    if !ok {
+        return;
+    }
+    let entry = cache.join(key.entry_name());
+    // Another grader may have stored the same entry meanwhile (rename fails): keep theirs.
+    let staged = staging.keep();
+    if std::fs::rename(&staged, &entry).is_err() {
+        let _ = std::fs::remove_dir_all(&entry);
+        if std::fs::rename(&staged, &entry).is_err() {
+            let _ = std::fs::remove_dir_all(&staged);
+        }
+    }
+    prune(cache);
+}
+
+/// Removes the least recently used entries beyond [`MAX_ENTRIES`].
+fn prune(cache: &Path) {
+    let Ok(read) = std::fs::read_dir(cache) else {
+        return;
+    };
+    let mut entries: Vec<(std::time::SystemTime, PathBuf)> = read
+        .filter_map(Result::ok)
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .filter_map(|e| {
+            let used = std::fs::metadata(e.path().join("key"))
+                .and_then(|m| m.modified())
+                .ok()?;
+            Some((used, e.path()))
+        })
+        .collect();
+    if entries.len() <= MAX_ENTRIES {
+        return;
+    }
+    entries.sort();
+    for (_, path) in &entries[..entries.len() - MAX_ENTRIES] {
+        let _ = std::fs::remove_dir_all(path);
+    }
+}
+
+/// Copies a file (keeping its permission bits) or a directory tree, never following links.
+fn copy_all(from: &Path, to: &Path) -> io::Result<()> {
+    let meta = std::fs::symlink_metadata(from)?;
+    if let Some(parent) = to.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    if meta.is_dir() {
+        std::fs::create_dir_all(to)?;
+        for entry in std::fs::read_dir(from)? {
+            let entry = entry?;
+            copy_all(&entry.path(), &to.join(entry.file_name()))?;
+        }
+        Ok(())
+    } else if meta.is_file() {
+        std::fs::copy(from, to)?;
+        std::fs::set_permissions(
+            to,
+            std::fs::Permissions::from_mode(meta.permissions().mode()),
+        )
+    } else {
+        Err(io::Error::other("not a file or directory"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_covers_files_flags_and_the_build_directory_placeholder() {
+        let a = tempfile::tempdir().expect("tempdir");
+        let b = tempfile::tempdir().expect("tempdir");
+        for dir in [a.path(), b.path()] {
+            std::fs::write(dir.join("nim.cpp"), "int main() {}\n").expect("write");
+        }
+        let key = |dir: &Path, flag: &str| {
+            let args = vec![flag.to_string(), format!("{}/nim.cpp", dir.display())];
+            Key::new(Path::new("/bin/sh"), &args, dir)
+                .and_then(|k| k.files(dir))
+                .expect("key")
+                .bytes
+        };
+        // Two build directories with the same files: the same key.
+        assert_eq!(key(a.path(), "-O2"), key(b.path(), "-O2"));
+        assert_ne!(key(a.path(), "-O2"), key(a.path(), "-O0"));
+        std::fs::write(b.path().join("nim.cpp"), "int main() { return 1; }\n").expect("write");
+        assert_ne!(key(a.path(), "-O2"), key(b.path(), "-O2"));
+    }
+
+    #[test]
+    fn a_stored_build_is_restored_only_for_the_same_key() {
+        let cache = tempfile::tempdir().expect("tempdir");
+        let build = tempfile::tempdir().expect("tempdir");
+        std::fs::write(build.path().join("program"), "binary").expect("write");
+        std::fs::set_permissions(
+            build.path().join("program"),
+            std::fs::Permissions::from_mode(0o755),
+        )
+        .expect("chmod");
+        let key = Key {
+            bytes: b"one".to_vec(),
+        };
+        store(cache.path(), &key, build.path(), &["program"]);
+        let fresh = tempfile::tempdir().expect("tempdir");
+        assert!(restore(cache.path(), &key, fresh.path(), &["program"]));
+        let restored = fresh.path().join("program");
+        assert_eq!(std::fs::read(&restored).expect("read"), b"binary");
+        let mode = std::fs::metadata(&restored)
+            .expect("meta")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o755);
+        // Same hash slot, other key (as after a collision): a miss.
+        let entry = cache.path().join(key.entry_name());
+        std::fs::write(entry.join("key"), b"other").expect("write");
+        assert!(!restore(cache.path(), &key, fresh.path(), &["program"]));
+    }
+}
