@@ -11,7 +11,6 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
-use clap::Args;
 
 use crate::cases::{self, Case, CaseSet, CaseTree};
 use crate::check::Level;
@@ -26,66 +25,38 @@ use crate::run::{self, Ending, RunOutcome, RunSpec};
 use crate::submission::{self, PrepareError, Submission};
 use crate::transcript::{Stream, Transcript};
 
-/// Options of the default `grade SUBMISSION --assignment NAME` command.
-#[derive(Args, Debug, Default, Clone)]
+/// What a grading is asked to do: the library's own options, filled in by the command line
+/// (`cli/`), by `grade gradescope`, or by a program using the library.
+#[derive(Debug, Default, Clone)]
 pub struct GradeOptions {
-    /// Grade against the cases in DIR (holding cases/ and reference/) instead of the built-in ones.
-    #[arg(long, value_name = "DIR")]
+    /// Grade against the cases in this directory (holding cases/ and reference/) instead of
+    /// the built-in ones.
     pub cases: Option<PathBuf>,
-
-    /// Only run the case named PATTERN, or else the cases whose names contain it (`*` matches
+    /// Only the case with this name, or else the cases whose names contain it (`*` matches
     /// anything).
-    #[arg(long = "case", value_name = "PATTERN")]
     pub case_filter: Option<String>,
-
     /// Report format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-
-    /// Write the report to FILE instead of standard output.
-    #[arg(short, long, value_name = "FILE", conflicts_with = "output_dir")]
+    /// Write the report to this file instead of standard output.
     pub output: Option<PathBuf>,
-
-    /// Write one report per submission into DIR (named after the student), plus
-    /// gradebook.csv; for grading a whole class. A re-run skips students whose submission,
-    /// cases and grader are unchanged (see --force).
-    #[arg(long, value_name = "DIR")]
+    /// Write one report per submission into this directory (named after the student), plus
+    /// gradebook.csv; a re-run skips students whose result is still valid.
     pub output_dir: Option<PathBuf>,
-
-    /// Grade again the students whose stored result in --output-dir is still valid.
-    #[arg(long)]
+    /// Grade again the students whose stored result in `output_dir` is still valid.
     pub force: bool,
-
-    /// Grade only part K of N of the class (a stable split by student name), for a batch
-    /// engine; combine the parts with `grade gradebook merge`.
-    #[arg(long, value_name = "K/N")]
+    /// Grade only this part of the class (a stable split by student name).
     pub shard: Option<crate::class::Shard>,
-
-    /// Require the whole transcript to match the reference exactly (trailing spaces and the
-    /// final newline forgiven), for courses that publish the reference transcripts.
-    #[arg(long)]
+    /// Require the whole transcript to match the reference exactly.
     pub strict: bool,
-
-    /// Run the program under a pseudo-terminal, exactly as in a student's terminal.
-    #[arg(long)]
+    /// Run the program under a pseudo-terminal.
     pub terminal: bool,
-
-    /// Also run the robustness cases: input where programs that follow the handout may
-    /// legitimately differ ("yes" for Y, blank lines, two numbers on one line).
-    #[arg(long)]
+    /// Also run the robustness cases.
     pub robustness: bool,
-
-    /// Limits per case (override the cases').
-    #[command(flatten)]
-    pub limits: run::LimitArgs,
-
-    /// Refuse to grade (exit 2) when a required sandbox layer (Landlock, namespaces) cannot
-    /// be set up here, instead of grading with a warning at the top of the report.
-    #[arg(long)]
+    /// Limits per case that override the cases'.
+    pub limits: run::LimitOverrides,
+    /// Refuse to grade when a required sandbox layer cannot be set up here.
     pub require_sandbox: bool,
-
     /// Cases run at once (default: the number of CPU cores).
-    #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
 }
 

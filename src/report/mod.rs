@@ -16,7 +16,7 @@ pub mod text;
 use crate::results::{CaseResult, GradeResult, Visibility};
 
 /// The report formats `--format` accepts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Format {
     /// Human-readable, with feedback; colour on a terminal.
     #[default]
@@ -29,6 +29,39 @@ pub enum Format {
     Gradescope,
     /// A self-contained HTML page (with --output-dir, also a class page, index.html).
     Html,
+}
+
+impl Format {
+    /// Every format, in the order `--help` lists them.
+    pub const ALL: [Format; 5] = [
+        Format::Text,
+        Format::Json,
+        Format::Junit,
+        Format::Gradescope,
+        Format::Html,
+    ];
+
+    /// The format's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Json => "json",
+            Format::Junit => "junit",
+            Format::Gradescope => "gradescope",
+            Format::Html => "html",
+        }
+    }
+
+    /// One line saying what the format is, for `--help`.
+    pub fn description(self) -> &'static str {
+        match self {
+            Format::Text => "Human-readable, with feedback; colour on a terminal",
+            Format::Json => "The stable JSON report (docs/report-format.md)",
+            Format::Junit => "JUnit XML, one testcase per case",
+            Format::Gradescope => "Gradescope's results.json",
+            Format::Html => "A self-contained HTML page (with --output-dir, also a class page)",
+        }
+    }
 }
 
 /// Settings that affect how a report is rendered but not what it says.
