@@ -4,20 +4,19 @@
 //! reference transcript), the student's program is run on the same input, and the case's
 //! checks compare the two. Cases run in parallel; the result is one [`GradeResult`].
 
-use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 
-use crate::cases::{self, Case, CaseSet, CaseTree};
+use crate::cases::{Case, CaseSet};
 use crate::check::Level;
 use crate::check::{self, Check, CheckKind, StudentRun};
 use crate::drive::{self, ReferenceStart};
-use crate::games::{Assignment, Recording};
-use crate::report::{self, Format, RenderOptions};
+use crate::games::Recording;
+use crate::report::Format;
 use crate::results::{
     BuildFailure, CaseResult, CaseStatus, CheckResult, Ended, GradeResult, RunSummary, Visibility,
 };
@@ -58,107 +57,6 @@ pub struct GradeOptions {
     pub require_sandbox: bool,
     /// Cases run at once (default: the number of CPU cores).
     pub jobs: Option<usize>,
-}
-
-/// Grades each submission and writes the reports; returns the process exit status
-/// (0 every case of every submission earned full marks, 1 some lost points, 2 an error).
-pub fn grade_command(
-    submissions: &[PathBuf],
-    assignment: Assignment,
-    options: &GradeOptions,
-) -> anyhow::Result<u8> {
-    if options.require_sandbox {
-        let missing: Vec<String> = sandbox_layers()
-            .into_iter()
-            .filter(|l| l.required && !l.active)
-            .map(|l| format!("{}: {}", l.name, l.detail))
-            .collect();
-        if !missing.is_empty() {
-            anyhow::bail!(
-                "--require-sandbox: required sandbox layers are off here ({}); see grade doctor",
-                missing.join("; ")
-            );
-        }
-    }
-    let tree = CaseTree::open(options.cases.as_deref())?;
-    if let Some(root) = tree.root() {
-        // An instructor's cases (hidden ones, and their reference transcripts) stay unreadable
-        // to submissions even when they live under a system directory such as /opt.
-        run::sandbox::protect(root);
-    }
-    let set = cases::load(&tree, assignment)?;
-    if let [submission] = submissions {
-        if options.output_dir.is_none() && options.shard.is_none() {
-            let result = grade(submission, &set, options)?;
-            write_report(&result, options, options.output.as_deref())?;
-            github_actions(&result)?;
-            return Ok(if result.full_marks() { 0 } else { 1 });
-        }
-    }
-    let digest = tree
-        .paths()
-        .filter(|p| {
-            p.starts_with(&format!("cases/{assignment}/"))
-                || p.starts_with(&format!("reference/{assignment}/"))
-        })
-        .fold(0u64, |hash, p| {
-            crate::class::stable_hash(
-                tree.file(p).unwrap_or_default(),
-                crate::class::stable_hash(p.as_bytes(), hash),
-            )
-        });
-    crate::class::grade_class(submissions, &set, digest, options)
-}
-
-/// Under GitHub Actions: an annotation per lost check (on stderr, so a report on stdout stays
-/// intact) and the job summary appended to `$GITHUB_STEP_SUMMARY`.
-pub fn github_actions(result: &GradeResult) -> anyhow::Result<()> {
-    if std::env::var("GITHUB_ACTIONS").as_deref() != Ok("true") {
-        return Ok(());
-    }
-    eprint!("{}", report::github::annotations(result));
-    if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) {
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .with_context(|| format!("cannot write {}", Path::new(&path).display()))?;
-        file.write_all(report::github::step_summary(result).as_bytes())?;
-    }
-    Ok(())
-}
-
-/// Renders `result` in the chosen format to `path`, or to standard output.
-pub fn write_report(
-    result: &GradeResult,
-    options: &GradeOptions,
-    path: Option<&Path>,
-) -> anyhow::Result<()> {
-    let color = path.is_none()
-        && options.format == Format::Text
-        && std::io::stdout().is_terminal()
-        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    let bytes = report::exporter(options.format, RenderOptions { color }).export(result)?;
-    match path {
-        Some(path) => std::fs::write(path, &bytes)
-            .with_context(|| format!("cannot write the report to {}", path.display()))?,
-        None => {
-            let mut stdout = std::io::stdout().lock();
-            // A closed pipe (grade … | head) is not an error worth reporting.
-            let _ = stdout.write_all(&bytes).and_then(|()| stdout.flush());
-        }
-    }
-    Ok(())
-}
-
-/// The file extension of a report format.
-pub fn extension(format: Format) -> &'static str {
-    match format {
-        Format::Text => "txt",
-        Format::Json | Format::Gradescope => "json",
-        Format::Junit => "xml",
-        Format::Html => "html",
-    }
 }
 
 /// Turns a `--case` pattern into a matcher: a substring, or a wildcard pattern with `*`.

@@ -3,7 +3,9 @@
 //! stages below return data; only `cli/` and `report/` print).
 
 pub mod args;
+pub mod commands;
 pub mod doctor;
+pub mod grade;
 pub mod gradescope;
 pub mod run;
 
@@ -90,22 +92,20 @@ fn dispatch(cli: Cli) -> ExitCode {
         Some(Command::Play {
             assignment,
             game_args,
-        }) => crate::commands::play(assignment, &game_args),
+        }) => commands::play(assignment, &game_args),
         Some(Command::Record {
             assignment,
             input,
             game_args,
-        }) => crate::commands::record(assignment, &input, &game_args),
-        Some(Command::List { assignment, cases }) => {
-            crate::commands::list(assignment, cases.as_deref())
-        }
+        }) => commands::record(assignment, &input, &game_args),
+        Some(Command::List { assignment, cases }) => commands::list(assignment, cases.as_deref()),
         Some(Command::Show {
             assignment,
             case,
             cases,
-        }) => crate::commands::show(assignment, &case, cases.as_deref()),
-        Some(Command::Bless { assignment, root }) => crate::commands::bless(assignment, &root),
-        Some(Command::Verify { assignment, root }) => crate::commands::verify(assignment, &root),
+        }) => commands::show(assignment, &case, cases.as_deref()),
+        Some(Command::Bless { assignment, root }) => commands::bless(assignment, &root),
+        Some(Command::Verify { assignment, root }) => commands::verify(assignment, &root),
         Some(Command::Explore(args)) => {
             crate::run::interrupt::install();
             explore(&args)
@@ -165,7 +165,7 @@ fn dispatch(cli: Cli) -> ExitCode {
         None => match (cli.grade.submissions.is_empty(), cli.grade.assignment) {
             (false, Some(assignment)) => {
                 crate::run::interrupt::install();
-                crate::grade::grade_command(
+                grade::grade_command(
                     &cli.grade.submissions,
                     assignment,
                     &GradeOptions::from(&cli.grade.options),
