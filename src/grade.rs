@@ -248,8 +248,9 @@ fn run_once(
 }
 
 /// Calls `work` for every index below `count` on up to `jobs` threads; each slot holds what
-/// `work` returned for its index (`None` where it returned `None` or never ran).
-fn in_parallel<R: Send>(
+/// `work` returned for its index (`None` where it returned `None` or never ran). The one work
+/// queue of a grading's cases, a case's samples and exploration's games.
+pub(crate) fn in_parallel<R: Send>(
     count: usize,
     jobs: usize,
     work: impl Fn(usize) -> Option<R> + Sync,
