@@ -57,10 +57,7 @@ pub struct GradeOptions {
     pub require_sandbox: bool,
     /// Cases run at once (default: the number of CPU cores).
     pub jobs: Option<usize>,
-
-    /// Build the submission even when the build cache holds the same build (same files,
-    /// compiler and flags) from an earlier grading.
-    #[arg(long)]
+    /// Build the submission even when the build cache holds the same build.
     pub no_cache: bool,
 }
 
