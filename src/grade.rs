@@ -4,6 +4,7 @@
 //! reference transcript), the student's program is run on the same input, and the case's
 //! checks compare the two. Cases run in parallel; the result is one [`GradeResult`].
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -209,17 +210,20 @@ fn millis(duration: Duration) -> u64 {
 
 /// The checks a case is graded with: its own, or under `--strict` the whole transcript
 /// (except for cases of many runs, whose random output no single transcript can match).
-fn checks_for(case: &Case, strict: bool) -> Vec<Check> {
+///
+/// The case's own checks are borrowed, not cloned: a clone of a compiled pattern starts with
+/// empty matching caches (its lazy DFA would be built again for every case).
+fn checks_for(case: &Case, strict: bool) -> Cow<'_, [Check]> {
     if strict && case.samples <= 1 {
-        vec![Check {
+        Cow::Owned(vec![Check {
             name: "transcript".into(),
             weight: 1.0,
             kind: CheckKind::Transcript {
                 level: Level::TrailingWhitespace,
             },
-        }]
+        }])
     } else {
-        case.checks.clone()
+        Cow::Borrowed(&case.checks)
     }
 }
 
@@ -464,7 +468,9 @@ fn grade_case(
     let mut case_checks = checks_for(case, options.strict);
     if finished_start {
         // Redrawing or announcing a winner are both fair answers to a finished start.
-        case_checks.retain(|c| matches!(c.kind, CheckKind::StripStart | CheckKind::Exit { .. }));
+        case_checks
+            .to_mut()
+            .retain(|c| matches!(c.kind, CheckKind::StripStart | CheckKind::Exit { .. }));
     }
     let student = StudentRun {
         transcript: &outcome.transcript,

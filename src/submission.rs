@@ -341,13 +341,16 @@ fn build(
                 "py_compile".to_string(),
                 entry_text.clone(),
             ];
-            run_build_with(
-                "python3",
-                &python.executable,
-                &args,
-                &dir,
-                python.readable.clone(),
-            )?;
+            // A script that compiled before (same files, same interpreter) compiles again.
+            cached_build(&python.executable, &args, &dir, &[], options, || {
+                run_build_with(
+                    "python3",
+                    &python.executable,
+                    &args,
+                    &dir,
+                    python.readable.clone(),
+                )
+            })?;
             Ok(submission(
                 Language::Python,
                 vec![python.executable.display().to_string(), entry_text],
@@ -401,8 +404,24 @@ fn run_build(
         tool: tool.to_string(),
         language,
     })?;
+    cached_build(&program, args, dir, outputs, options, || {
+        run_build_with(tool, &program, args, dir, Vec::new())
+    })
+}
+
+/// Runs `build` (of `program` with `args` in `dir`) unless the build cache holds its
+/// `outputs` from an earlier identical build, which are then copied into `dir`; returns
+/// whether they were. A successful build is stored.
+fn cached_build(
+    program: &Path,
+    args: &[String],
+    dir: &Path,
+    outputs: &[&str],
+    options: &PrepareOptions,
+    build: impl FnOnce() -> Result<(), PrepareError>,
+) -> Result<bool, PrepareError> {
     let cached = cache::directory(options.no_cache).and_then(|cache| {
-        let key = cache::Key::new(&program, args, dir)
+        let key = cache::Key::new(program, args, dir)
             .and_then(|key| key.files(dir))
             .ok()?;
         Some((cache, key))
@@ -412,7 +431,7 @@ fn run_build(
             return Ok(true);
         }
     }
-    run_build_with(tool, &program, args, dir, Vec::new())?;
+    build()?;
     if let Some((cache, key)) = &cached {
         cache::store(cache, key, dir, outputs);
     }
