@@ -23,8 +23,16 @@ fn from_cache(report: &serde_json::Value) -> bool {
 fn cache_expected() -> bool {
     // SAFETY: geteuid has no preconditions.
     let root = unsafe { libc::geteuid() } == 0;
-    let landlock = std::fs::read_to_string("/sys/kernel/security/lsm")
-        .is_ok_and(|lsm| lsm.split(',').any(|m| m.trim() == "landlock"));
+    // SAFETY: asks for the Landlock ABI version (LANDLOCK_CREATE_RULESET_VERSION); no memory.
+    let abi = unsafe {
+        libc::syscall(
+            libc::SYS_landlock_create_ruleset,
+            std::ptr::null::<libc::c_void>(),
+            0usize,
+            1u32,
+        )
+    };
+    let landlock = abi > 0;
     if !root && !landlock {
         eprintln!("skipped: neither root nor Landlock here, so the build cache is off");
     }
