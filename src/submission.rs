@@ -643,21 +643,32 @@ fn is_script(path: &Path) -> bool {
         .is_ok_and(|()| start == *b"#!")
 }
 
-/// Asks an interpreter for its real executable and prefixes.
+/// Asks an interpreter for its real executable and prefixes. The answer of an interpreter
+/// binary (not a wrapper script, whose answer depends on its environment) is kept in the
+/// build cache under the binary's identity and `PYTHONHOME`: starting Python to ask costs
+/// more than a short grading's runs.
 fn probe_python(candidate: &Path) -> Option<Python> {
-    let output = Command::new(candidate)
-        .args([
-            "-c",
-            "import sys; print(sys.executable); print(sys.prefix); print(sys.base_prefix)",
-        ])
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-        .ok()?;
-    if !output.status.success() {
-        return None;
-    }
-    let text = String::from_utf8(output.stdout).ok()?;
+    const QUESTION: &str =
+        "import sys; print(sys.executable); print(sys.prefix); print(sys.base_prefix)";
+    let ask = || {
+        let output = Command::new(candidate)
+            .args(["-c", QUESTION])
+            .stdin(Stdio::null())
+            .stderr(Stdio::null())
+            .output()
+            .ok()?;
+        output.status.success().then_some(output.stdout)
+    };
+    let answer = if is_script(candidate) {
+        ask()?
+    } else {
+        let home = std::env::var_os("PYTHONHOME").unwrap_or_default();
+        let key = cache::Key::new(candidate, &[QUESTION.to_string()], Path::new("/"))
+            .ok()?
+            .with("PYTHONHOME", home.as_encoded_bytes());
+        cache::remembered(cache::directory(false).as_deref(), &key, ask)?
+    };
+    let text = String::from_utf8(answer).ok()?;
     let mut lines = text.lines().map(PathBuf::from);
     let executable = std::fs::canonicalize(lines.next()?).ok()?;
     let mut readable: Vec<PathBuf> = lines.filter(|p| p.is_dir()).collect();

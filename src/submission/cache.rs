@@ -116,6 +116,12 @@ impl Key {
         Ok(self)
     }
 
+    /// Adds a named value that also decides the outcome (an environment variable).
+    pub fn with(mut self, name: &str, value: &[u8]) -> Key {
+        self.field(name.as_bytes(), value);
+        self
+    }
+
     fn field(&mut self, name: &[u8], value: &[u8]) {
         self.bytes.extend_from_slice(name);
         self.bytes.push(b' ');
@@ -177,6 +183,32 @@ pub fn store(cache: &Path, key: &Key, dir: &Path, outputs: &[&str]) {
         }
     }
     prune(cache);
+}
+
+/// A small value computed from a key (what an interpreter says about itself), kept in the
+/// cache like a build: `compute` runs only when no entry holds this very key.
+pub fn remembered(
+    cache: Option<&Path>,
+    key: &Key,
+    compute: impl FnOnce() -> Option<Vec<u8>>,
+) -> Option<Vec<u8>> {
+    let Some(cache) = cache else {
+        return compute();
+    };
+    let entry = cache.join(key.entry_name());
+    let same_key = std::fs::read(entry.join("key")).is_ok_and(|stored| stored == key.bytes);
+    if same_key {
+        if let Ok(value) = std::fs::read(entry.join("out/value")) {
+            return Some(value);
+        }
+    }
+    let value = compute()?;
+    if let Ok(staging) = tempfile::Builder::new().prefix(".value-").tempdir() {
+        if std::fs::write(staging.path().join("value"), &value).is_ok() {
+            store(cache, key, staging.path(), &["value"]);
+        }
+    }
+    Some(value)
 }
 
 /// Removes the least recently used entries beyond [`MAX_ENTRIES`].
