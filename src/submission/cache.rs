@@ -285,6 +285,29 @@ mod tests {
     }
 
     #[test]
+    fn a_remembered_value_is_computed_once_per_key() {
+        let cache = tempfile::tempdir().expect("tempdir");
+        let key = |version: &str| Key::default().with("version", version.as_bytes());
+        let mut asked = 0;
+        for _ in 0..3 {
+            let value = remembered(Some(cache.path()), &key("3.11"), || {
+                asked += 1;
+                Some(b"/usr/bin/python3.11".to_vec())
+            });
+            assert_eq!(value.as_deref(), Some(&b"/usr/bin/python3.11"[..]));
+        }
+        assert_eq!(asked, 1);
+        let other = remembered(Some(cache.path()), &key("3.12"), || Some(b"other".to_vec()));
+        assert_eq!(other.as_deref(), Some(&b"other"[..]));
+        // A failed computation is not remembered.
+        assert_eq!(remembered(Some(cache.path()), &key("none"), || None), None);
+        assert_eq!(
+            remembered(Some(cache.path()), &key("none"), || Some(b"now".to_vec())).as_deref(),
+            Some(&b"now"[..])
+        );
+    }
+
+    #[test]
     fn a_stored_build_is_restored_only_for_the_same_key() {
         let cache = tempfile::tempdir().expect("tempdir");
         let build = tempfile::tempdir().expect("tempdir");
