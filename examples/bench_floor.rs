@@ -15,7 +15,9 @@
 //!   grader's peak memory per byte of program output;
 //! * re-grading an unchanged C++ Nim source (the build cache) against its first grading.
 //!
-//! Results and the machine's load go into docs/performance.md.
+//! `BENCH_GRADE=PATH` measures another `grade` binary; a second argument runs only the
+//! workloads whose label contains it (`C++`, `Python`, `Java`, `class`, `flood`, `board`,
+//! `regrade`). Results and the machine's load go into docs/performance.md.
 
 use std::io::Write as _;
 use std::os::unix::fs::PermissionsExt as _;
@@ -411,7 +413,10 @@ fn main() {
     let only = std::env::args().nth(2);
     let wanted = |name: &str| only.as_deref().is_none_or(|o| name.contains(o));
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let grade = root.join("target/release/grade");
+    // BENCH_GRADE=PATH measures another build of grade (an older one, to compare).
+    let grade = std::env::var_os("BENCH_GRADE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target/release/grade"));
     assert!(
         grade.exists(),
         "build the grader first: cargo build --release"
