@@ -292,6 +292,9 @@ pub fn grade(
         notes: prepared.notes.clone(),
         wall_ms: millis(started.elapsed()),
         sandbox: sandbox_layers(),
+        requirements: Vec::new(),
+        warnings: String::new(),
+        rubric: Vec::new(),
     })
 }
 
@@ -799,6 +802,9 @@ fn build_failed(
         notes: Vec::new(),
         wall_ms: millis(started.elapsed()),
         sandbox: sandbox_layers(),
+        requirements: Vec::new(),
+        warnings: String::new(),
+        rubric: Vec::new(),
     }
 }
 

@@ -196,6 +196,72 @@ pub struct SandboxLayer {
     pub detail: String,
 }
 
+/// A place in the student's code a requirement or the compiler points at.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// The file, relative to the submission.
+    pub file: String,
+    /// The 1-based line, when the finding has one (an absence has none).
+    pub line: Option<usize>,
+    /// What was found there, e.g. "non-const global `int turn`".
+    pub message: String,
+}
+
+impl Finding {
+    /// `file:line` (or just the file), as findings are shown.
+    pub fn place(&self) -> String {
+        match self.line {
+            Some(line) => format!("{}:{line}", self.file),
+            None => self.file.clone(),
+        }
+    }
+}
+
+/// Whether a requirement on the code was met.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RequirementStatus {
+    /// The code does what the handout asks.
+    Passed,
+    /// It does not; the findings say where.
+    Failed,
+    /// The submission is not in the handout's language: nothing is lost.
+    NotApplicable,
+}
+
+/// One handout requirement on the code itself (not on what it prints).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RequirementResult {
+    /// Short name, used to reweight or switch it off in assignment.yaml.
+    pub name: String,
+    /// The handout's own line it checks.
+    pub quote: String,
+    /// Passed, failed, or not applicable.
+    pub status: RequirementStatus,
+    /// Points earned.
+    pub score: f64,
+    /// Points possible (0 when not applicable).
+    pub max_score: f64,
+    /// One line saying what was found.
+    pub detail: String,
+    /// Where, in the code (file and line).
+    pub findings: Vec<Finding>,
+}
+
+/// One line of an assignment's rubric (e.g. the handout's "Submitted 1 / Compiled 9 /
+/// Output 90"): what it counts and what it earned.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RubricLine {
+    /// The rubric's name for the line ("Output").
+    pub name: String,
+    /// What it counts: submitted, compiled, cases or requirements.
+    pub part: String,
+    /// Points earned.
+    pub score: f64,
+    /// Points possible.
+    pub max_score: f64,
+}
+
 /// The result of grading one submission against one assignment's cases.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GradeResult {
@@ -220,6 +286,16 @@ pub struct GradeResult {
     pub wall_ms: u64,
     /// The sandbox layers student code ran under (empty when not recorded).
     pub sandbox: Vec<SandboxLayer>,
+    /// The handout's requirements on the code itself, checked on a parse of the sources.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub requirements: Vec<RequirementResult>,
+    /// What the compiler warned about (the build still succeeded), as it printed it.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub warnings: String,
+    /// The assignment's rubric, when its case directory states one: then `score` and
+    /// `max_score` are the rubric's totals.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rubric: Vec<RubricLine>,
 }
 
 impl GradeResult {
@@ -231,9 +307,13 @@ impl GradeResult {
             .collect()
     }
 
-    /// True when every case earned full marks.
+    /// True when every case and every applicable requirement earned full marks.
     pub fn full_marks(&self) -> bool {
         self.build_failure.is_none()
+            && self
+                .requirements
+                .iter()
+                .all(|r| r.status != RequirementStatus::Failed)
             && self
                 .cases
                 .iter()

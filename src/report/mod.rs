@@ -270,6 +270,9 @@ pub(crate) mod tests {
             notes: Vec::new(),
             wall_ms: 2345,
             sandbox: Vec::new(),
+            requirements: Vec::new(),
+            warnings: String::new(),
+            rubric: Vec::new(),
         }
     }
 

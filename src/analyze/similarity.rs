@@ -1,0 +1,1 @@
+//! Similarity between submissions (filled in below).
