@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use clap::Args;
 
+use crate::analyze;
 use crate::cases::{self, Case, CaseSet, CaseTree};
 use crate::check::Level;
 use crate::check::{self, Check, CheckKind, StudentRun};
@@ -254,13 +255,25 @@ pub fn grade(
     let prepare_options = submission::PrepareOptions {
         java_main: set.java_main.clone(),
     };
+    // The code is read on its own parse, whether or not it builds.
+    let mut program = analyze::Program::load(submission);
     let prepared = match submission::prepare(submission, &prepare_options) {
         Ok(prepared) => prepared,
         Err(PrepareError::BuildFailed(failure)) => {
-            return Ok(build_failed(submission, set, &selected, failure, started));
+            program.build_failed = true;
+            program.warnings = analyze::compiler_findings(&failure.messages);
+            let requirements =
+                analyze::requirements::evaluate(set.assignment, &program, &set.requirement_weights);
+            let mut result = build_failed(submission, set, &selected, failure, started);
+            result.requirements = requirements;
+            result.total(&set.rubric);
+            return Ok(result);
         }
         Err(other) => return Err(other.into()),
     };
+    program.warnings = analyze::compiler_findings(&prepared.warnings);
+    let requirements =
+        analyze::requirements::evaluate(set.assignment, &program, &set.requirement_weights);
 
     let jobs = options
         .jobs
@@ -282,20 +295,22 @@ pub fn grade(
     for slot in slots {
         cases.push(slot.ok_or_else(|| anyhow::anyhow!("a case was not graded"))??);
     }
-    Ok(GradeResult {
+    let mut result = GradeResult {
         assignment: set.assignment.name().to_string(),
         submission: submission.display().to_string(),
-        score: round(cases.iter().map(|c| c.score).sum()),
-        max_score: round(cases.iter().map(|c| c.max_score).sum()),
+        score: 0.0,
+        max_score: 0.0,
         cases,
         build_failure: None,
         notes: prepared.notes.clone(),
         wall_ms: millis(started.elapsed()),
         sandbox: sandbox_layers(),
-        requirements: Vec::new(),
-        warnings: String::new(),
+        requirements,
+        warnings: prepared.warnings.trim_end().to_string(),
         rubric: Vec::new(),
-    })
+    };
+    result.total(&set.rubric);
+    Ok(result)
 }
 
 /// The sandbox layers of this grader process, as the report records them.

@@ -59,6 +59,8 @@ pub struct Submission {
     /// What the student should know about how the submission was run (e.g. which of several
     /// `main` classes), shown at the top of the report.
     pub notes: Vec<String>,
+    /// What the compiler warned about (`-Wall -Wextra`, `-Xlint`) in a build that succeeded.
+    pub warnings: String,
     /// Private copies of the sources and the build outputs; removed when dropped.
     build_dir: tempfile::TempDir,
 }
@@ -285,6 +287,7 @@ fn build(
         readable,
         env,
         notes: Vec::new(),
+        warnings: String::new(),
         build_dir,
     };
     let java_sources = if entry.is_dir() {
@@ -295,9 +298,10 @@ fn build(
         Vec::new()
     };
     if !java_sources.is_empty() {
-        let (command, note) = build_java(original, &dir, java_sources, options)?;
+        let (command, note, warnings) = build_java(original, &dir, java_sources, options)?;
         let mut built = submission(Language::Java, command, vec![dir.clone()], vec![]);
         built.notes.extend(note);
+        built.warnings = warnings;
         return Ok(built);
     }
     if entry.is_dir() {
@@ -308,13 +312,10 @@ fn build(
         } else {
             (Language::Cpp, "g++", cpp)
         };
-        let binary = compile_native(language, compiler, &dir, sources)?;
-        return Ok(submission(
-            language,
-            vec![binary],
-            vec![dir.clone()],
-            vec![],
-        ));
+        let (binary, warnings) = compile_native(language, compiler, &dir, sources)?;
+        let mut built = submission(language, vec![binary], vec![dir.clone()], vec![]);
+        built.warnings = warnings;
+        return Ok(built);
     }
     let entry_text = entry.display().to_string();
     match ext.as_str() {
@@ -345,23 +346,16 @@ fn build(
                 vec![],
             ))
         }
-        "c" => {
-            let binary = compile_native(Language::C, "gcc", &dir, vec![entry_text])?;
-            Ok(submission(
-                Language::C,
-                vec![binary],
-                vec![dir.clone()],
-                vec![],
-            ))
-        }
-        "cpp" | "cc" | "cxx" => {
-            let binary = compile_native(Language::Cpp, "g++", &dir, vec![entry_text])?;
-            Ok(submission(
-                Language::Cpp,
-                vec![binary],
-                vec![dir.clone()],
-                vec![],
-            ))
+        "c" | "cpp" | "cc" | "cxx" => {
+            let (language, compiler) = if ext == "c" {
+                (Language::C, "gcc")
+            } else {
+                (Language::Cpp, "g++")
+            };
+            let (binary, warnings) = compile_native(language, compiler, &dir, vec![entry_text])?;
+            let mut built = submission(language, vec![binary], vec![dir.clone()], vec![]);
+            built.warnings = warnings;
+            Ok(built)
         }
         _ if is_executable(&entry) => Ok(submission(
             Language::Executable,
@@ -378,13 +372,13 @@ fn build(
 
 /// Runs a build command in `dir`, inside the same sandbox as the student's program: a
 /// compiler reads the student's sources, and `#include` or `.incbin` of a case or reference
-/// file must fail just as reading it at run time does.
+/// file must fail just as reading it at run time does. Returns what it printed (warnings).
 fn run_build(
     language: Language,
     tool: &str,
     args: &[String],
     dir: &Path,
-) -> Result<(), PrepareError> {
+) -> Result<String, PrepareError> {
     let program = find_on_path(tool).ok_or_else(|| PrepareError::MissingTool {
         tool: tool.to_string(),
         language,
@@ -400,7 +394,7 @@ fn run_build_with(
     args: &[String],
     dir: &Path,
     readable: Vec<PathBuf>,
-) -> Result<(), PrepareError> {
+) -> Result<String, PrepareError> {
     let shown = format!("{tool} {}", args.join(" ")).replace(&format!("{}/", dir.display()), "");
     let mut command = vec![program.display().to_string()];
     command.extend(args.iter().cloned());
@@ -431,7 +425,7 @@ fn run_build_with(
     let mut messages = outcome.transcript.output_text(Stream::Stdout);
     messages.push_str(&outcome.transcript.output_text(Stream::Stderr));
     match outcome.ending {
-        Ending::Exited(0) => Ok(()),
+        Ending::Exited(0) => Ok(messages.replace(&format!("{}/", dir.display()), "")),
         Ending::Exited(_) => Err(failed(messages)),
         Ending::WallTimeout | Ending::CpuLimit => Err(failed(format!(
             "{messages}\nthe build took longer than {} s and was stopped",
@@ -443,21 +437,29 @@ fn run_build_with(
     }
 }
 
-/// Compiles C or C++ sources with -O2 into `dir/program`.
+/// Compiles C or C++ sources with -O2 into `dir/program`, with every common warning on
+/// (`-Wall -Wextra`: handouts grade "free of warnings"; warnings never fail the build).
+/// Returns the binary and the compiler's warnings.
 fn compile_native(
     language: Language,
     compiler: &str,
     dir: &Path,
     sources: Vec<String>,
-) -> Result<String, PrepareError> {
+) -> Result<(String, String), PrepareError> {
     let binary = dir.join("program").display().to_string();
-    let mut args = vec!["-O2".to_string(), "-o".to_string(), binary.clone()];
+    let mut args = vec![
+        "-O2".to_string(),
+        "-Wall".to_string(),
+        "-Wextra".to_string(),
+        "-o".to_string(),
+        binary.clone(),
+    ];
     args.extend(sources);
     if language == Language::C {
         args.push("-lm".into());
     }
-    run_build(language, compiler, &args, dir)?;
-    Ok(binary)
+    let warnings = run_build(language, compiler, &args, dir)?;
+    Ok((binary, warnings))
 }
 
 /// Which class with `main` runs a Java program: the one the handout names, else the only
@@ -493,13 +495,15 @@ fn choose_java_main(
     }
 }
 
-/// Compiles Java sources into `dir/classes` and chooses the class whose `main` runs.
+/// Compiles Java sources into `dir/classes` (with `-Xlint`: its warnings are shown, never
+/// fatal) and chooses the class whose `main` runs. Returns the command, a note on the choice
+/// and the compiler's warnings.
 fn build_java(
     original: &Path,
     dir: &Path,
     sources: Vec<String>,
     options: &PrepareOptions,
-) -> Result<(Vec<String>, Option<String>), PrepareError> {
+) -> Result<(Vec<String>, Option<String>, String), PrepareError> {
     let classes = dir.join("classes");
     std::fs::create_dir_all(&classes).map_err(|e| PrepareError::Unreadable {
         path: original.to_path_buf(),
@@ -517,13 +521,14 @@ fn build_java(
             }
         })?;
     let mut args = vec![
+        "-Xlint".to_string(),
         "-encoding".to_string(),
         "UTF-8".to_string(),
         "-d".to_string(),
         classes.display().to_string(),
     ];
     args.extend(sources);
-    run_build(Language::Java, "javac", &args, dir)?;
+    let warnings = run_build(Language::Java, "javac", &args, dir)?;
     let java = find_on_path("java").ok_or(PrepareError::MissingTool {
         tool: "java".into(),
         language: Language::Java,
@@ -531,7 +536,7 @@ fn build_java(
     let mut command = vec![java.display().to_string()];
     command.extend(JVM_OPTIONS.split_whitespace().map(String::from));
     command.extend(["-cp".to_string(), classes.display().to_string(), main]);
-    Ok((command, note))
+    Ok((command, note, warnings))
 }
 
 /// The fully qualified name of the class with `main` in a Java source, if it has one.

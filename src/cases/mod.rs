@@ -255,6 +255,10 @@ pub struct CaseSet {
     pub args: Vec<String>,
     /// The assignment's default limits.
     pub limits: Limits,
+    /// Points of the code requirements as the case directory sets them.
+    pub requirement_weights: crate::analyze::requirements::Weights,
+    /// The rubric (name, part, points); empty when the case directory states none.
+    pub rubric: Vec<(String, crate::results::RubricPart, f64)>,
 }
 
 impl CaseSet {
@@ -525,7 +529,11 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
             message: "no case files next to it".into(),
         });
     }
+    let requirement_weights = requirement_weights(assignment, &header, &header_source)?;
+    let rubric = rubric(assignment, &header, &requirement_weights, &header_source)?;
     let set = CaseSet {
+        requirement_weights,
+        rubric,
         assignment,
         title: header
             .title
@@ -548,6 +556,107 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
         }
     }
     Ok(set)
+}
+
+/// The points of the code requirements set in assignment.yaml, checked against the
+/// assignment's requirements.
+fn requirement_weights(
+    assignment: Assignment,
+    header: &AssignmentFile,
+    source: &str,
+) -> Result<crate::analyze::requirements::Weights, CaseError> {
+    use schema::RequirementSetting;
+    let known = crate::analyze::requirements::names(assignment);
+    let mut weights = crate::analyze::requirements::Weights::new();
+    for (name, setting) in &header.requirements {
+        let error = |message: String| CaseError {
+            file: source.to_string(),
+            message,
+        };
+        if !known.contains(&name.as_str()) {
+            return Err(error(if known.is_empty() {
+                format!("requirements: {assignment} has no code requirements (got '{name}')")
+            } else {
+                format!(
+                    "requirements: no requirement '{name}' for {assignment}; known: {}",
+                    known.join(", ")
+                )
+            }));
+        }
+        match setting {
+            RequirementSetting::Points(p) if p.is_finite() && *p >= 0.0 => {
+                weights.insert(name.clone(), Some(*p));
+            }
+            RequirementSetting::Points(p) => {
+                return Err(error(format!(
+                    "requirements.{name}: {p} is not a number of points (0 or more)"
+                )))
+            }
+            RequirementSetting::Enabled(false) => {
+                weights.insert(name.clone(), None);
+            }
+            RequirementSetting::Enabled(true) => {}
+        }
+    }
+    Ok(weights)
+}
+
+/// The rubric of assignment.yaml, checked: each part once, `cases` present, and a
+/// `requirements` line whenever requirements carry points (else they would count for nothing).
+fn rubric(
+    assignment: Assignment,
+    header: &AssignmentFile,
+    weights: &crate::analyze::requirements::Weights,
+    source: &str,
+) -> Result<Vec<(String, crate::results::RubricPart, f64)>, CaseError> {
+    use crate::results::RubricPart;
+    let Some(lines) = &header.rubric else {
+        return Ok(Vec::new());
+    };
+    let error = |message: String| CaseError {
+        file: source.to_string(),
+        message,
+    };
+    let mut rubric = Vec::new();
+    for line in lines {
+        if !(line.points.is_finite() && line.points >= 0.0) {
+            return Err(error(format!(
+                "rubric: '{}' has {} points; give 0 or more",
+                line.name, line.points
+            )));
+        }
+        if rubric.iter().any(|(_, part, _)| *part == line.part) {
+            return Err(error(format!(
+                "rubric: part '{}' appears twice",
+                line.part.name()
+            )));
+        }
+        rubric.push((line.name.clone(), line.part, line.points));
+    }
+    if !rubric.iter().any(|(_, part, _)| *part == RubricPart::Cases) {
+        return Err(error(
+            "rubric: no line counts the cases (part: cases)".into(),
+        ));
+    }
+    let requirement_points: f64 = crate::analyze::requirements::for_assignment(assignment)
+        .iter()
+        .map(|r| match weights.get(r.name) {
+            Some(setting) => setting.unwrap_or(0.0),
+            None => r.points,
+        })
+        .sum();
+    if requirement_points > 0.0
+        && !rubric
+            .iter()
+            .any(|(_, part, _)| *part == RubricPart::Requirements)
+    {
+        return Err(error(
+            "rubric: the code requirements carry points but no line counts them; add a line \
+             with part: requirements, or switch them off under requirements:"
+                .into(),
+        ));
+    }
+    Ok(rubric)
 }
 
 #[cfg(test)]

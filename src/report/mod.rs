@@ -11,6 +11,7 @@ pub mod gradescope;
 pub mod html;
 pub mod json;
 pub mod junit;
+pub mod requirements;
 pub mod text;
 
 use crate::results::{CaseResult, GradeResult, Visibility};

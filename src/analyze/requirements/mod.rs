@@ -63,6 +63,9 @@ impl Verdict {
     }
 }
 
+/// Findings kept per requirement (a report stays readable whatever the code holds).
+const MAX_FINDINGS: usize = 30;
+
 /// The requirements of an assignment's handout, in report order.
 pub fn for_assignment(assignment: Assignment) -> &'static [Requirement] {
     match assignment {
@@ -123,7 +126,16 @@ fn evaluate_one(requirement: &Requirement, program: &Program, points: f64) -> Re
             ))
         }
     }
-    let verdict = (requirement.check)(program);
+    let mut verdict = (requirement.check)(program);
+    if verdict.findings.len() > MAX_FINDINGS {
+        let more = verdict.findings.len() - MAX_FINDINGS;
+        verdict.findings.truncate(MAX_FINDINGS);
+        verdict.findings.push(Finding {
+            file: String::new(),
+            line: None,
+            message: format!("… and {more} more"),
+        });
+    }
     RequirementResult {
         name: requirement.name.to_string(),
         quote: requirement.quote.to_string(),

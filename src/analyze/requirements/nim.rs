@@ -60,14 +60,18 @@ fn do_while_input(program: &Program) -> Verdict {
                 covered.push(file.finding(read, format!("`{text}` is read in a do-while loop")));
             } else {
                 let how = match innermost_loop(read).map(|l| l.kind()) {
-                    Some("while_statement") => "in a while loop",
-                    Some("for_statement") | Some("for_range_loop") => "in a for loop",
-                    _ => "outside any loop",
+                    Some("while_statement") => "in a while loop, not a do-while loop".to_string(),
+                    Some("for_statement") | Some("for_range_loop") => {
+                        "in a for loop, not a do-while loop".to_string()
+                    }
+                    _ => match function_of(file, read).as_str() {
+                        "" | "main" => "outside any loop".to_string(),
+                        helper => {
+                            format!("in `{helper}`, which is not called from a do-while loop")
+                        }
+                    },
                 };
-                uncovered.push(file.finding(
-                    read,
-                    format!("`{text}` is read {how}, not in a do-while loop"),
-                ));
+                uncovered.push(file.finding(read, format!("`{text}` is read {how}")));
             }
         }
     }
@@ -195,12 +199,9 @@ int main() {
             [
                 (
                     Some(7),
-                    "`cin >> n` is read in a while loop, not in a do-while loop"
+                    "`cin >> n` is read in a while loop, not a do-while loop"
                 ),
-                (
-                    Some(8),
-                    "`getline(cin, line)` is read outside any loop, not in a do-while loop"
-                ),
+                (Some(8), "`getline(cin, line)` is read outside any loop"),
             ]
         );
     }
