@@ -268,6 +268,18 @@ enum Command {
 
     /// Run any command with scripted input under the sandbox and print its transcript.
     Run(grade::cli::run::RunArgs),
+
+    /// Rank pairs of submissions by shared code (MOSS-style), as evidence for a person.
+    #[command(
+        long_about = "Compare submissions for shared code: each is parsed, its tokens normalised \
+        (names, literals, comments and layout set aside) and fingerprinted by winnowing; every \
+        pair is ranked by the share of each program that the other shares. Renaming, \
+        reformatting, reordering functions and adding dead code do not hide shared code. A high \
+        share is a reason to read both programs, not a finding. See docs/similarity.md.",
+        after_help = "Examples:\n  grade similarity class/*/ -a nim\n  \
+        grade similarity class/*/ -a silver_dollar --base starter/ --format html -o similarity.html"
+    )]
+    Similarity(grade::cli::similarity::SimilarityArgs),
 }
 
 fn main() -> ExitCode {
@@ -412,6 +424,7 @@ fn dispatch(cli: Cli) -> ExitCode {
                 .map(|()| 0)
         }
         Some(Command::Doctor) => grade::cli::doctor::print(),
+        Some(Command::Similarity(args)) => grade::cli::similarity::similarity_command(&args),
         Some(Command::Run(args)) => {
             // Before any thread exists: Ctrl-C and SIGTERM stop the run cleanly (exit 130).
             grade::run::interrupt::install();

@@ -4,3 +4,4 @@
 pub mod doctor;
 pub mod gradescope;
 pub mod run;
+pub mod similarity;

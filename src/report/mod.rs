@@ -12,6 +12,7 @@ pub mod html;
 pub mod json;
 pub mod junit;
 pub mod requirements;
+pub mod similarity;
 pub mod text;
 
 use crate::results::{CaseResult, GradeResult, Visibility};
