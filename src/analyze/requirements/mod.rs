@@ -136,6 +136,11 @@ fn evaluate_one(requirement: &Requirement, program: &Program, points: f64) -> Re
             message: format!("… and {more} more"),
         });
     }
+    if program.build_failed && verdict.passed {
+        // What the code would earn is shown, but a program that does not build earns nothing.
+        verdict.passed = false;
+        verdict.detail = format!("no points: the program did not build ({})", verdict.detail);
+    }
     RequirementResult {
         name: requirement.name.to_string(),
         quote: requirement.quote.to_string(),
@@ -195,6 +200,26 @@ pub(crate) mod tests {
                 r.detail
             );
         }
+    }
+
+    #[test]
+    fn a_program_that_does_not_build_earns_no_requirement() {
+        let mut cpp = program(
+            "nim.cpp",
+            "int main() { for (int i = 0; i < 5; i++) cout << '|'; }\n",
+        );
+        cpp.build_failed = true;
+        let results = evaluate(Assignment::Nim, &cpp, &Weights::new());
+        let for_loop = results
+            .iter()
+            .find(|r| r.name == "for-loop-matches")
+            .expect("checked");
+        assert_eq!(for_loop.status, RequirementStatus::Failed);
+        assert_eq!(for_loop.score, 0.0);
+        assert_eq!(
+            for_loop.detail,
+            "no points: the program did not build (the matches are printed in a for loop)"
+        );
     }
 
     #[test]
