@@ -143,6 +143,15 @@ pub fn grade(
     program.warnings = analyze::compiler_findings(&prepared.warnings);
     let requirements =
         analyze::requirements::evaluate(set.assignment, &program, &set.requirement_weights);
+    let mut notes = prepared.notes.clone();
+    let resized = resized_submissions(submission, &selected, &prepare_options);
+    for (size, built) in &resized {
+        if let Ok((_, change)) = built {
+            notes.push(format!(
+                "rebuilt for the {size}×{size} board case(s): {change}"
+            ));
+        }
+    }
 
     let jobs = options
         .jobs
@@ -152,12 +161,12 @@ pub fn grade(
         if run::interrupt::interrupted() {
             return None;
         }
-        Some(grade_case(
-            selected[index],
-            &references[index],
-            &prepared,
-            options,
-        ))
+        let case = selected[index];
+        Some(match case.board_size.and_then(|size| resized.get(&size)) {
+            None => grade_case(case, &references[index], &prepared, options),
+            Some(Ok((resized, _))) => grade_case(case, &references[index], resized, options),
+            Some(Err(reason)) => Ok(not_resizable(case, reason)),
+        })
     });
     run::interrupt::check()?;
     let mut cases = Vec::with_capacity(slots.len());
@@ -171,7 +180,7 @@ pub fn grade(
         max_score: 0.0,
         cases,
         build_failure: None,
-        notes: prepared.notes.clone(),
+        notes,
         wall_ms: millis(started.elapsed()),
         sandbox: sandbox_layers(),
         requirements,
@@ -180,6 +189,100 @@ pub fn grade(
     };
     result.total(&set.rubric);
     Ok(result)
+}
+
+/// connect6's "change a single variable N": for each board size a selected case asks for, the
+/// submission rebuilt with its board-size constant set to that size (with what was changed),
+/// or why it cannot be (no single constant, or the rebuilt program does not build).
+fn resized_submissions(
+    submission: &Path,
+    selected: &[&Case],
+    options: &submission::PrepareOptions,
+) -> std::collections::BTreeMap<usize, Result<(Submission, String), String>> {
+    let mut sizes: Vec<usize> = selected.iter().filter_map(|c| c.board_size).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    sizes
+        .into_iter()
+        .map(|size| (size, resized_submission(submission, size, options)))
+        .collect()
+}
+
+fn resized_submission(
+    submission: &Path,
+    size: usize,
+    options: &submission::PrepareOptions,
+) -> Result<(Submission, String), String> {
+    let edit = analyze::resize::board_size(submission, size)?;
+    let copy = tempfile::Builder::new()
+        .prefix("grade-resized-")
+        .tempdir()
+        .map_err(|e| format!("cannot make a directory for the rebuilt program: {e}"))?;
+    let name = submission.file_name().map_or_else(
+        || std::ffi::OsString::from("submission"),
+        |n| n.to_os_string(),
+    );
+    let root = copy.path().join(name);
+    if submission.is_dir() {
+        run::workdir::copy_tree(
+            submission,
+            &root,
+            run::workdir::CopyLimits {
+                depth: 3,
+                files: 2_000,
+                bytes: 512 << 20,
+            },
+        )
+        .map_err(|e| format!("cannot copy the submission to rebuild it: {e}"))?;
+        std::fs::write(root.join(&edit.file), &edit.text)
+    } else {
+        std::fs::write(&root, &edit.text)
+    }
+    .map_err(|e| format!("cannot write the rebuilt program: {e}"))?;
+    match submission::prepare(&root, options) {
+        Ok(built) => Ok((built, edit.change)),
+        Err(PrepareError::BuildFailed(failure)) => Err(format!(
+            "the program with {} did not build: {}",
+            edit.change,
+            failure
+                .messages
+                .lines()
+                .find(|l| l.contains("error"))
+                .unwrap_or("")
+                .trim()
+        )),
+        Err(other) => Err(format!(
+            "the program with {} cannot run: {other}",
+            edit.change
+        )),
+    }
+}
+
+/// A board-size case for a program whose board size is not a single constant: every point
+/// lost, with the reason.
+fn not_resizable(case: &Case, reason: &str) -> CaseResult {
+    let detail = format!("the board size could not be changed: {reason}");
+    CaseResult {
+        name: case.name.clone(),
+        description: case.description.clone(),
+        visibility: case.visibility,
+        score: 0.0,
+        max_score: case.points,
+        status: CaseStatus::Failed,
+        checks: vec![CheckResult {
+            name: "board size".into(),
+            kind: "rebuild".into(),
+            passed: false,
+            score: 0.0,
+            max_score: case.points,
+            detail: detail.clone(),
+            difference: None,
+        }],
+        run: RunSummary::not_run(Ended::Exit, 0),
+        input: Vec::new(),
+        notes: Vec::new(),
+        stderr: String::new(),
+    }
 }
 
 /// The sandbox layers of this grader process, as the report records them.

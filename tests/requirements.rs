@@ -344,3 +344,70 @@ fn a_case_directory_reweights_or_switches_off_requirements() {
         "{stderr}"
     );
 }
+
+/// The case of `report` named `name`.
+fn case<'r>(report: &'r Value, name: &str) -> &'r Value {
+    report["cases"]
+        .as_array()
+        .and_then(|all| all.iter().find(|c| c["name"] == name))
+        .unwrap_or_else(|| panic!("no case {name}"))
+}
+
+#[test]
+fn connect6_is_rebuilt_with_another_n_and_played_on_the_smaller_board() {
+    // Follows the handout: N changed to 10, the program plays a 10×10 board like the reference.
+    if let Some(report) = graded("connect6/correct_getline.cpp", "connect6", "smaller-board") {
+        let smaller = case(&report, "smaller-board");
+        assert_eq!(smaller["score"], smaller["max_score"], "{smaller:#}");
+        let notes: Vec<&str> = report["notes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|n| n.as_str())
+            .collect();
+        assert!(
+            notes.contains(&"rebuilt for the 10×10 board case(s): `N = 19` at correct_getline.cpp:10 set to 10"),
+            "{notes:?}"
+        );
+    }
+    // N is there, but the move check still says 'S' and 18: on the smaller board S0 is taken.
+    if let Some(report) = graded(
+        "requirements/connect6_size_hardcoded.cpp",
+        "connect6",
+        "smaller-board",
+    ) {
+        let smaller = case(&report, "smaller-board");
+        assert!(
+            smaller["score"].as_f64() < smaller["max_score"].as_f64(),
+            "{smaller:#}"
+        );
+        let invalid = smaller["checks"]
+            .as_array()
+            .and_then(|c| c.iter().find(|k| k["name"] == "Invalid Enter again!"))
+            .expect("the invalid-move check");
+        assert_eq!(invalid["passed"], false, "{invalid:#}");
+        let spelled = findings(requirement(&report, "board-size-constant"));
+        assert_eq!(
+            spelled,
+            [
+                "connect6_size_hardcoded.cpp:12 board size constant `N = 19`",
+                "connect6_size_hardcoded.cpp:38 the board size written out as 'S'",
+                "connect6_size_hardcoded.cpp:44 the board size written out as 18",
+            ]
+        );
+    }
+    // No constant at all: the case is lost, with the reason.
+    if let Some(report) = graded(
+        "requirements/connect6_globals.cpp",
+        "connect6",
+        "smaller-board",
+    ) {
+        let smaller = case(&report, "smaller-board");
+        assert_eq!(smaller["score"], 0.0);
+        assert_eq!(
+            smaller["checks"][0]["detail"],
+            "the board size could not be changed: no constant holds the board size 19, so the \
+             board cannot be resized by changing one variable"
+        );
+    }
+}

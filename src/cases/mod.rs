@@ -199,6 +199,8 @@ pub struct Case {
     pub reference_path: String,
     /// The reference game, set up once from `reference_args` and `files`.
     pub setup: Setup,
+    /// connect6: the board size the program is rebuilt with for this case.
+    pub board_size: Option<usize>,
 }
 
 impl Case {
@@ -499,7 +501,27 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
             .map(|b| String::from_utf8_lossy(b).into_owned());
         // Fails early on a case the reference cannot even start (bad board file, bad args).
         let setup = reference_setup(assignment, &files, &reference_args, &source)?;
+        if let Some(size) = file.board_size {
+            if assignment != Assignment::Connect6 {
+                return Err(error(
+                    "board_size: only connect6 has a board size to change".into(),
+                ));
+            }
+            if !(1..=crate::games::connect6::MAX_SIZE).contains(&size) {
+                return Err(error(format!(
+                    "board_size: {size} is not a size from 1 to {}",
+                    crate::games::connect6::MAX_SIZE
+                )));
+            }
+            let reference_size = crate::games::connect6::size_from_args(&reference_args).ok();
+            if reference_size != Some(size) {
+                return Err(error(format!(
+                    "board_size: {size} needs reference_args [--size, \"{size}\"] so the reference plays the same board"
+                )));
+            }
+        }
         let case = Case {
+            board_size: file.board_size,
             setup,
             assignment,
             name: file.name,
@@ -722,6 +744,80 @@ mod tests {
             let e = load(&t, Assignment::Nim).expect_err(body);
             assert!(e.message.contains(expected), "{body}: {}", e.message);
         }
+    }
+
+    #[test]
+    fn board_size_is_connect6s_and_needs_the_same_reference_size() {
+        let case = |body: &str, assignment: &str| {
+            let t = tree(&[
+                (
+                    &format!("cases/{assignment}/assignment.yaml") as &str,
+                    &format!("assignment: {assignment}\nchecks:\n  - kind: exit\n") as &str,
+                ),
+                (
+                    &format!("cases/{assignment}/first.yaml") as &str,
+                    &format!("name: first\ndescription: d\npoints: 1\ninput: [A0]\n{body}") as &str,
+                ),
+            ]);
+            load(
+                &t,
+                if assignment == "nim" {
+                    Assignment::Nim
+                } else {
+                    Assignment::Connect6
+                },
+            )
+        };
+        let good = case(
+            "board_size: 10\nreference_args: [--size, \"10\"]\n",
+            "connect6",
+        )
+        .expect("loads");
+        assert_eq!(good.cases[0].board_size, Some(10));
+        let other = case("board_size: 10\n", "nim").expect_err("nim");
+        assert!(other.message.contains("only connect6"), "{}", other.message);
+        let mismatch = case("board_size: 10\n", "connect6").expect_err("no reference size");
+        assert!(
+            mismatch
+                .message
+                .contains("needs reference_args [--size, \"10\"]"),
+            "{}",
+            mismatch.message
+        );
+    }
+
+    #[test]
+    fn rubric_and_requirements_are_checked() {
+        let load_header = |extra: &str| {
+            let header = format!("assignment: nim\nchecks:\n  - kind: exit\n{extra}");
+            let t = tree(&[
+                ("cases/nim/assignment.yaml", &header as &str),
+                (
+                    "cases/nim/first.yaml",
+                    "name: first\ndescription: d\npoints: 2\ninput: [y]\n",
+                ),
+            ]);
+            load(&t, Assignment::Nim)
+        };
+        let set = load_header("rubric:\n  - {name: Output, part: cases, points: 90}\n  - {name: Code, part: requirements, points: 10}\n").expect("loads");
+        assert_eq!(set.rubric.len(), 2);
+        for (extra, expected) in [
+            ("rubric:\n  - {name: Output, part: cases, points: 90}\n", "no line counts them"),
+            ("rubric:\n  - {name: Built, part: compiled, points: 9}\nrequirements: {do-while-input: false, for-loop-matches: false}\n", "no line counts the cases"),
+            ("rubric:\n  - {name: A, part: cases, points: 1}\n  - {name: B, part: cases, points: 1}\n  - {name: C, part: requirements, points: 1}\n", "appears twice"),
+            ("requirements: {comments: 2}\n", "no requirement 'comments' for nim"),
+            ("requirements: {do-while-input: -1}\n", "is not a number of points"),
+        ] {
+            let e = load_header(extra).expect_err(extra);
+            assert!(e.message.contains(expected), "{extra}: {}", e.message);
+        }
+        let off = load_header("requirements: {do-while-input: false, for-loop-matches: 4}\n")
+            .expect("loads");
+        assert_eq!(off.requirement_weights.get("do-while-input"), Some(&None));
+        assert_eq!(
+            off.requirement_weights.get("for-loop-matches"),
+            Some(&Some(4.0))
+        );
     }
 
     #[test]

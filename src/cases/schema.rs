@@ -129,6 +129,10 @@ pub struct CaseFile {
     /// Robustness cases run only with `--robustness`.
     #[serde(default)]
     pub robustness: bool,
+    /// connect6: run the program rebuilt with its board-size constant (N = 19) set to this
+    /// size, against the reference's `--size` (give it in `reference_args`).
+    #[serde(default)]
+    pub board_size: Option<usize>,
 }
 
 /// `drive:` — Silver Dollar played move by move from the program's own strip.

@@ -156,6 +156,13 @@ fn evaluate_one(requirement: &Requirement, program: &Program, points: f64) -> Re
     }
 }
 
+pub use connect6::SizeConstant;
+
+/// connect6's board-size constants in a C or C++ program (see [`crate::analyze::resize`]).
+pub fn board_size_constants(program: &Program) -> Vec<SizeConstant> {
+    connect6::size_constants(program)
+}
+
 /// The names of an assignment's requirements, for messages about unknown ones.
 pub fn names(assignment: Assignment) -> Vec<&'static str> {
     for_assignment(assignment).iter().map(|r| r.name).collect()
