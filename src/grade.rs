@@ -146,12 +146,27 @@ pub fn grade(
     let mut notes = prepared.notes.clone();
     let resized = resized_submissions(submission, &selected, &prepare_options);
     for (size, built) in &resized {
-        if let Ok((_, change)) = built {
-            notes.push(format!(
+        match built {
+            Resize::Built(_, change) => notes.push(format!(
                 "rebuilt for the {size}×{size} board case(s): {change}"
-            ));
+            )),
+            Resize::NoSource(why) => notes.push(format!(
+                "the {size}×{size} board case(s) were not run: {why} (nothing lost)"
+            )),
+            Resize::Unchangeable(_) => {}
         }
     }
+    // A program without source (an executable) cannot be rebuilt: those cases do not apply.
+    let (selected, references): (Vec<&Case>, Vec<Recording>) = selected
+        .into_iter()
+        .zip(references)
+        .filter(|(case, _)| {
+            !matches!(
+                case.board_size.and_then(|size| resized.get(&size)),
+                Some(Resize::NoSource(_))
+            )
+        })
+        .unzip();
 
     let jobs = options
         .jobs
@@ -163,9 +178,13 @@ pub fn grade(
         }
         let case = selected[index];
         Some(match case.board_size.and_then(|size| resized.get(&size)) {
-            None => grade_case(case, &references[index], &prepared, options),
-            Some(Ok((resized, _))) => grade_case(case, &references[index], resized, options),
-            Some(Err(reason)) => Ok(not_resizable(case, reason)),
+            None | Some(Resize::NoSource(_)) => {
+                grade_case(case, &references[index], &prepared, options)
+            }
+            Some(Resize::Built(resized, _)) => {
+                grade_case(case, &references[index], resized, options)
+            }
+            Some(Resize::Unchangeable(reason)) => Ok(not_resizable(case, reason)),
         })
     });
     run::interrupt::check()?;
@@ -191,20 +210,40 @@ pub fn grade(
     Ok(result)
 }
 
+/// A submission rebuilt for another board size, or why not.
+enum Resize {
+    /// Rebuilt, with what was changed.
+    Built(Submission, String),
+    /// The board size is not a single constant, or the changed program does not build: the
+    /// case is lost with this reason.
+    Unchangeable(String),
+    /// No source to change (an executable): the case does not apply.
+    NoSource(String),
+}
+
 /// connect6's "change a single variable N": for each board size a selected case asks for, the
-/// submission rebuilt with its board-size constant set to that size (with what was changed),
-/// or why it cannot be (no single constant, or the rebuilt program does not build).
+/// submission rebuilt with its board-size constant set to that size, or why it cannot be.
 fn resized_submissions(
     submission: &Path,
     selected: &[&Case],
     options: &submission::PrepareOptions,
-) -> std::collections::BTreeMap<usize, Result<(Submission, String), String>> {
+) -> std::collections::BTreeMap<usize, Resize> {
     let mut sizes: Vec<usize> = selected.iter().filter_map(|c| c.board_size).collect();
     sizes.sort_unstable();
     sizes.dedup();
     sizes
         .into_iter()
-        .map(|size| (size, resized_submission(submission, size, options)))
+        .map(|size| {
+            let resized = if analyze::Program::load(submission).language.is_none() {
+                Resize::NoSource("the submission has no source to rebuild with another size".into())
+            } else {
+                match resized_submission(submission, size, options) {
+                    Ok((built, change)) => Resize::Built(built, change),
+                    Err(reason) => Resize::Unchangeable(reason),
+                }
+            };
+            (size, resized)
+        })
         .collect()
 }
 

@@ -75,7 +75,7 @@ fn hash_str(text: &str) -> u64 {
 
 /// The normalised tokens of a file, in source order.
 fn tokens_of(file: &SourceFile, index: u32, out: &mut Vec<Token>) {
-    fn walk(node: Node, index: u32, out: &mut Vec<Token>) {
+    fn walk(file: &SourceFile, node: Node, index: u32, out: &mut Vec<Token>) {
         let kind = node.kind();
         if kind == "comment" || kind == "line_comment" || kind == "block_comment" {
             return;
@@ -94,6 +94,10 @@ fn tokens_of(file: &SourceFile, index: u32, out: &mut Vec<Token>) {
         if node.child_count() == 0 {
             if is_name(kind) {
                 push(out, "ID");
+            } else if node.is_named() {
+                // Named leaves that are not names: types such as `int` or `void`, `true`, `null`.
+                let text = file.text_of(node);
+                push(out, text.get(..text.len().min(32)).unwrap_or(kind));
             } else if !node.is_extra() && !kind.is_empty() {
                 // Keywords, operators and punctuation: their own text, as the grammar names them.
                 push(out, kind);
@@ -102,10 +106,10 @@ fn tokens_of(file: &SourceFile, index: u32, out: &mut Vec<Token>) {
         }
         let mut cursor = node.walk();
         for child in node.children(&mut cursor) {
-            walk(child, index, out);
+            walk(file, child, index, out);
         }
     }
-    walk(file.tree.root_node(), index, out);
+    walk(file, file.tree.root_node(), index, out);
 }
 
 /// A submission read for similarity.

@@ -221,11 +221,16 @@ pub fn html(similarity: &Similarity) -> String {
                 if ranges.is_empty() {
                     continue;
                 }
+                let name = &similarity.submissions[index].name;
+                let title = if name == file {
+                    file.clone()
+                } else {
+                    format!("{name}/{file}")
+                };
                 let _ = writeln!(
                     body,
-                    "<h3>{}/{}</h3>\n<pre>{}</pre>",
-                    escape(&similarity.submissions[index].name),
-                    escape(file),
+                    "<h3>{}</h3>\n<pre>{}</pre>",
+                    escape(&title),
                     marked_source(text, &ranges)
                 );
             }

@@ -369,8 +369,14 @@ fn hard_coded_sizes(program: &Program, constants: &[SizeConstant]) -> Vec<Findin
         let defining = constants
             .iter()
             .any(|c| c.file == file.path && c.value.contains(&literal.start_byte()));
-        if spelled && !defining && ancestor(literal, &["preproc_def"]).is_none() {
-            findings.push(file.finding(literal, format!("the board size written out as {text}")));
+        let finding = file.finding(literal, format!("the board size written out as {text}"));
+        // One finding per line and spelling (`char b[19][19]` is one place).
+        if spelled
+            && !defining
+            && ancestor(literal, &["preproc_def"]).is_none()
+            && !findings.contains(&finding)
+        {
+            findings.push(finding);
         }
     }
     findings
@@ -508,7 +514,9 @@ int main() { show(); return 0; }
         assert_eq!(good.findings[0].line, Some(3));
         let bad = check("board-size-constant", BAD);
         assert!(!bad.passed);
-        assert_eq!(bad.findings.len(), 3, "{bad:?}");
+        // `char board[19][19]` (line 3, once) and `i < 19` (line 6).
+        let lines: Vec<Option<usize>> = bad.findings.iter().map(|f| f.line).collect();
+        assert_eq!(lines, [Some(3), Some(6)], "{bad:?}");
         let define = check(
             "board-size-constant",
             "#define SIZE 19\nint main() { return SIZE; }\n",
