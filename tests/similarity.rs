@@ -230,3 +230,20 @@ fn a_missing_submission_is_one_clear_line() {
         "grade: cannot read submission /nonexistent/a.cpp"
     );
 }
+
+#[test]
+fn a_base_directory_of_starter_code_is_excluded_too() {
+    let pair = [
+        "silver_dollar/correct_plain",
+        "similarity/silver_dollar_planted",
+    ];
+    let before = ranked(&similarity("silver_dollar", &pair, &[]));
+    assert!(before[0].1 > 0.9, "{before:?}");
+    let base = program("silver_dollar/correct_plain");
+    let after = ranked(&similarity(
+        "silver_dollar",
+        &pair,
+        &["--base", &base.to_string_lossy()],
+    ));
+    assert!(after[0].1 < 0.1, "{after:?}");
+}

@@ -193,8 +193,17 @@ impl Fingerprinted {
     }
 
     /// Every k-gram hash of a base file (starter code, the handout's text) read as each of
-    /// `languages`: all of them are excluded, not only the winnowed ones.
+    /// `languages`, or of the sources of a base directory: all of them are excluded, not only
+    /// the winnowed ones.
     fn base_hashes(path: &Path, languages: &[SourceLanguage]) -> anyhow::Result<HashSet<u64>> {
+        if path.is_dir() {
+            let program = Program::load(path);
+            let mut tokens = Vec::new();
+            for (index, file) in program.files.iter().enumerate() {
+                tokens_of(file, u32::try_from(index).unwrap_or(u32::MAX), &mut tokens);
+            }
+            return Ok(kgram_hashes(&tokens).into_iter().collect());
+        }
         let bytes = std::fs::read(path)
             .map_err(|e| anyhow::anyhow!("cannot read the base file {}: {e}", path.display()))?;
         let text = String::from_utf8_lossy(&bytes).into_owned();

@@ -27,7 +27,8 @@ pub struct SimilarityArgs {
     /// The assignment.
     #[arg(short, long)]
     pub assignment: Assignment,
-    /// Starter code or the handout's text: code found in it is not counted (repeatable).
+    /// Starter code (a file or a directory) or the handout's text: code found in it is not
+    /// counted (repeatable).
     #[arg(long, value_name = "FILE")]
     pub base: Vec<PathBuf>,
     /// Report format.
