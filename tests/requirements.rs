@@ -178,7 +178,10 @@ fn silver_dollar_with_statics_and_printing_board_loses_those_requirements_only()
             "PlayGame.java:12 static method `play`",
         ]
     );
-    assert_status(&report, "random", "failed");
+    assert_eq!(
+        findings(requirement(&report, "random")),
+        ["CoinStrip.java:8 Math.random() instead of a Random object"]
+    );
     assert_status(&report, "tostring", "failed");
 }
 

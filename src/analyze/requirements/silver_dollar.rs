@@ -271,7 +271,21 @@ fn scanner(program: &Program) -> Verdict {
 }
 
 fn random(program: &Program) -> Verdict {
-    uses_class(program, "Random", "the board is generated")
+    let mut verdict = uses_class(program, "Random", "the board is generated");
+    if !verdict.passed {
+        // Where the randomness comes from instead.
+        verdict.findings = program
+            .all(&["method_invocation"])
+            .into_iter()
+            .filter(|(file, call)| {
+                call.child_by_field_name("object")
+                    .is_some_and(|o| file.text_of(o) == "Math")
+                    && name_of(file, *call) == "random"
+            })
+            .map(|(file, call)| file.finding(call, "Math.random() instead of a Random object"))
+            .collect();
+    }
+    verdict
 }
 
 fn tostring(program: &Program) -> Verdict {
@@ -392,6 +406,12 @@ public class CoinStrip {
         );
         assert!(!check("scanner", &bad).passed);
         assert!(!check("random", &bad).passed);
+        let math = program(
+            "CoinStrip.java",
+            "class CoinStrip {\n  int gap() {\n    return 1 + (int) (Math.random() * 6);\n  }\n}\n",
+        );
+        let random = check("random", &math);
+        assert_eq!(random.findings[0].place(), "CoinStrip.java:3");
         assert!(!check("tostring", &bad).passed);
         assert!(check("two-classes", &bad).passed);
         let one = program(
