@@ -56,6 +56,7 @@ pub mod procpoll;
 pub mod sandbox;
 mod supervise;
 mod tree;
+pub mod waiting;
 pub mod workdir;
 pub use layers::{cgroup, limits, pty, seccomp};
 use std::path::PathBuf;

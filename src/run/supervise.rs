@@ -131,7 +131,9 @@ impl Supervisor<'_> {
             return Answer::Stop;
         }
         let prompt_missing = !self.output_since_input;
-        if prompt_missing {
+        // After end of input a terminal program may wait again (EOF on a terminal is not
+        // final): no prompt is due then.
+        if prompt_missing && !self.stdin_closed {
             self.pending_late = true;
         }
         self.output_since_input = false;
@@ -203,15 +205,16 @@ impl Supervisor<'_> {
         }
     }
 
-    /// Whether a thread reading fd 0 should simply continue (not our stdin, or input pending).
-    fn should_continue_at_once(&self, tid: u32) -> bool {
-        if procpoll::fd0_of(tid) != Some(self.stdin_id) {
-            return true;
-        }
+    /// Whether a held syscall should simply continue: input is pending or closed, or the call
+    /// is not a wait for our stdin (another fd, a non-blocking read, a zero-timeout check).
+    fn should_continue_at_once(&self, call: &waiting::Syscall) -> bool {
         if self.stdin_closed && !self.spec.terminal {
             return true;
         }
-        self.unread_input() > 0
+        if self.unread_input() > 0 {
+            return true;
+        }
+        !waiting::waits_for_stdin(call, self.stdin_id)
     }
 }
 
@@ -316,7 +319,12 @@ pub(super) fn supervise(
             let rev = fds[i].revents;
             if rev & libc::POLLIN != 0 {
                 if let Ok(notif) = seccomp::recv(l) {
-                    if sup.should_continue_at_once(notif.pid) {
+                    let call = waiting::Syscall {
+                        tid: notif.pid,
+                        nr: i64::from(notif.data.nr),
+                        args: notif.data.args,
+                    };
+                    if sup.should_continue_at_once(&call) {
                         seccomp::continue_syscall(l, notif.id);
                     } else if seccomp::id_valid(l, notif.id) {
                         match sup.answer() {

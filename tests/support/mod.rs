@@ -31,6 +31,7 @@ pub fn tools_for(program: &Path) -> &'static [&'static str] {
         Some("c") => &["gcc"],
         Some("cpp") | Some("cc") => &["g++"],
         Some("java") => &["javac", "java"],
+        Some("js") => &["node"],
         _ if program.is_dir() => {
             let has_java = std::fs::read_dir(program).is_ok_and(|entries| {
                 entries
