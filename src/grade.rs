@@ -70,6 +70,11 @@ pub struct GradeOptions {
     #[arg(long)]
     pub terminal: bool,
 
+    /// The program's entry point when a submission has several: a file in it (`main.py`,
+    /// `src/game.js`) or a Java class (`PlayGame`).
+    #[arg(long, value_name = "FILE|CLASS")]
+    pub main: Option<String>,
+
     /// Also run the robustness cases: input where programs that follow the handout may
     /// legitimately differ ("yes" for Y, blank lines, two numbers on one line).
     #[arg(long)]
@@ -253,6 +258,8 @@ pub fn grade(
 
     let prepare_options = submission::PrepareOptions {
         java_main: set.java_main.clone(),
+        main_file: set.main_file.clone(),
+        main: options.main.clone(),
     };
     let prepared = match submission::prepare(submission, &prepare_options) {
         Ok(prepared) => prepared,

@@ -1,5 +1,6 @@
 /* Echo loop that waits for stdin to become readable before reading it, in the syscall named
- * by argv[1]: select, pselect6, poll, ppoll, epoll_wait, epoll_pwait, epoll_pwait2.
+ * by argv[1]: select, pselect6, poll, ppoll, epoll_wait, epoll_pwait, epoll_pwait2 (or "read":
+ * plain blocking reads, for comparison).
  * argv[2] is the wait's timeout in ms (-1: none); a timed-out wait simply waits again, as
  * programs that poll in a loop do. stdin is non-blocking and read until EAGAIN, so EAGAIN
  * must not be taken for end of input (nor for a wait). Prompts "Line N? ", answers "You said X", "Bye" at EOF. */
@@ -83,11 +84,12 @@ int main(int argc, char **argv) {
     }
     mode = argv[1];
     timeout_ms = atol(argv[2]);
-    fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK);
+    int blocking = strcmp(mode, "read") == 0;
+    if (!blocking) fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK);
     /* Discard type-ahead before the first prompt, as some games do: nothing has been typed
      * yet, so this non-blocking read must see EAGAIN, not a line and not end of input. */
     char junk[64];
-    ssize_t early = read(0, junk, sizeof junk);
+    ssize_t early = blocking ? -1 : read(0, junk, sizeof junk);
     if (early > 0) say("(type-ahead discarded)\n");
     if (early == 0) say("(end of input before the first prompt)\n");
     if (strncmp(mode, "epoll", 5) == 0) {
@@ -108,7 +110,7 @@ int main(int argc, char **argv) {
     snprintf(prompt, sizeof prompt, "Line %d? ", n);
     say(prompt);
     for (;;) {
-        int ready = wait_readable();
+        int ready = blocking ? 1 : wait_readable();
         if (ready < 0 && errno != EINTR) return 4;
         if (ready <= 0) continue; /* timed out: wait again */
         for (;;) {
