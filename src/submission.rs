@@ -219,6 +219,7 @@ fn is_executable(path: &Path) -> bool {
 }
 
 /// What a submission is: its language, the file that starts it and its sources.
+#[derive(Debug)]
 struct Plan {
     language: &'static Language,
     entry: Option<PathBuf>,
@@ -723,9 +724,8 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::write(dir.path().join("a.py"), "print(1)\n").expect("write");
         std::fs::write(dir.path().join("b.py"), "print(2)\n").expect("write");
-        let e = plan(dir.path(), dir.path(), None, &PrepareOptions::default())
-            .err()
-            .expect("ambiguous");
+        let e =
+            plan(dir.path(), dir.path(), None, &PrepareOptions::default()).expect_err("ambiguous");
         assert!(
             e.to_string().ends_with(
                 ": it holds several Python files that could start the program (a.py, b.py); \
@@ -741,22 +741,16 @@ mod tests {
         std::fs::write(dir.path().join("nim.cpp"), "int main() {}\n").expect("write");
         std::fs::write(dir.path().join("notes.py"), "print(1)\n").expect("write");
         let none = PrepareOptions::default();
-        let chosen = plan(dir.path(), dir.path(), None, &none)
-            .ok()
-            .expect("plan");
+        let chosen = plan(dir.path(), dir.path(), None, &none).expect("plan");
         assert_eq!(chosen.language.name, "C++");
         let main = PrepareOptions {
             main: Some("notes.py".into()),
             ..PrepareOptions::default()
         };
-        let chosen = plan(dir.path(), dir.path(), None, &main)
-            .ok()
-            .expect("plan");
+        let chosen = plan(dir.path(), dir.path(), None, &main).expect("plan");
         assert_eq!(chosen.language.name, "Python");
         std::fs::write(dir.path().join("Makefile"), "all:\n").expect("write");
-        let chosen = plan(dir.path(), dir.path(), None, &none)
-            .ok()
-            .expect("plan");
+        let chosen = plan(dir.path(), dir.path(), None, &none).expect("plan");
         assert_eq!(chosen.language.name, "Makefile");
     }
 

@@ -1,5 +1,5 @@
 # CS 135 Assignment 4 - Nim, in two files: main.py (the game) imports nim_helpers.py.
-# No `if __name__ == "__main__"` guard: main.py is found by its name.
+# No main guard at the bottom: main.py is found by its name.
 from nim_helpers import ask_remove, ask_yes_no, computer_move, matches_text
 
 print("The game of Nim. The player to remove the last match loses.")
