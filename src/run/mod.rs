@@ -5,9 +5,12 @@
 //! asked for it, how the run ended, and what it cost.
 //!
 //! # Input detection
-//! seccomp user notification on the read family of syscalls on fd 0 ([`seccomp`]); where
-//! seccomp is refused, polling /proc for a thread of the run blocked reading our stdin
-//! ([`procpoll`]); last resort: no output for 30 ms, no unread input and every thread asleep.
+//! seccomp user notification on the read family of syscalls on fd 0 and on every way of
+//! waiting for it to become readable — select, pselect6, poll, ppoll, epoll_wait, epoll_pwait,
+//! epoll_pwait2 ([`seccomp`]; which of those calls wait for our stdin, and which reads would
+//! not block, is decided in [`waiting`]); where seccomp is refused, polling /proc for a thread
+//! of the run asleep in one of those ([`procpoll`]); last resort: no output for 30 ms, no
+//! unread input and every thread asleep.
 //! `GRADE_DETECTION=proc-polling|quiescence` forces a fallback (for tests), and
 //! `GRADE_DISABLE=cgroup,landlock,namespaces,netns,uid,stdbuf,grader-lock` switches layers
 //! off (diagnosis, benchmarks; every report then says so).
