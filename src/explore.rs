@@ -8,8 +8,6 @@
 //! one that still fails the same check.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
@@ -398,24 +396,9 @@ pub fn run_games(
             .iter()
             .map(|&i| generate::game(assignment, game_seed(options.seed, i)))
             .collect();
-        let next = AtomicUsize::new(0);
-        let verdicts: Mutex<Vec<Option<anyhow::Result<Verdict>>>> =
-            Mutex::new(batch.iter().map(|_| None).collect());
-        std::thread::scope(|scope| {
-            for _ in 0..batch.len() {
-                scope.spawn(|| loop {
-                    let slot = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(Some(game)) = games.get(slot) else {
-                        break;
-                    };
-                    let verdict = explorer.judge(game);
-                    if let Ok(mut all) = verdicts.lock() {
-                        all[slot] = Some(verdict);
-                    }
-                });
-            }
+        let verdicts = crate::grade::in_parallel(games.len(), games.len(), |slot| {
+            games[slot].as_ref().map(|game| explorer.judge(game))
         });
-        let verdicts = verdicts.into_inner().unwrap_or_default();
         for ((index, game), verdict) in batch.iter().zip(games).zip(verdicts) {
             let (Some(game), Some(verdict)) = (game, verdict) else {
                 continue;

@@ -4,21 +4,19 @@
 //! reference transcript), the student's program is run on the same input, and the case's
 //! checks compare the two. Cases run in parallel; the result is one [`GradeResult`].
 
-use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context};
-use clap::Args;
+use anyhow::bail;
 
-use crate::cases::{self, Case, CaseSet, CaseTree};
+use crate::cases::{Case, CaseSet};
 use crate::check::Level;
 use crate::check::{self, Check, CheckKind, StudentRun};
 use crate::drive::{self, ReferenceStart};
-use crate::games::{Assignment, Recording};
-use crate::report::{self, Format, RenderOptions};
+use crate::games::Recording;
+use crate::report::Format;
 use crate::results::{
     BuildFailure, CaseResult, CaseStatus, CheckResult, Ended, GradeResult, RunSummary, Visibility,
 };
@@ -26,173 +24,42 @@ use crate::run::{self, Ending, RunOutcome, RunSpec};
 use crate::submission::{self, PrepareError, Submission};
 use crate::transcript::{Stream, Transcript};
 
-/// Options of the default `grade SUBMISSION --assignment NAME` command.
-#[derive(Args, Debug, Default, Clone)]
+/// What a grading is asked to do: the library's own options, filled in by the command line
+/// (`cli/`), by `grade gradescope`, or by a program using the library.
+#[derive(Debug, Default, Clone)]
 pub struct GradeOptions {
-    /// Grade against the cases in DIR (holding cases/ and reference/) instead of the built-in ones.
-    #[arg(long, value_name = "DIR")]
+    /// Grade against the cases in this directory (holding cases/ and reference/) instead of
+    /// the built-in ones.
     pub cases: Option<PathBuf>,
-
-    /// Only run the case named PATTERN, or else the cases whose names contain it (`*` matches
+    /// Only the case with this name, or else the cases whose names contain it (`*` matches
     /// anything).
-    #[arg(long = "case", value_name = "PATTERN")]
     pub case_filter: Option<String>,
-
     /// Report format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-
-    /// Write the report to FILE instead of standard output.
-    #[arg(short, long, value_name = "FILE", conflicts_with = "output_dir")]
+    /// Write the report to this file instead of standard output.
     pub output: Option<PathBuf>,
-
-    /// Write one report per submission into DIR (named after the student), plus
-    /// gradebook.csv; for grading a whole class. A re-run skips students whose submission,
-    /// cases and grader are unchanged (see --force).
-    #[arg(long, value_name = "DIR")]
+    /// Write one report per submission into this directory (named after the student), plus
+    /// gradebook.csv; a re-run skips students whose result is still valid.
     pub output_dir: Option<PathBuf>,
-
-    /// Grade again the students whose stored result in --output-dir is still valid.
-    #[arg(long)]
+    /// Grade again the students whose stored result in `output_dir` is still valid.
     pub force: bool,
-
-    /// Grade only part K of N of the class (a stable split by student name), for a batch
-    /// engine; combine the parts with `grade gradebook merge`.
-    #[arg(long, value_name = "K/N")]
+    /// Grade only this part of the class (a stable split by student name).
     pub shard: Option<crate::class::Shard>,
-
-    /// Require the whole transcript to match the reference exactly (trailing spaces and the
-    /// final newline forgiven), for courses that publish the reference transcripts.
-    #[arg(long)]
+    /// Require the whole transcript to match the reference exactly.
     pub strict: bool,
-
-    /// Run the program under a pseudo-terminal, exactly as in a student's terminal.
-    #[arg(long)]
+    /// Run the program under a pseudo-terminal.
     pub terminal: bool,
-
     /// The program's entry point when a submission has several: a file in it (`main.py`,
     /// `src/game.js`) or a Java class (`PlayGame`).
-    #[arg(long, value_name = "FILE|CLASS")]
     pub main: Option<String>,
-
-    /// Also run the robustness cases: input where programs that follow the handout may
-    /// legitimately differ ("yes" for Y, blank lines, two numbers on one line).
-    #[arg(long)]
+    /// Also run the robustness cases.
     pub robustness: bool,
-
-    /// Limits per case (override the cases').
-    #[command(flatten)]
-    pub limits: run::LimitArgs,
-
-    /// Refuse to grade (exit 2) when a required sandbox layer (Landlock, namespaces) cannot
-    /// be set up here, instead of grading with a warning at the top of the report.
-    #[arg(long)]
+    /// Limits per case that override the cases'.
+    pub limits: run::LimitOverrides,
+    /// Refuse to grade when a required sandbox layer cannot be set up here.
     pub require_sandbox: bool,
-
     /// Cases run at once (default: the number of CPU cores).
-    #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
-}
-
-/// Grades each submission and writes the reports; returns the process exit status
-/// (0 every case of every submission earned full marks, 1 some lost points, 2 an error).
-pub fn grade_command(
-    submissions: &[PathBuf],
-    assignment: Assignment,
-    options: &GradeOptions,
-) -> anyhow::Result<u8> {
-    if options.require_sandbox {
-        let missing: Vec<String> = sandbox_layers()
-            .into_iter()
-            .filter(|l| l.required && !l.active)
-            .map(|l| format!("{}: {}", l.name, l.detail))
-            .collect();
-        if !missing.is_empty() {
-            anyhow::bail!(
-                "--require-sandbox: required sandbox layers are off here ({}); see grade doctor",
-                missing.join("; ")
-            );
-        }
-    }
-    let tree = CaseTree::open(options.cases.as_deref())?;
-    if let Some(root) = tree.root() {
-        // An instructor's cases (hidden ones, and their reference transcripts) stay unreadable
-        // to submissions even when they live under a system directory such as /opt.
-        run::sandbox::protect(root);
-    }
-    let set = cases::load(&tree, assignment)?;
-    if let [submission] = submissions {
-        if options.output_dir.is_none() && options.shard.is_none() {
-            let result = grade(submission, &set, options)?;
-            write_report(&result, options, options.output.as_deref())?;
-            github_actions(&result)?;
-            return Ok(if result.full_marks() { 0 } else { 1 });
-        }
-    }
-    let digest = tree
-        .paths()
-        .filter(|p| {
-            p.starts_with(&format!("cases/{assignment}/"))
-                || p.starts_with(&format!("reference/{assignment}/"))
-        })
-        .fold(0u64, |hash, p| {
-            crate::class::stable_hash(
-                tree.file(p).unwrap_or_default(),
-                crate::class::stable_hash(p.as_bytes(), hash),
-            )
-        });
-    crate::class::grade_class(submissions, &set, digest, options)
-}
-
-/// Under GitHub Actions: an annotation per lost check (on stderr, so a report on stdout stays
-/// intact) and the job summary appended to `$GITHUB_STEP_SUMMARY`.
-pub fn github_actions(result: &GradeResult) -> anyhow::Result<()> {
-    if std::env::var("GITHUB_ACTIONS").as_deref() != Ok("true") {
-        return Ok(());
-    }
-    eprint!("{}", report::github::annotations(result));
-    if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) {
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .with_context(|| format!("cannot write {}", Path::new(&path).display()))?;
-        file.write_all(report::github::step_summary(result).as_bytes())?;
-    }
-    Ok(())
-}
-
-/// Renders `result` in the chosen format to `path`, or to standard output.
-pub fn write_report(
-    result: &GradeResult,
-    options: &GradeOptions,
-    path: Option<&Path>,
-) -> anyhow::Result<()> {
-    let color = path.is_none()
-        && options.format == Format::Text
-        && std::io::stdout().is_terminal()
-        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    let bytes = report::exporter(options.format, RenderOptions { color }).export(result)?;
-    match path {
-        Some(path) => std::fs::write(path, &bytes)
-            .with_context(|| format!("cannot write the report to {}", path.display()))?,
-        None => {
-            let mut stdout = std::io::stdout().lock();
-            // A closed pipe (grade … | head) is not an error worth reporting.
-            let _ = stdout.write_all(&bytes).and_then(|()| stdout.flush());
-        }
-    }
-    Ok(())
-}
-
-/// The file extension of a report format.
-pub fn extension(format: Format) -> &'static str {
-    match format {
-        Format::Text => "txt",
-        Format::Json | Format::Gradescope => "json",
-        Format::Junit => "xml",
-        Format::Html => "html",
-    }
 }
 
 /// Turns a `--case` pattern into a matcher: a substring, or a wildcard pattern with `*`.
@@ -386,8 +253,9 @@ fn run_once(
 }
 
 /// Calls `work` for every index below `count` on up to `jobs` threads; each slot holds what
-/// `work` returned for its index (`None` where it returned `None` or never ran).
-fn in_parallel<R: Send>(
+/// `work` returned for its index (`None` where it returned `None` or never ran). The one work
+/// queue of a grading's cases, a case's samples and exploration's games.
+pub(crate) fn in_parallel<R: Send>(
     count: usize,
     jobs: usize,
     work: impl Fn(usize) -> Option<R> + Sync,

@@ -10,7 +10,6 @@ pub mod cases;
 pub mod check;
 pub mod class;
 pub mod cli;
-pub mod commands;
 pub mod console;
 pub mod drive;
 pub mod explore;

@@ -132,3 +132,45 @@ fn under_github_actions_lost_checks_are_annotated_and_summarised() {
     assert!(text.starts_with("### nim: "), "{text}");
     assert!(text.contains("| error-more-than-three |"), "{text}");
 }
+
+#[test]
+fn hidden_visibility_takes_gradescopes_spelling_and_the_dashed_one() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // An upload is a directory; this one holds a script that reads everything and says nothing.
+    let submission = dir.path().join("upload");
+    std::fs::create_dir(&submission).expect("mkdir");
+    let script = submission.join("nim");
+    std::fs::write(&script, "#!/bin/sh\ncat >/dev/null\n").expect("write");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let results = dir.path().join("results.json");
+    for (given, expected) in [
+        ("after_published", "after_published"),
+        ("after-due-date", "after_due_date"),
+        ("hidden", "hidden"),
+    ] {
+        grade()
+            .args(["gradescope", "-a", "nim", "--hidden-visibility", given])
+            .arg("--submission")
+            .arg(&submission)
+            .arg("--results")
+            .arg(&results)
+            .assert()
+            .success();
+        let text = std::fs::read_to_string(&results).expect("results.json");
+        let json: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+        let seen: Vec<&str> = json["tests"]
+            .as_array()
+            .expect("tests")
+            .iter()
+            .filter_map(|t| t["visibility"].as_str())
+            .collect();
+        // Nim's built-in cases have both kinds: visible ones stay "visible".
+        assert!(seen.contains(&"visible"), "{given}: {seen:?}");
+        assert!(seen.contains(&expected), "{given}: {seen:?}");
+    }
+    grade()
+        .args(["gradescope", "-a", "nim", "--hidden-visibility", "later"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("after_due_date"));
+}

@@ -665,4 +665,152 @@ mod tests {
             .filter(|r| !r.passed)
             .all(|r| r.detail == "failed (hidden case)"));
     }
+
+    #[test]
+    fn the_exit_check_decides_each_ending() {
+        let recording = |wanted_more_input, unread_lines| Recording {
+            transcript: Transcript::new(),
+            wanted_more_input,
+            unread_lines,
+        };
+        let still_playing = recording(true, 0);
+        let over = recording(false, 0);
+        let over_with_lines_to_spare = recording(false, 2);
+        let t = Transcript::new();
+        let run = |exited, waiting_for_input, unread_inputs| StudentRun {
+            transcript: &t,
+            exited,
+            waiting_for_input,
+            prompts_late: false,
+            unread_inputs,
+            samples: &[],
+        };
+        let detail = |run: StudentRun, reference: &Recording, code| {
+            let e = evaluate_exit(&run, reference, code);
+            (e.passed, e.detail)
+        };
+        // The script ran out while the reference was still playing: asking again is right.
+        assert!(detail(run(None, true, 0), &still_playing, false).0);
+        assert_eq!(
+            detail(run(None, false, 0), &still_playing, false),
+            (
+                false,
+                "did not ask for more input when the script ended".into()
+            )
+        );
+        assert_eq!(
+            detail(run(Some(0), false, 0), &still_playing, false),
+            (
+                false,
+                "ended (status 0) while the reference was still playing".into()
+            )
+        );
+        // The game was over: ending is right, with any status unless the case checks it.
+        assert!(detail(run(Some(0), false, 0), &over, true).0);
+        assert!(detail(run(Some(1), false, 0), &over, false).0);
+        assert_eq!(
+            detail(run(Some(1), false, 0), &over, true),
+            (false, "exited with status 1".into())
+        );
+        // Lines left unread: wrong when the reference read them all, fine when it did not.
+        assert_eq!(
+            detail(run(Some(0), false, 2), &over, false),
+            (false, "ended early with 2 input line(s) unread".into())
+        );
+        assert!(detail(run(Some(0), false, 2), &over_with_lines_to_spare, false).0);
+        // Not ending at all.
+        assert_eq!(
+            detail(run(None, true, 0), &over, false),
+            (
+                false,
+                "kept asking for input after the game should have ended".into()
+            )
+        );
+        assert_eq!(
+            detail(run(None, false, 0), &over, false),
+            (false, "did not end by itself".into())
+        );
+    }
+
+    #[test]
+    fn late_prompts_compare_messages_by_count_not_place() {
+        let check = |at_inputs, compare| Check {
+            name: "illegal".into(),
+            weight: 1.0,
+            kind: CheckKind::Lines {
+                pattern: Regex::new(r"(?i)illegal").expect("regex"),
+                rules: ItemRules {
+                    numbers: false,
+                    ignore_case: true,
+                    ignore_punctuation: false,
+                },
+                dedup: false,
+                compare,
+                optional: false,
+                at_inputs,
+                free_elsewhere: false,
+                game: false,
+            },
+        };
+        let mut r = Transcript::new();
+        r.push_output(Stream::Stdout, b"Move: ");
+        r.push_input("9");
+        r.push_output(Stream::Stdout, b"Illegal move!\nMove: ");
+        r.push_input("1");
+        r.push_output(Stream::Stdout, b"Done\n");
+        let reference = Recording {
+            transcript: r,
+            wanted_more_input: false,
+            unread_lines: 0,
+        };
+        // Everything printed after both inputs were read: the message cannot be placed.
+        let mut late = Transcript::new();
+        late.push_input("9");
+        late.push_input("1");
+        late.push_output(Stream::Stdout, b"Move: Illegal move!\nMove: Done\n");
+        let run = |transcript, prompts_late| StudentRun {
+            prompts_late,
+            ..student(transcript, Some(0))
+        };
+        let passed = |check: &Check, run: &StudentRun| {
+            score(std::slice::from_ref(check), run, &reference, 1.0, false)[0].passed
+        };
+        let placed = check(true, Compare::Presence);
+        assert!(passed(&placed, &run(&late, true)));
+        assert!(!passed(&placed, &run(&late, false)));
+        // Without `at_inputs` a late program keeps its comparison: twice is as good as once
+        // where only presence counts.
+        let mut twice = Transcript::new();
+        twice.push_input("9");
+        twice.push_input("1");
+        twice.push_output(Stream::Stdout, b"Illegal!\nIllegal!\nDone\n");
+        assert!(passed(&check(false, Compare::Presence), &run(&twice, true)));
+        assert!(!passed(&check(false, Compare::Count), &run(&twice, true)));
+    }
+
+    #[test]
+    fn kinds_keep_the_names_case_files_use() {
+        let names: Vec<&str> = [
+            CheckKind::StripStart,
+            CheckKind::Strips,
+            CheckKind::Volume { max_ratio: 2.0 },
+            CheckKind::Exit { code: false },
+        ]
+        .iter()
+        .map(CheckKind::name)
+        .collect();
+        assert_eq!(names, ["strip_start", "strips", "volume", "exit"]);
+        let board = |game| {
+            CheckKind::Board(board::BoardSpec {
+                cell: Regex::new("^[XO]$").expect("regex"),
+                empty: None,
+                labels: false,
+                first_optional: false,
+                game,
+            })
+        };
+        assert!(board(true).is_game());
+        assert!(!board(false).is_game());
+        assert_eq!(board(true).name(), "board");
+    }
 }

@@ -431,7 +431,7 @@ pub fn grade_class(
     let progress = Progress::new(chosen.len());
     let mut rows: Vec<Row> = Vec::new();
     let mut summaries: Vec<report::html::StudentSummary> = Vec::new();
-    let report_name = |student: &str| format!("{student}.{}", grade::extension(options.format));
+    let report_name = |student: &str| format!("{student}.{}", options.format.extension());
     let (mut all_full, mut any_error, mut failures) = (true, false, 0);
     for (done, (submission, student)) in chosen.iter().enumerate() {
         if run::interrupt::interrupted() {
@@ -483,19 +483,18 @@ pub fn grade_class(
                 });
                 match &options.output_dir {
                     Some(dir) => {
-                        let path =
-                            dir.join(format!("{student}.{}", grade::extension(options.format)));
-                        grade::write_report(&result, options, Some(&path))?;
+                        let path = dir.join(format!("{student}.{}", options.format.extension()));
+                        crate::report::write(&result, options.format, Some(&path))?;
                         if let Some(key) = resume_key(submission, cases_digest, options) {
                             store(dir, student, &key, &result, &row)?;
                         }
                     }
                     None => {
-                        grade::write_report(&result, options, None)?;
+                        crate::report::write(&result, options.format, None)?;
                         println!();
                     }
                 }
-                grade::github_actions(&result)?;
+                crate::report::github::publish(&result)?;
                 all_full &= result.full_marks();
                 row
             }

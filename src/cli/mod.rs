@@ -1,6 +1,195 @@
-//! Subcommand front-ends that print: `grade run` and `grade doctor` (the library stages
-//! below return data; only `cli/` and `report/` print).
+//! The command line: the only part of `grade` that knows clap ([`args`]), and the front-ends
+//! that turn arguments into the library's options and print what the library returns (the
+//! stages below return data; only `cli/` and `report/` print).
 
+pub mod args;
+pub mod commands;
 pub mod doctor;
+pub mod grade;
 pub mod gradescope;
 pub mod run;
+
+use std::process::ExitCode;
+
+use clap::{CommandFactory, Parser};
+
+use crate::grade::GradeOptions;
+use args::{Cli, Command, ExploreArgs, GradebookAction, GradescopeCommand};
+
+/// The whole command line: parse, run the command, turn errors into one line and an exit
+/// status (0 full marks or nothing found, 1 points lost or a difference, 2 an error, 130
+/// interrupted).
+pub fn main() -> ExitCode {
+    // A student's program that found a copy of the grader (its reference games and cases)
+    // must not be able to use it: every copy refuses to run inside a grading.
+    if crate::run::seccomp::inside_grade_sandbox() {
+        eprintln!("grade: refusing to run inside a grade sandbox");
+        return ExitCode::from(2);
+    }
+    let cli = Cli::parse();
+    // A bug in grade must still end in one clear line and status 2, never a backtrace.
+    std::panic::set_hook(Box::new(|info| {
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".to_string());
+        let place = info
+            .location()
+            .map_or(String::new(), |l| format!(" at {}:{}", l.file(), l.line()));
+        eprintln!("grade: internal error{place}: {message} (please report this)");
+    }));
+    match std::panic::catch_unwind(move || dispatch(cli)) {
+        Ok(code) => code,
+        Err(_) => ExitCode::from(2),
+    }
+}
+
+/// `grade explore`: turns the arguments into the library's options and prints the result.
+fn explore(args: &ExploreArgs) -> anyhow::Result<u8> {
+    use std::io::IsTerminal;
+    let json = match args.format.as_str() {
+        "text" => false,
+        "json" => true,
+        other => anyhow::bail!("--format {other}: expected text or json"),
+    };
+    let time = args
+        .time
+        .as_deref()
+        .map(crate::explore::parse_duration)
+        .transpose()?;
+    let options = crate::explore::ExploreOptions {
+        seed: args.seed,
+        games: args.games,
+        time,
+        jobs: args
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        cases: args.cases.clone(),
+        progress: !json && std::io::stderr().is_terminal(),
+        shrink_time: crate::explore::parse_duration(&args.shrink_time)?,
+    };
+    let exploration = crate::explore::explore(&args.submission, args.assignment, &options)?;
+    let saved = match &args.save_case {
+        Some(dir) => crate::explore::save_case(&exploration, args.assignment, dir)?,
+        None => None,
+    };
+    if json {
+        println!("{}", serde_json::to_string_pretty(&exploration)?);
+    } else {
+        print!("{}", crate::report::explore::render(&exploration));
+        if let Some(path) = saved {
+            println!("Saved as {}", path.display());
+        }
+    }
+    Ok(if exploration.finding.is_some() { 1 } else { 0 })
+}
+
+/// Runs the chosen command; errors become one line on stderr and exit status 2.
+fn dispatch(cli: Cli) -> ExitCode {
+    let result = match cli.command {
+        Some(Command::Play {
+            assignment,
+            game_args,
+        }) => commands::play(assignment, &game_args),
+        Some(Command::Record {
+            assignment,
+            input,
+            game_args,
+        }) => commands::record(assignment, &input, &game_args),
+        Some(Command::List { assignment, cases }) => commands::list(assignment, cases.as_deref()),
+        Some(Command::Show {
+            assignment,
+            case,
+            cases,
+        }) => commands::show(assignment, &case, cases.as_deref()),
+        Some(Command::Bless { assignment, root }) => commands::bless(assignment, &root),
+        Some(Command::Verify { assignment, root }) => commands::verify(assignment, &root),
+        Some(Command::Explore(args)) => {
+            crate::run::interrupt::install();
+            explore(&args)
+        }
+        Some(Command::Completions { shell }) => {
+            let mut command = Cli::command();
+            clap_complete::generate(shell, &mut command, "grade", &mut std::io::stdout());
+            Ok(0)
+        }
+        Some(Command::Gradescope(args)) => match args.package {
+            Some(GradescopeCommand::Package {
+                assignment,
+                cases,
+                output,
+            }) => gradescope::package(assignment, cases.as_deref(), &output),
+            None => match args.assignment {
+                Some(assignment) => {
+                    crate::run::interrupt::install();
+                    gradescope::run(&gradescope::GradescopeRun {
+                        assignment,
+                        submission: args.submission,
+                        results: args.results,
+                        hidden: args.hidden_visibility,
+                        cases: args.cases,
+                    })
+                }
+                None => Err(anyhow::anyhow!(
+                    "usage: grade gradescope --assignment NAME (see grade gradescope --help)"
+                )),
+            },
+        },
+        Some(Command::Gradebook {
+            action: GradebookAction::Merge { parts, output },
+        }) => crate::class::merge_gradebooks(&parts, &output).map(|rows| {
+            println!("{rows} student(s) in {}", output.display());
+            0
+        }),
+        Some(Command::Man) => {
+            let mut page = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut page)
+                .map_err(anyhow::Error::from)
+                .and_then(|()| {
+                    use std::io::Write;
+                    std::io::stdout()
+                        .write_all(&page)
+                        .map_err(anyhow::Error::from)
+                })
+                .map(|()| 0)
+        }
+        Some(Command::Doctor) => doctor::print(),
+        Some(Command::Run(args)) => {
+            // Before any thread exists: Ctrl-C and SIGTERM stop the run cleanly (exit 130).
+            crate::run::interrupt::install();
+            run::run_command(&args)
+        }
+        None => match (cli.grade.submissions.is_empty(), cli.grade.assignment) {
+            (false, Some(assignment)) => {
+                crate::run::interrupt::install();
+                grade::grade_command(
+                    &cli.grade.submissions,
+                    assignment,
+                    &GradeOptions::from(&cli.grade.options),
+                )
+            }
+            _ => Err(anyhow::anyhow!(
+                "usage: grade SUBMISSION --assignment NAME (see grade --help)"
+            )),
+        },
+    };
+    if crate::run::interrupt::interrupted() {
+        // Running programs were killed and cleaned up by their runs; finished work is kept.
+        eprintln!("grade: {}", crate::run::interrupt::Interrupted);
+        return ExitCode::from(crate::run::interrupt::EXIT_INTERRUPTED);
+    }
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(error) => {
+            // Errors quote paths and messages a student may control: escaped.
+            eprintln!(
+                "grade: {}",
+                crate::report::escape::visible(&format!("{error:#}"))
+            );
+            ExitCode::from(2)
+        }
+    }
+}

@@ -26,7 +26,7 @@ pub struct RunArgs {
     pub close_stdin: bool,
     /// Limits (the same options and units as `grade`).
     #[command(flatten)]
-    pub limits: crate::run::LimitArgs,
+    pub limits: super::args::LimitArgs,
     /// Copy a file into the working directory: NAME=PATH (repeatable).
     #[arg(
         long = "file",
@@ -50,7 +50,7 @@ pub struct RunArgs {
 
 /// Builds the run specification from the options.
 pub fn spec_from_args(args: &RunArgs) -> anyhow::Result<RunSpec> {
-    let limits = args.limits.apply(&Limits::default());
+    let limits = crate::run::LimitOverrides::from(&args.limits).apply(&Limits::default());
     let input = match &args.input {
         Some(path) => {
             let bytes = std::fs::read(path)

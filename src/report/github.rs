@@ -2,6 +2,10 @@
 //! Markdown (written to `$GITHUB_STEP_SUMMARY`), so a student sees what failed on the run page.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::Path;
+
+use anyhow::Context as _;
 
 use super::escape::field;
 use super::{for_students, points_of};
@@ -63,6 +67,24 @@ pub fn step_summary(result: &GradeResult) -> String {
         );
     }
     out
+}
+
+/// Under GitHub Actions: an annotation per lost check (on stderr, so a report on stdout stays
+/// intact) and the job summary appended to `$GITHUB_STEP_SUMMARY`.
+pub fn publish(result: &GradeResult) -> anyhow::Result<()> {
+    if std::env::var("GITHUB_ACTIONS").as_deref() != Ok("true") {
+        return Ok(());
+    }
+    eprint!("{}", annotations(result));
+    if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) {
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .with_context(|| format!("cannot write {}", Path::new(&path).display()))?;
+        file.write_all(step_summary(result).as_bytes())?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ pub struct GradescopeExporter {
 }
 
 /// Gradescope's visibility for hidden cases (`grade gradescope --hidden-visibility`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum HiddenVisibility {
     /// Name, points and pass/fail shown at once (the default: the total stays visible).
     #[default]
@@ -34,6 +34,28 @@ pub enum HiddenVisibility {
 }
 
 impl HiddenVisibility {
+    /// Every choice, in the order `--help` lists them.
+    pub const ALL: [HiddenVisibility; 4] = [
+        HiddenVisibility::Visible,
+        HiddenVisibility::AfterDueDate,
+        HiddenVisibility::AfterPublished,
+        HiddenVisibility::Hidden,
+    ];
+
+    /// One line saying what students see, for `--help`.
+    pub fn description(self) -> &'static str {
+        match self {
+            HiddenVisibility::Visible => {
+                "Name, points and pass/fail shown at once; the total stays visible"
+            }
+            HiddenVisibility::AfterDueDate => "Shown after the due date",
+            HiddenVisibility::AfterPublished => {
+                "Shown once grades are published (Gradescope hides the total until then)"
+            }
+            HiddenVisibility::Hidden => "Never shown to the student",
+        }
+    }
+
     /// Gradescope's spelling.
     pub fn name(self) -> &'static str {
         match self {

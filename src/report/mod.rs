@@ -13,10 +13,15 @@ pub mod json;
 pub mod junit;
 pub mod text;
 
+use std::io::{IsTerminal as _, Write as _};
+use std::path::Path;
+
+use anyhow::Context as _;
+
 use crate::results::{CaseResult, GradeResult, Visibility};
 
 /// The report formats `--format` accepts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Format {
     /// Human-readable, with feedback; colour on a terminal.
     #[default]
@@ -29,6 +34,49 @@ pub enum Format {
     Gradescope,
     /// A self-contained HTML page (with --output-dir, also a class page, index.html).
     Html,
+}
+
+impl Format {
+    /// Every format, in the order `--help` lists them.
+    pub const ALL: [Format; 5] = [
+        Format::Text,
+        Format::Json,
+        Format::Junit,
+        Format::Gradescope,
+        Format::Html,
+    ];
+
+    /// The format's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Json => "json",
+            Format::Junit => "junit",
+            Format::Gradescope => "gradescope",
+            Format::Html => "html",
+        }
+    }
+
+    /// The file extension of a report in this format.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Text => "txt",
+            Format::Json | Format::Gradescope => "json",
+            Format::Junit => "xml",
+            Format::Html => "html",
+        }
+    }
+
+    /// One line saying what the format is, for `--help`.
+    pub fn description(self) -> &'static str {
+        match self {
+            Format::Text => "Human-readable, with feedback; colour on a terminal",
+            Format::Json => "The stable JSON report (docs/report-format.md)",
+            Format::Junit => "JUnit XML, one testcase per case",
+            Format::Gradescope => "Gradescope's results.json",
+            Format::Html => "A self-contained HTML page (with --output-dir, also a class page)",
+        }
+    }
 }
 
 /// Settings that affect how a report is rendered but not what it says.
@@ -53,6 +101,25 @@ pub fn exporter(format: Format, options: RenderOptions) -> Box<dyn Exporter> {
         Format::Gradescope => Box::new(gradescope::GradescopeExporter::default()),
         Format::Html => Box::new(html::HtmlExporter),
     }
+}
+
+/// Renders `result` in the chosen format to `path`, or to standard output.
+pub fn write(result: &GradeResult, format: Format, path: Option<&Path>) -> anyhow::Result<()> {
+    let color = path.is_none()
+        && format == Format::Text
+        && std::io::stdout().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let bytes = exporter(format, RenderOptions { color }).export(result)?;
+    match path {
+        Some(path) => std::fs::write(path, &bytes)
+            .with_context(|| format!("cannot write the report to {}", path.display()))?,
+        None => {
+            let mut stdout = std::io::stdout().lock();
+            // A closed pipe (grade … | head) is not an error worth reporting.
+            let _ = stdout.write_all(&bytes).and_then(|()| stdout.flush());
+        }
+    }
+    Ok(())
 }
 
 /// What a hidden check's `detail` is replaced with: the detail may quote expected output.

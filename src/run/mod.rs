@@ -107,7 +107,7 @@ impl InputSource for Script {
     }
 }
 
-pub use limits::{LimitArgs, Limits};
+pub use limits::{LimitOverrides, Limits};
 
 /// What to do when the program asks for input after the script is used up.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

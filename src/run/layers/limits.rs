@@ -1,6 +1,6 @@
-//! Resource limits: the one [`Limits`] type, the one set of command-line options that
-//! override it ([`LimitArgs`], shared by `grade` and `grade run`, in the units case files use:
-//! seconds, MiB of memory, KiB of output, a count of processes), and the rlimits applied with
+//! Resource limits: the one [`Limits`] type, the one set of overrides of it
+//! ([`LimitOverrides`], given on the command line of `grade` and `grade run` in the units case
+//! files use: seconds, MiB of memory, KiB of output, a count of processes), and the rlimits applied with
 //! `setrlimit` in the child, with the fallbacks used when no cgroup can enforce memory or
 //! process limits.
 
@@ -33,27 +33,23 @@ impl Default for Limits {
     }
 }
 
-/// Command-line overrides of a run's [`Limits`], the same for `grade` and `grade run`.
-#[derive(clap::Args, Debug, Default, Clone, PartialEq)]
-pub struct LimitArgs {
-    /// Wall-clock limit per run in seconds.
-    #[arg(long = "wall-limit", visible_alias = "wall", value_name = "SECONDS", value_parser = parse_seconds)]
+/// Overrides of a run's [`Limits`] (from the command line: the same for `grade` and
+/// `grade run`); each one given replaces the case's.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct LimitOverrides {
+    /// Wall-clock limit per run.
     pub wall: Option<Duration>,
-    /// CPU-time limit per run in seconds.
-    #[arg(long = "cpu-limit", visible_alias = "cpu", value_name = "SECONDS", value_parser = parse_seconds)]
+    /// CPU-time limit per run.
     pub cpu: Option<Duration>,
     /// Memory limit per run in MiB.
-    #[arg(long = "memory-limit", visible_alias = "memory", value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
     pub memory_mib: Option<u64>,
-    /// Output kept per run in KiB; beyond it the program is stopped and the cut marked.
-    #[arg(long = "output-limit", value_name = "KIB", value_parser = clap::value_parser!(u64).range(1..=1 << 22))]
+    /// Output kept per run in KiB.
     pub output_kib: Option<u64>,
     /// Processes and threads a run may have at once.
-    #[arg(long = "process-limit", visible_alias = "processes", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub processes: Option<u32>,
 }
 
-impl LimitArgs {
+impl LimitOverrides {
     /// `base` with every limit given on the command line replaced.
     pub fn apply(&self, base: &Limits) -> Limits {
         let mut limits = base.clone();
@@ -148,10 +144,10 @@ mod tests {
         assert_eq!(parse_seconds("1.5"), Ok(Duration::from_millis(1500)));
         assert_eq!(parse_seconds("2s"), Ok(Duration::from_secs(2)));
         assert!(parse_seconds("0").is_err() && parse_seconds("nan").is_err());
-        let args = LimitArgs {
+        let args = LimitOverrides {
             memory_mib: Some(100),
             output_kib: Some(64),
-            ..LimitArgs::default()
+            ..LimitOverrides::default()
         };
         let limits = args.apply(&Limits::default());
         assert_eq!(limits.memory_bytes, 100 << 20);

@@ -1,0 +1,435 @@
+//! The command-line definition: every argument, subcommand and help text, and how each
+//! becomes the library's own option types. Only this module knows clap.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::builder::PossibleValue;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::games::Assignment;
+use crate::grade::GradeOptions;
+use crate::report::gradescope::HiddenVisibility;
+use crate::report::Format;
+use crate::run::limits::parse_seconds;
+use crate::run::LimitOverrides;
+
+const ABOUT: &str = "Grade console-game assignments against reference transcripts.";
+
+const LONG_ABOUT: &str = "\
+Grade console-game assignments against reference transcripts.
+
+grade runs a student's program on scripted input, exactly as a person at a terminal would
+type it, compares what it printed with the reference implementation of the assignment, and
+reports a score per test case with feedback the student can act on.
+
+Assignments: m, silver_dollar, connect6, collect, nim.";
+
+const EXAMPLES: &str = "\
+Examples:
+  grade ./nim.cpp --assignment nim          grade a C++ submission with the built-in cases
+  grade submission/ -a collect --format json
+  grade class/*/ -a m --output-dir reports/      grade a whole class: one report each + gradebook.csv
+  grade play nim                            play the reference game yourself
+  grade record nim --input moves.txt        print the reference transcript for scripted input
+  grade list nim                            list the cases and their points
+  grade doctor                              show which sandbox layers work on this machine";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "grade",
+    version,
+    about = ABOUT,
+    long_about = LONG_ABOUT,
+    after_help = EXAMPLES,
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
+)]
+pub struct Cli {
+    /// The subcommand; none means grading.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
+    /// Options of grading (the default command).
+    #[command(flatten)]
+    pub grade: GradeArgs,
+}
+
+/// Options for grading a submission (the default command).
+#[derive(Args, Debug)]
+pub struct GradeArgs {
+    /// The submission: an executable, a .py/.c/.cpp/.cc/.java file, or a directory holding
+    /// one. Several submissions grade a whole class (see --output-dir).
+    #[arg(required = true, value_name = "SUBMISSION")]
+    pub submissions: Vec<PathBuf>,
+
+    /// The assignment: m, silver_dollar, connect6, collect or nim.
+    #[arg(short, long, required = true)]
+    pub assignment: Option<Assignment>,
+
+    #[command(flatten)]
+    pub options: GradeOptionArgs,
+}
+
+/// Options of `grade explore`.
+#[derive(Args, Debug)]
+pub struct ExploreArgs {
+    /// The submission, as for grading.
+    pub submission: PathBuf,
+    /// The assignment: m, connect6, collect or nim.
+    #[arg(short, long)]
+    pub assignment: Assignment,
+    /// Seed of the first game; the same seed plays the same games.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games to play at most.
+    #[arg(long, default_value_t = 200)]
+    pub games: usize,
+    /// Stop starting games after this long (e.g. 30s, 2m).
+    #[arg(long, value_name = "DURATION")]
+    pub time: Option<String>,
+    /// Write the shrunk input as a ready case (with its reference transcript) under DIR.
+    #[arg(long, value_name = "DIR")]
+    pub save_case: Option<PathBuf>,
+    /// Report format: text or json.
+    #[arg(long, default_value = "text")]
+    pub format: String,
+    /// Time spent shrinking a difference at most (e.g. 10s).
+    #[arg(long, value_name = "DURATION", default_value = "60s")]
+    pub shrink_time: String,
+    /// Take limits, arguments and checks from an instructor's case directory.
+    #[arg(long, value_name = "DIR")]
+    pub cases: Option<PathBuf>,
+    /// Games played at once (default: the number of CPU cores).
+    #[arg(short, long)]
+    pub jobs: Option<usize>,
+}
+
+/// `grade gradescope`: options of the run inside the autograder, or `package`.
+#[derive(Args, Debug)]
+pub struct GradescopeArgs {
+    #[command(subcommand)]
+    pub package: Option<GradescopeCommand>,
+    /// The assignment.
+    #[arg(short, long, required = false)]
+    pub assignment: Option<Assignment>,
+    /// The uploaded submission.
+    #[arg(long, default_value = "/autograder/submission")]
+    pub submission: PathBuf,
+    /// Where results.json is written.
+    #[arg(long, default_value = "/autograder/results/results.json")]
+    pub results: PathBuf,
+    /// What students see of hidden cases; the default keeps their total visible.
+    #[arg(long, value_enum, default_value_t = HiddenVisibility::Visible)]
+    pub hidden_visibility: HiddenVisibility,
+    /// An instructor's case directory instead of the built-in cases.
+    #[arg(long, value_name = "DIR")]
+    pub cases: Option<PathBuf>,
+}
+
+/// `grade gradescope package`.
+#[derive(Subcommand, Debug)]
+pub enum GradescopeCommand {
+    /// Write autograder.zip: setup.sh, run_autograder, this grade binary, and the cases.
+    #[command(after_help = "Example:\n  grade gradescope package -a nim -o autograder.zip")]
+    Package {
+        /// The assignment.
+        #[arg(short, long)]
+        assignment: Assignment,
+        /// An instructor's case directory to ship instead of the built-in cases.
+        #[arg(long, value_name = "DIR")]
+        cases: Option<PathBuf>,
+        /// The zip to write.
+        #[arg(short, long, default_value = "autograder.zip")]
+        output: PathBuf,
+    },
+}
+
+/// What to do with gradebooks.
+#[derive(Subcommand, Debug)]
+pub enum GradebookAction {
+    /// Combine the gradebook.csv of several shards' output directories into one.
+    #[command(after_help = "Example:\n  grade gradebook merge out-1 out-2 out-3 -o gradebook.csv")]
+    Merge {
+        /// The shards' output directories (or gradebook.csv files).
+        #[arg(required = true)]
+        parts: Vec<PathBuf>,
+        /// The merged gradebook to write.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+}
+
+/// The subcommands; without one, `grade` grades.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Play the reference game in this terminal.
+    #[command(
+        long_about = "Play the reference implementation of an assignment in this terminal.\n\n\
+        It behaves exactly as a student's program should: same text, prompts flushed before \
+        each read. At end of input (Ctrl-D) it exits quietly with status 0.",
+        after_help = "Game arguments:\n  \
+        collect BOARD_FILE                       the board file, rows of digits separated by spaces\n  \
+        silver_dollar [--seed N]                 a random strip drawn from seed N (default 0)\n  \
+        silver_dollar --board \"_ _ 0 _ 1\"        a given strip: _ empty, coins numbered from 0\n  \
+        connect6 [--size N]                      an N×N board (default 19)\n\n\
+        Examples:\n  grade play nim\n  grade play collect board.txt\n  grade play silver_dollar --seed 7"
+    )]
+    Play {
+        /// The assignment to play.
+        assignment: Assignment,
+        /// Game arguments (see below).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        game_args: Vec<String>,
+    },
+
+    /// Print the reference transcript for scripted input.
+    #[command(
+        long_about = "Run the reference game on the input lines in FILE and print the canonical \
+        transcript: the game's output with each input line echoed where the game asked for it, \
+        as a terminal would show it. If the game ends before the input does, or wants more \
+        input than FILE holds, the transcript ends there and a note goes to stderr."
+    )]
+    Record {
+        /// The assignment.
+        assignment: Assignment,
+        /// A file of input lines, one per line ("-" for standard input).
+        #[arg(short, long)]
+        input: PathBuf,
+        /// Game arguments, as for `grade play`.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        game_args: Vec<String>,
+    },
+
+    /// List the assignments, or one assignment's cases with their points.
+    List {
+        /// Only this assignment.
+        assignment: Option<Assignment>,
+        /// Use the cases in DIR instead of the built-in ones.
+        #[arg(long, value_name = "DIR")]
+        cases: Option<PathBuf>,
+    },
+
+    /// Print a visible case's input and reference transcript.
+    Show {
+        /// The assignment.
+        assignment: Assignment,
+        /// The case name.
+        case: String,
+        /// Use the cases in DIR instead of the built-in ones.
+        #[arg(long, value_name = "DIR")]
+        cases: Option<PathBuf>,
+    },
+
+    /// Write reference transcripts for the cases in cases/ (maintainers).
+    Bless {
+        /// Only this assignment.
+        assignment: Option<Assignment>,
+        /// The repository root holding cases/ and reference/.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
+
+    /// Check that every stored reference transcript matches what the reference produces now.
+    Verify {
+        /// Only this assignment.
+        assignment: Option<Assignment>,
+        /// The repository root holding cases/ and reference/.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
+
+    /// Play random games against the reference and show the shortest input that differs.
+    #[command(
+        long_about = "Play random games on a submission and on the reference in lockstep, compare \
+        them after every game with the assignment's checks (style free), and on the first \
+        difference shrink the input to a minimal one that still shows it.\n\n\
+        Exit status: 0 nothing found, 1 a difference found, 2 an error.",
+        after_help = "Examples:\n  grade explore nim.cpp -a nim\n  \
+        grade explore board.py -a collect --seed 7 --time 30s --save-case my-cases/"
+    )]
+    Explore(ExploreArgs),
+
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to standard output.
+    #[command(
+        after_help = "Example:\n  grade completions bash > ~/.local/share/bash-completion/completions/grade"
+    )]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+
+    /// Grade inside Gradescope's autograder (always writes results.json), or build the
+    /// autograder.zip that does it (`grade gradescope package`).
+    #[command(args_conflicts_with_subcommands = true)]
+    Gradescope(GradescopeArgs),
+
+    /// Gradebooks of a class graded in parts (--shard K/N).
+    Gradebook {
+        #[command(subcommand)]
+        action: GradebookAction,
+    },
+
+    /// Print the manual page (roff) to standard output.
+    #[command(after_help = "Example:\n  grade man > grade.1 && man ./grade.1")]
+    Man,
+
+    /// Show which containment layers and which input-detection method work on this machine.
+    Doctor,
+
+    /// Run any command with scripted input under the sandbox and print its transcript.
+    Run(super::run::RunArgs),
+}
+
+/// Options of grading one submission or a class (flattened into the default command).
+#[derive(Args, Debug, Default, Clone)]
+pub struct GradeOptionArgs {
+    /// Grade against the cases in DIR (holding cases/ and reference/) instead of the built-in ones.
+    #[arg(long, value_name = "DIR")]
+    pub cases: Option<PathBuf>,
+
+    /// Only run the case named PATTERN, or else the cases whose names contain it (`*` matches
+    /// anything).
+    #[arg(long = "case", value_name = "PATTERN")]
+    pub case_filter: Option<String>,
+
+    /// Report format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+
+    /// Write the report to FILE instead of standard output.
+    #[arg(short, long, value_name = "FILE", conflicts_with = "output_dir")]
+    pub output: Option<PathBuf>,
+
+    /// Write one report per submission into DIR (named after the student), plus
+    /// gradebook.csv; for grading a whole class. A re-run skips students whose submission,
+    /// cases and grader are unchanged (see --force).
+    #[arg(long, value_name = "DIR")]
+    pub output_dir: Option<PathBuf>,
+
+    /// Grade again the students whose stored result in --output-dir is still valid.
+    #[arg(long)]
+    pub force: bool,
+
+    /// Grade only part K of N of the class (a stable split by student name), for a batch
+    /// engine; combine the parts with `grade gradebook merge`.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<crate::class::Shard>,
+
+    /// Require the whole transcript to match the reference exactly (trailing spaces and the
+    /// final newline forgiven), for courses that publish the reference transcripts.
+    #[arg(long)]
+    pub strict: bool,
+
+    /// Run the program under a pseudo-terminal, exactly as in a student's terminal.
+    #[arg(long)]
+    pub terminal: bool,
+
+    /// The program's entry point when a submission has several: a file in it (`main.py`,
+    /// `src/game.js`) or a Java class (`PlayGame`).
+    #[arg(long, value_name = "FILE|CLASS")]
+    pub main: Option<String>,
+
+    /// Also run the robustness cases: input where programs that follow the handout may
+    /// legitimately differ ("yes" for Y, blank lines, two numbers on one line).
+    #[arg(long)]
+    pub robustness: bool,
+
+    /// Limits per case (override the cases').
+    #[command(flatten)]
+    pub limits: LimitArgs,
+
+    /// Refuse to grade (exit 2) when a required sandbox layer (Landlock, namespaces) cannot
+    /// be set up here, instead of grading with a warning at the top of the report.
+    #[arg(long)]
+    pub require_sandbox: bool,
+
+    /// Cases run at once (default: the number of CPU cores).
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<usize>,
+}
+
+impl From<&GradeOptionArgs> for GradeOptions {
+    fn from(args: &GradeOptionArgs) -> GradeOptions {
+        GradeOptions {
+            cases: args.cases.clone(),
+            case_filter: args.case_filter.clone(),
+            format: args.format,
+            output: args.output.clone(),
+            output_dir: args.output_dir.clone(),
+            force: args.force,
+            shard: args.shard,
+            strict: args.strict,
+            terminal: args.terminal,
+            main: args.main.clone(),
+            robustness: args.robustness,
+            limits: LimitOverrides::from(&args.limits),
+            require_sandbox: args.require_sandbox,
+            jobs: args.jobs,
+        }
+    }
+}
+
+/// Limit options, the same for `grade` and `grade run`, in the units case files use.
+#[derive(Args, Debug, Default, Clone, PartialEq)]
+pub struct LimitArgs {
+    /// Wall-clock limit per run in seconds.
+    #[arg(long = "wall-limit", visible_alias = "wall", value_name = "SECONDS", value_parser = parse_seconds)]
+    pub wall: Option<Duration>,
+    /// CPU-time limit per run in seconds.
+    #[arg(long = "cpu-limit", visible_alias = "cpu", value_name = "SECONDS", value_parser = parse_seconds)]
+    pub cpu: Option<Duration>,
+    /// Memory limit per run in MiB.
+    #[arg(long = "memory-limit", visible_alias = "memory", value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    pub memory_mib: Option<u64>,
+    /// Output kept per run in KiB; beyond it the program is stopped and the cut marked.
+    #[arg(long = "output-limit", value_name = "KIB", value_parser = clap::value_parser!(u64).range(1..=1 << 22))]
+    pub output_kib: Option<u64>,
+    /// Processes and threads a run may have at once.
+    #[arg(long = "process-limit", visible_alias = "processes", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub processes: Option<u32>,
+}
+
+impl From<&LimitArgs> for LimitOverrides {
+    fn from(args: &LimitArgs) -> LimitOverrides {
+        LimitOverrides {
+            wall: args.wall,
+            cpu: args.cpu,
+            memory_mib: args.memory_mib,
+            output_kib: args.output_kib,
+            processes: args.processes,
+        }
+    }
+}
+
+impl ValueEnum for Format {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Format::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.name()).help(self.description()))
+    }
+}
+
+impl ValueEnum for HiddenVisibility {
+    fn value_variants<'a>() -> &'a [Self] {
+        &HiddenVisibility::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        // Gradescope's own spelling, and the dashed one clap users expect.
+        let name = self.name();
+        let dashed: &'static str = match self {
+            HiddenVisibility::AfterDueDate => "after-due-date",
+            HiddenVisibility::AfterPublished => "after-published",
+            _ => name,
+        };
+        let value = PossibleValue::new(name).help(self.description());
+        Some(if dashed == name {
+            value
+        } else {
+            value.alias(dashed)
+        })
+    }
+}

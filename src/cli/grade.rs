@@ -1,0 +1,60 @@
+//! The default command, `grade SUBMISSION... --assignment NAME`: one submission graded and
+//! its report written, or a whole class handed to `class/`.
+
+use std::path::PathBuf;
+
+use crate::cases::{self, CaseTree};
+use crate::games::Assignment;
+use crate::grade::{grade, sandbox_layers, GradeOptions};
+use crate::report;
+use crate::run;
+
+/// Grades each submission and writes the reports; returns the process exit status
+/// (0 every case of every submission earned full marks, 1 some lost points, 2 an error).
+pub fn grade_command(
+    submissions: &[PathBuf],
+    assignment: Assignment,
+    options: &GradeOptions,
+) -> anyhow::Result<u8> {
+    if options.require_sandbox {
+        let missing: Vec<String> = sandbox_layers()
+            .into_iter()
+            .filter(|l| l.required && !l.active)
+            .map(|l| format!("{}: {}", l.name, l.detail))
+            .collect();
+        if !missing.is_empty() {
+            anyhow::bail!(
+                "--require-sandbox: required sandbox layers are off here ({}); see grade doctor",
+                missing.join("; ")
+            );
+        }
+    }
+    let tree = CaseTree::open(options.cases.as_deref())?;
+    if let Some(root) = tree.root() {
+        // An instructor's cases (hidden ones, and their reference transcripts) stay unreadable
+        // to submissions even when they live under a system directory such as /opt.
+        run::sandbox::protect(root);
+    }
+    let set = cases::load(&tree, assignment)?;
+    if let [submission] = submissions {
+        if options.output_dir.is_none() && options.shard.is_none() {
+            let result = grade(submission, &set, options)?;
+            report::write(&result, options.format, options.output.as_deref())?;
+            report::github::publish(&result)?;
+            return Ok(if result.full_marks() { 0 } else { 1 });
+        }
+    }
+    let digest = tree
+        .paths()
+        .filter(|p| {
+            p.starts_with(&format!("cases/{assignment}/"))
+                || p.starts_with(&format!("reference/{assignment}/"))
+        })
+        .fold(0u64, |hash, p| {
+            crate::class::stable_hash(
+                tree.file(p).unwrap_or_default(),
+                crate::class::stable_hash(p.as_bytes(), hash),
+            )
+        });
+    crate::class::grade_class(submissions, &set, digest, options)
+}
