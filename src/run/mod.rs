@@ -431,10 +431,13 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     // Under a terminal, stderr shares it (as in a student's terminal: Python's input()
     // writes its prompt to stderr when stdin and stdout are terminals).
     let mut tty_path = None;
-    let (stdin_child, stdout_child, stderr_child, stdin, stdin_probe, stdout_parent): (
+    // `stdin_reader`: the program's own stdin (the pipe's read end, or the terminal slave),
+    // whose file status flags tell cheaply whether its reads block.
+    let (stdin_child, stdout_child, stderr_child, stdin, stdin_probe, stdin_reader, stdout_parent): (
         Stdio,
         Stdio,
         Stdio,
+        OwnedFd,
         OwnedFd,
         OwnedFd,
         Option<OwnedFd>,
@@ -445,23 +448,27 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         let s2 = p.slave.try_clone().map_err(RunError::Setup)?;
         let s3 = p.slave.try_clone().map_err(RunError::Setup)?;
         let master = p.master.try_clone().map_err(RunError::Setup)?;
+        let reader = p.slave.try_clone().map_err(RunError::Setup)?;
         (
             Stdio::from(s1),
             Stdio::from(s2),
             Stdio::from(s3),
             p.master,
             p.slave,
+            reader,
             Some(master),
         )
     } else {
         let (r, w) = pipe().map_err(RunError::Setup)?;
         let probe = w.try_clone().map_err(RunError::Setup)?;
+        let reader = r.try_clone().map_err(RunError::Setup)?;
         (
             Stdio::from(r),
             Stdio::piped(),
             Stdio::piped(),
             w,
             probe,
+            reader,
             None,
         )
     };
@@ -629,6 +636,7 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         stdin: Some(stdin),
         stdin_probe: Some(stdin_probe),
         stdin_id,
+        stdin_reader,
         stdin_closed: false,
         kept: 0,
         truncated: false,

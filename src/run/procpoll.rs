@@ -116,7 +116,7 @@ pub struct ThreadsState {
 }
 
 /// Looks at every thread of `pids`.
-pub fn threads_state(pids: &[i32], stdin: StdinId) -> ThreadsState {
+pub fn threads_state(pids: &[i32], stdin: &waiting::Stdin) -> ThreadsState {
     let mut st = ThreadsState {
         reading_stdin: false,
         all_sleeping: true,
@@ -126,7 +126,7 @@ pub fn threads_state(pids: &[i32], stdin: StdinId) -> ThreadsState {
             continue;
         };
         let fd0_ours = fs::metadata(format!("/proc/{pid}/fd/0"))
-            .map(|m| (m.dev(), m.ino()) == stdin)
+            .map(|m| (m.dev(), m.ino()) == stdin.id)
             .unwrap_or(false);
         for task in tasks.flatten() {
             let path = task.path();

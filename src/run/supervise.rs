@@ -27,6 +27,8 @@ pub(super) struct Supervisor<'a> {
     /// Where unread input is counted (pipe write end, or the terminal slave).
     pub(super) stdin_probe: Option<OwnedFd>,
     pub(super) stdin_id: procpoll::StdinId,
+    /// The program's stdin as handed to it (our copy of the same open file).
+    pub(super) stdin_reader: OwnedFd,
     pub(super) stdin_closed: bool,
     pub(super) kept: usize,
     pub(super) truncated: bool,
@@ -214,7 +216,11 @@ impl Supervisor<'_> {
         if self.unread_input() > 0 {
             return true;
         }
-        !waiting::waits_for_stdin(call, self.stdin_id)
+        let stdin = waiting::Stdin {
+            id: self.stdin_id,
+            reader: Some(self.stdin_reader.as_raw_fd()),
+        };
+        !waiting::waits_for_stdin(call, &stdin)
     }
 }
 
@@ -365,7 +371,11 @@ pub(super) fn supervise(
             let waiting_closed_pipe = sup.stdin_closed && !sup.spec.terminal;
             if !waiting_closed_pipe && sup.unread_input() == 0 {
                 let pids = tree.processes();
-                let st = procpoll::threads_state(&pids, sup.stdin_id);
+                let stdin = waiting::Stdin {
+                    id: sup.stdin_id,
+                    reader: Some(sup.stdin_reader.as_raw_fd()),
+                };
+                let st = procpoll::threads_state(&pids, &stdin);
                 let waiting = match detection {
                     Detection::ProcPolling => st.reading_stdin,
                     _ => {

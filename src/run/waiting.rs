@@ -27,6 +27,17 @@ pub struct Syscall {
     pub args: [u64; 6],
 }
 
+/// The run's stdin as the supervisor knows it.
+#[derive(Debug, Clone, Copy)]
+pub struct Stdin {
+    /// (device, inode) of the pipe or terminal.
+    pub id: StdinId,
+    /// Our descriptor for the open file the program got as fd 0 (its read end or terminal):
+    /// when the program's fd 0 is still that same open file, its flags are read here with one
+    /// `fcntl` instead of from /proc.
+    pub reader: Option<std::os::fd::RawFd>,
+}
+
 /// What a syscall is, as far as input goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -120,25 +131,58 @@ pub fn other_waits() -> impl Iterator<Item = u32> {
 /// Whether the thread in `call` waits for input on our stdin (`stdin`): blocked (or about to
 /// block) reading it, or waiting for it to become readable. False when in doubt about
 /// anything but the fd's identity, so a program is never typed too early.
-pub fn waits_for_stdin(call: &Syscall, stdin: StdinId) -> bool {
+pub fn waits_for_stdin(call: &Syscall, stdin: &Stdin) -> bool {
     let tid = call.tid;
     let a = call.args;
+    // The common case, cheaply: fd 0 is still the open file we handed the program.
+    let fd0_ours = stdin.reader.filter(|&r| same_open_file(tid, 0, r));
     let waits = match kind(call.nr) {
         Kind::Read => {
             // preadv2 with RWF_NOWAIT (8) never blocks.
             let nowait = call.nr == TABLE_PREADV2 && a[5] & 8 != 0;
-            a[0] as i32 == 0 && !nowait && !fd_nonblocking(tid, 0)
+            let nonblocking = match fd0_ours {
+                Some(reader) => status_flags(reader) & libc::O_NONBLOCK != 0,
+                None => fd_nonblocking(tid, 0),
+            };
+            a[0] as i32 == 0 && !nowait && !nonblocking
         }
         Kind::Select => select_reads_fd0(tid, a[0] as i32, a[1]) && !zero_timeval(tid, a[4]),
         Kind::Pselect => select_reads_fd0(tid, a[0] as i32, a[1]) && !zero_timespec(tid, a[4]),
         Kind::Poll => a[2] as i32 != 0 && poll_reads_fd0(tid, a[0], a[1]),
         Kind::Ppoll => !zero_timespec(tid, a[2]) && poll_reads_fd0(tid, a[0], a[1]),
-        Kind::EpollWait => a[3] as i32 != 0 && epoll_watches(tid, a[0] as i32, stdin),
-        Kind::EpollPwait2 => !zero_timespec(tid, a[3]) && epoll_watches(tid, a[0] as i32, stdin),
+        Kind::EpollWait => a[3] as i32 != 0 && epoll_watches(tid, a[0] as i32, stdin.id),
+        Kind::EpollPwait2 => !zero_timespec(tid, a[3]) && epoll_watches(tid, a[0] as i32, stdin.id),
         Kind::Other => false,
     };
     // epoll identifies the file itself; the others name fd 0, which must be our stdin.
-    waits && (matches!(kind(call.nr), Kind::EpollWait | Kind::EpollPwait2) || fd0_is(tid, stdin))
+    waits
+        && (matches!(kind(call.nr), Kind::EpollWait | Kind::EpollPwait2)
+            || fd0_ours.is_some()
+            || fd0_is(tid, stdin.id))
+}
+
+/// Whether fd `fd` of thread `tid` and our fd `ours` are the same open file (`kcmp`; false
+/// where the kernel lacks it).
+fn same_open_file(tid: u32, fd: i32, ours: std::os::fd::RawFd) -> bool {
+    const KCMP_FILE: libc::c_long = 0;
+    // SAFETY: kcmp only compares kernel objects; no memory is passed.
+    let r = unsafe {
+        libc::syscall(
+            libc::SYS_kcmp,
+            tid as libc::pid_t,
+            std::process::id() as libc::pid_t,
+            KCMP_FILE,
+            fd as libc::c_long,
+            ours as libc::c_long,
+        )
+    };
+    r == 0
+}
+
+/// The file status flags of our descriptor (0 when it cannot be read).
+fn status_flags(fd: std::os::fd::RawFd) -> i32 {
+    // SAFETY: F_GETFL reads flags of a descriptor we own.
+    unsafe { libc::fcntl(fd, libc::F_GETFL) }.max(0)
 }
 
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
@@ -277,6 +321,14 @@ mod tests {
         assert!(epoll_info_watches(kernel_dev, (libc::makedev(8, 3), 7)));
     }
 
+    /// Whether this kernel has kcmp (it may be configured out).
+    fn kcmp_available() -> bool {
+        let me = std::process::id() as libc::pid_t;
+        // SAFETY: comparing our own fd 0 with itself.
+        let r = unsafe { libc::syscall(libc::SYS_kcmp, me, me, 0_i64, 0_i64, 0_i64) };
+        r != -1
+    }
+
     #[test]
     fn every_waiting_syscall_is_in_exactly_one_filter_list() {
         let reads: Vec<u32> = read_syscalls().collect();
@@ -316,6 +368,22 @@ mod tests {
             revents: 0,
         }];
         assert!(!poll_reads_fd0(me, other.as_ptr() as u64, 1));
+        // kcmp tells a duplicate of an open file from another open file of the same pipe.
+        let mut fds = [0; 2];
+        // SAFETY: pipe fills two descriptors we then own and close.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        let (r, w) = (fds[0], fds[1]);
+        // SAFETY: duplicating and closing our own descriptors.
+        let dup = unsafe { libc::dup(r) };
+        assert!(same_open_file(me, r, dup) || !kcmp_available());
+        assert!(!same_open_file(me, r, w));
+        assert_eq!(status_flags(dup) & libc::O_NONBLOCK, 0);
+        // SAFETY: as above.
+        unsafe {
+            libc::close(dup);
+            libc::close(r);
+            libc::close(w);
+        }
         let fdset = [1u8, 0, 0, 0];
         assert!(select_reads_fd0(me, 1, fdset.as_ptr() as u64));
         assert!(!select_reads_fd0(me, 0, fdset.as_ptr() as u64));
