@@ -40,6 +40,9 @@ pub fn tools_for(program: &Path) -> &'static [&'static str] {
             _ => &[],
         }
     };
+    if program.join("Cargo.toml").is_file() {
+        return &["cargo", "rustc"];
+    }
     if program.is_dir() {
         let mut extensions: Vec<String> = walkdir::WalkDir::new(program)
             .into_iter()
