@@ -192,6 +192,20 @@ fn makefiles_and_build_scripts_are_honoured() {
     let (code, report) = grade_json(script_dir.path(), "nim", &[]);
     assert_eq!(code, 0, "{:#?}", lost_points(&report));
 
+    if have("cmake") {
+        let cmake_dir = tempfile::tempdir().expect("dir");
+        copy_folder(&program("nim/split_cpp"), cmake_dir.path());
+        std::fs::write(
+            cmake_dir.path().join("CMakeLists.txt"),
+            "cmake_minimum_required(VERSION 3.10)\nproject(nim CXX)\n\
+             add_executable(nim main.cpp nim_helpers.cpp)\n",
+        )
+        .expect("write");
+        let (code, report) = grade_json(cmake_dir.path(), "nim", &[]);
+        assert_eq!(code, 0, "{:#?}", lost_points(&report));
+        assert_eq!(report["score"], report["max_score"]);
+    }
+
     // A build that fails is a build failure with the tool's messages, not a crash.
     std::fs::write(
         make_dir.path().join("Makefile"),
