@@ -49,6 +49,9 @@ pub struct GradeOptions {
     pub strict: bool,
     /// Run the program under a pseudo-terminal.
     pub terminal: bool,
+    /// The program's entry point when a submission has several: a file in it (`main.py`,
+    /// `src/game.js`) or a Java class (`PlayGame`).
+    pub main: Option<String>,
     /// Also run the robustness cases.
     pub robustness: bool,
     /// Limits per case that override the cases'.
@@ -122,6 +125,8 @@ pub fn grade(
 
     let prepare_options = submission::PrepareOptions {
         java_main: set.java_main.clone(),
+        main_file: set.main_file.clone(),
+        main: options.main.clone(),
     };
     let prepared = match submission::prepare(submission, &prepare_options) {
         Ok(prepared) => prepared,

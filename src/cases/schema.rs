@@ -43,6 +43,10 @@ pub struct AssignmentFile {
     /// several classes declare `main`.
     #[serde(default)]
     pub java_main: Option<String>,
+    /// The file that starts a submission, as the handout names it (`assignment3.py`); used
+    /// when a submission holds several candidate files.
+    #[serde(default)]
+    pub main_file: Option<String>,
 }
 
 /// `cases/NAME/CASE.yaml`: one test case.
