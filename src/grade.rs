@@ -50,6 +50,9 @@ pub struct GradeOptions {
     pub strict: bool,
     /// Run the program under a pseudo-terminal.
     pub terminal: bool,
+    /// The program's entry point when a submission has several: a file in it (`main.py`,
+    /// `src/game.js`) or a Java class (`PlayGame`).
+    pub main: Option<String>,
     /// Also run the robustness cases.
     pub robustness: bool,
     /// Limits per case that override the cases'.
@@ -123,6 +126,8 @@ pub fn grade(
 
     let prepare_options = submission::PrepareOptions {
         java_main: set.java_main.clone(),
+        main_file: set.main_file.clone(),
+        main: options.main.clone(),
     };
     // The code is read on its own parse, whether or not it builds.
     let mut program = analyze::Program::load(submission);
@@ -140,11 +145,20 @@ pub fn grade(
         }
         Err(other) => return Err(other.into()),
     };
+    // An archive's sources are read where it was unpacked.
+    let sources = if program.language.is_none() {
+        prepared.dir()
+    } else {
+        submission
+    };
+    if sources != submission {
+        program = analyze::Program::load(sources);
+    }
     program.warnings = analyze::compiler_findings(&prepared.warnings);
     let requirements =
         analyze::requirements::evaluate(set.assignment, &program, &set.requirement_weights);
     let mut notes = prepared.notes.clone();
-    let resized = resized_submissions(submission, &selected, &prepare_options);
+    let resized = resized_submissions(sources, &selected, &prepare_options);
     for (size, built) in &resized {
         match built {
             Resize::Built(_, change) => notes.push(format!(

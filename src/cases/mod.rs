@@ -251,6 +251,8 @@ pub struct CaseSet {
     pub cases: Vec<Case>,
     /// The Java class the handout names as the program's entry point.
     pub java_main: Option<String>,
+    /// The file the handout names as the program's entry point (`assignment3.py`).
+    pub main_file: Option<String>,
     /// The assignment's default checks (for generated games: `grade explore`).
     pub default_checks: Vec<Check>,
     /// The assignment's arguments for the student's program.
@@ -562,6 +564,7 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
             .unwrap_or_else(|| assignment.title().to_string()),
         cases,
         java_main: header.java_main,
+        main_file: header.main_file,
         default_checks,
         args: header.args,
         limits: base_limits,

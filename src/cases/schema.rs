@@ -51,6 +51,10 @@ pub struct AssignmentFile {
     /// counting one part of the grading (e.g. Submitted 1, Compiled 9, Output 90).
     #[serde(default)]
     pub rubric: Option<Vec<RubricLineSpec>>,
+    /// The file that starts a submission, as the handout names it (`assignment3.py`); used
+    /// when a submission holds several candidate files.
+    #[serde(default)]
+    pub main_file: Option<String>,
 }
 
 /// A requirement's setting in assignment.yaml: its points, or `false` to switch it off.

@@ -337,6 +337,11 @@ pub struct GradeOptionArgs {
     #[arg(long)]
     pub terminal: bool,
 
+    /// The program's entry point when a submission has several: a file in it (`main.py`,
+    /// `src/game.js`) or a Java class (`PlayGame`).
+    #[arg(long, value_name = "FILE|CLASS")]
+    pub main: Option<String>,
+
     /// Also run the robustness cases: input where programs that follow the handout may
     /// legitimately differ ("yes" for Y, blank lines, two numbers on one line).
     #[arg(long)]
@@ -368,6 +373,7 @@ impl From<&GradeOptionArgs> for GradeOptions {
             shard: args.shard,
             strict: args.strict,
             terminal: args.terminal,
+            main: args.main.clone(),
             robustness: args.robustness,
             limits: LimitOverrides::from(&args.limits),
             require_sandbox: args.require_sandbox,

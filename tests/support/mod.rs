@@ -24,27 +24,50 @@ pub fn have(tool: &str) -> bool {
     found
 }
 
-/// The toolchain a program needs, from its extension.
+/// The toolchain a program needs, from its extension (a folder: from the sources in it).
 pub fn tools_for(program: &Path) -> &'static [&'static str] {
-    match program.extension().and_then(|e| e.to_str()) {
-        Some("py") => &["python3"],
-        Some("c") => &["gcc"],
-        Some("cpp") | Some("cc") => &["g++"],
-        Some("java") => &["javac", "java"],
-        _ if program.is_dir() => {
-            let has_java = std::fs::read_dir(program).is_ok_and(|entries| {
-                entries
-                    .filter_map(Result::ok)
-                    .any(|e| e.path().extension().is_some_and(|x| x == "java"))
-            });
-            if has_java {
-                &["javac", "java"]
-            } else {
-                &[]
+    let by_extension = |ext: &str| -> &'static [&'static str] {
+        match ext {
+            "py" => &["python3"],
+            "c" => &["gcc"],
+            "cpp" | "cc" => &["g++"],
+            "java" => &["javac", "java"],
+            "js" => &["node"],
+            "rs" => &["rustc"],
+            "go" => &["go"],
+            "rb" => &["ruby"],
+            "pl" => &["perl"],
+            _ => &[],
+        }
+    };
+    if program.join("Cargo.toml").is_file() {
+        return &["cargo", "rustc"];
+    }
+    if program.is_dir() {
+        let mut extensions: Vec<String> = walkdir::WalkDir::new(program)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter_map(|e| {
+                e.path()
+                    .extension()
+                    .map(|x| x.to_string_lossy().into_owned())
+            })
+            .collect();
+        extensions.sort();
+        // A folder's language is its first known one in the grader's order.
+        for ext in ["java", "cpp", "cc", "c", "go", "rs", "py", "js", "rb", "pl"] {
+            if extensions.iter().any(|e| e == ext) {
+                return by_extension(ext);
             }
         }
-        _ => &[],
+        return &[];
     }
+    by_extension(
+        &program
+            .extension()
+            .map(|e| e.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+    )
 }
 
 /// A test program under tests/programs/.
