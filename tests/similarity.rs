@@ -247,3 +247,41 @@ fn a_base_directory_of_starter_code_is_excluded_too() {
     ));
     assert!(after[0].1 < 0.1, "{after:?}");
 }
+
+#[test]
+fn hostile_sources_nested_deep_or_repeated_end_in_a_report() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let deep = format!(
+        "int main() {{ return {}1{}; }}\n",
+        "(".repeat(50_000),
+        ")".repeat(50_000)
+    );
+    let repeated = "int f() { return 1 + 2 + 3 + 4 + 5 + 6 + 7; }\n".repeat(5_000);
+    let paths: Vec<std::path::PathBuf> = [
+        ("deep.cpp", &deep),
+        ("deep_too.cpp", &deep),
+        ("a.cpp", &repeated),
+        ("b.cpp", &repeated),
+    ]
+    .iter()
+    .map(|(name, text)| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).expect("write");
+        path
+    })
+    .collect();
+    let output = grade()
+        .arg("similarity")
+        .args(&paths)
+        .args(["-a", "nim", "--format", "json"])
+        .output()
+        .expect("grade runs");
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(report["pairs"].as_array().map(Vec::len), Some(6));
+}

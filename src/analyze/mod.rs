@@ -83,6 +83,8 @@ pub struct SourceFile {
     pub text: String,
     /// The syntax tree (with error nodes where the code does not parse).
     pub tree: Tree,
+    /// How deep the tree is.
+    pub depth: usize,
 }
 
 impl SourceFile {
@@ -91,11 +93,13 @@ impl SourceFile {
         let mut parser = Parser::new();
         parser.set_language(&language.grammar()).ok()?;
         let tree = parser.parse(&text, None)?;
+        let depth = tree_depth(&tree);
         Some(SourceFile {
             path: path.to_string(),
             language,
             text,
             tree,
+            depth,
         })
     }
 
@@ -121,6 +125,25 @@ impl SourceFile {
     /// Every node of the tree whose kind is one of `kinds`, in source order.
     pub fn all(&self, kinds: &[&str]) -> Vec<Node<'_>> {
         descendants(self.tree.root_node(), kinds)
+    }
+}
+
+/// The depth of a tree (its root alone: 1), by a cursor walk.
+fn tree_depth(tree: &Tree) -> usize {
+    let mut cursor = tree.walk();
+    let (mut depth, mut deepest) = (1, 1);
+    loop {
+        if cursor.goto_first_child() {
+            depth += 1;
+            deepest = deepest.max(depth);
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                return deepest;
+            }
+            depth -= 1;
+        }
     }
 }
 
@@ -166,6 +189,11 @@ pub fn ancestor<'t>(node: Node<'t>, kinds: &[&str]) -> Option<Node<'t>> {
 const MAX_SOURCE_BYTES: u64 = 1 << 20;
 /// The most source files read from one submission.
 const MAX_SOURCES: usize = 200;
+/// The most source bytes read from one submission, all files together.
+const MAX_PROGRAM_BYTES: u64 = 4 << 20;
+/// Syntax trees deeper than this are not analysed: no handout program nests like that, and
+/// the checks walk up from nodes, which would cost depth × size.
+pub const MAX_DEPTH: usize = 1000;
 
 /// A submission's sources, parsed: what requirements and similarity read.
 pub struct Program {
@@ -222,6 +250,7 @@ impl Program {
             .map(|(_, l, _)| *l)
             .min_by_key(|l| l.precedence());
         let mut files = Vec::new();
+        let mut total: u64 = 0;
         for (shown, file_language, path) in candidates {
             let file_language = match (file_language, language) {
                 (SourceLanguage::Cpp, Some(SourceLanguage::C)) if shown.ends_with(".h") => {
@@ -232,11 +261,16 @@ impl Program {
             if Some(file_language) != language {
                 continue;
             }
-            let small = std::fs::symlink_metadata(&path)
-                .is_ok_and(|m| m.is_file() && m.len() <= MAX_SOURCE_BYTES);
-            if !small {
+            let Ok(metadata) = std::fs::symlink_metadata(&path) else {
+                continue;
+            };
+            if !metadata.is_file()
+                || metadata.len() > MAX_SOURCE_BYTES
+                || total + metadata.len() > MAX_PROGRAM_BYTES
+            {
                 continue;
             }
+            total += metadata.len();
             let Ok(bytes) = std::fs::read(&path) else {
                 continue;
             };
@@ -251,6 +285,11 @@ impl Program {
             warnings: Vec::new(),
             build_failed: false,
         }
+    }
+
+    /// A file nested deeper than [`MAX_DEPTH`], if any: such a program is not analysed.
+    pub fn too_deep(&self) -> Option<&SourceFile> {
+        self.files.iter().find(|f| f.depth > MAX_DEPTH)
     }
 
     /// Every node of every file whose kind is one of `kinds`, with its file.

@@ -85,6 +85,9 @@ fn other_constants(program: &Program, size: &str) -> Vec<SizeConstant> {
 /// `size`, or why there is none: no source, no such constant, or several.
 pub fn board_size(submission: &Path, size: usize) -> Result<Resized, String> {
     let program = Program::load(submission);
+    if let Some(file) = program.too_deep() {
+        return Err(format!("{} is nested too deeply to be analysed", file.path));
+    }
     let constants = match program.language {
         None => {
             return Err("the submission has no C, C++, Java or Python source to rebuild".into())

@@ -11,7 +11,6 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
-use tree_sitter::Node;
 
 use super::{Program, SourceFile, SourceLanguage};
 
@@ -24,6 +23,9 @@ pub const WINDOW: usize = 8;
 pub const COMMON_SHARE: f64 = 0.5;
 /// Below this many submissions nothing counts as common.
 pub const COMMON_MIN_SUBMISSIONS: usize = 4;
+/// A fingerprint shared by a pair more often than this (occurrences on one side times the
+/// other) is repeated boilerplate, not evidence, and is skipped.
+const MAX_SEEDS_PER_FINGERPRINT: usize = 64;
 
 /// One token of a normalised stream, with where it came from.
 #[derive(Debug, Clone, Copy)]
@@ -75,11 +77,12 @@ fn hash_str(text: &str) -> u64 {
 
 /// The normalised tokens of a file, in source order.
 fn tokens_of(file: &SourceFile, index: u32, out: &mut Vec<Token>) {
-    fn walk(file: &SourceFile, node: Node, index: u32, out: &mut Vec<Token>) {
+    // A cursor walk, not recursion: a hostile file nested 100 000 deep must not overflow the
+    // stack.
+    let mut cursor = file.tree.walk();
+    loop {
+        let node = cursor.node();
         let kind = node.kind();
-        if kind == "comment" || kind == "line_comment" || kind == "block_comment" {
-            return;
-        }
         let push = |out: &mut Vec<Token>, text: &str| {
             out.push(Token {
                 kind: hash_str(text),
@@ -87,11 +90,11 @@ fn tokens_of(file: &SourceFile, index: u32, out: &mut Vec<Token>) {
                 line: u32::try_from(node.start_position().row + 1).unwrap_or(u32::MAX),
             })
         };
-        if let Some(class) = literal_class(kind) {
+        let mut descend = false;
+        if matches!(kind, "comment" | "line_comment" | "block_comment") {
+        } else if let Some(class) = literal_class(kind) {
             push(out, class);
-            return;
-        }
-        if node.child_count() == 0 {
+        } else if node.child_count() == 0 {
             if is_name(kind) {
                 push(out, "ID");
             } else if node.is_named() {
@@ -102,14 +105,18 @@ fn tokens_of(file: &SourceFile, index: u32, out: &mut Vec<Token>) {
                 // Keywords, operators and punctuation: their own text, as the grammar names them.
                 push(out, kind);
             }
-            return;
+        } else {
+            descend = true;
         }
-        let mut cursor = node.walk();
-        for child in node.children(&mut cursor) {
-            walk(file, child, index, out);
+        if descend && cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                return;
+            }
         }
     }
-    walk(file, file.tree.root_node(), index, out);
 }
 
 /// A submission read for similarity.
@@ -392,6 +399,11 @@ fn compare_pair(loaded: &[Fingerprinted], a: usize, b: usize, excluded: &HashSet
         let Some(positions_b) = right.fingerprints.get(hash) else {
             continue;
         };
+        // Code repeated many times over on both sides is boilerplate, and would make the pair
+        // quadratic in it.
+        if positions_a.len() * positions_b.len() > MAX_SEEDS_PER_FINGERPRINT {
+            continue;
+        }
         for &pa in positions_a {
             for &pb in positions_b {
                 seeds.push((pa as usize, pb as usize));
@@ -402,9 +414,13 @@ fn compare_pair(loaded: &[Fingerprinted], a: usize, b: usize, excluded: &HashSet
     // Each shared fingerprint is extended to the longest run of equal tokens around it
     // (within one file on each side); runs already found are not found again.
     let mut blocks: Vec<(usize, usize, usize)> = Vec::new();
+    // Runs by diagonal (pa − pb): a seed inside a run found already lies on its diagonal.
+    let mut by_diagonal: HashMap<isize, Vec<(usize, usize)>> = HashMap::new();
     for (pa, pb) in seeds {
-        let inside = blocks.iter().any(|&(sa, sb, len)| {
-            pa >= sa && pa < sa + len && pb >= sb && pa - sa == pb.wrapping_sub(sb)
+        let diagonal = pa as isize - pb as isize;
+        let inside = by_diagonal.get(&diagonal).is_some_and(|runs| {
+            runs.iter()
+                .any(|&(start, len)| pa >= start && pa < start + len)
         });
         if inside {
             continue;
@@ -428,6 +444,10 @@ fn compare_pair(loaded: &[Fingerprinted], a: usize, b: usize, excluded: &HashSet
         let len = start + end;
         if len >= K {
             blocks.push((pa - start, pb - start, len));
+            by_diagonal
+                .entry(diagonal)
+                .or_default()
+                .push((pa - start, len));
         }
     }
     for &(sa, sb, len) in &blocks {
@@ -498,6 +518,18 @@ mod tests {
             "int total(int n) { int s = 0; while (n > 0) s += n--; return s; }",
         );
         assert_ne!(original, other);
+    }
+
+    #[test]
+    fn deeply_nested_code_does_not_overflow_the_stack() {
+        let depth = 50_000;
+        let text = format!(
+            "int main() {{ return {}1{}; }}",
+            "(".repeat(depth),
+            ")".repeat(depth)
+        );
+        let found = tokens("deep.cpp", &text);
+        assert!(found.len() > depth, "{}", found.len());
     }
 
     #[test]

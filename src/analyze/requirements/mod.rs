@@ -126,7 +126,18 @@ fn evaluate_one(requirement: &Requirement, program: &Program, points: f64) -> Re
             ))
         }
     }
-    let mut verdict = (requirement.check)(program);
+    let mut verdict = match program.too_deep() {
+        Some(file) => Verdict::fail(
+            format!(
+                "{} is nested {} levels deep, more than the {} analysed: not checked",
+                file.path,
+                file.depth,
+                crate::analyze::MAX_DEPTH
+            ),
+            Vec::new(),
+        ),
+        None => (requirement.check)(program),
+    };
     if verdict.findings.len() > MAX_FINDINGS {
         let more = verdict.findings.len() - MAX_FINDINGS;
         verdict.findings.truncate(MAX_FINDINGS);
@@ -227,6 +238,21 @@ pub(crate) mod tests {
             for_loop.detail,
             "no points: the program did not build (the matches are printed in a for loop)"
         );
+    }
+
+    #[test]
+    fn a_program_nested_too_deep_is_not_analysed_and_earns_nothing() {
+        let depth = 5_000;
+        let text = format!(
+            "int main() {{ do {{ return {}1{}; }} while (0); }}\n",
+            "(".repeat(depth),
+            ")".repeat(depth)
+        );
+        let results = evaluate(Assignment::Nim, &program("nim.cpp", &text), &Weights::new());
+        for r in &results {
+            assert_eq!(r.status, RequirementStatus::Failed, "{r:?}");
+            assert!(r.detail.contains("levels deep"), "{}", r.detail);
+        }
     }
 
     #[test]
