@@ -102,7 +102,7 @@ const BUILD_TIMEOUT: Duration = Duration::from_secs(120);
 const SOURCE_DEPTH: usize = 4;
 
 /// What an archive may unpack to: as much as a folder may hold.
-const ARCHIVE_CAPS: archive::Caps = archive::Caps {
+pub const ARCHIVE_CAPS: archive::Caps = archive::Caps {
     files: 2_000,
     bytes: 512 << 20,
     depth: SOURCE_DEPTH,

@@ -285,3 +285,41 @@ fn hostile_sources_nested_deep_or_repeated_end_in_a_report() {
     let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
     assert_eq!(report["pairs"].as_array().map(Vec::len), Some(6));
 }
+
+#[test]
+fn a_zipped_submission_is_unpacked_and_named_without_its_suffix() {
+    use std::io::Write as _;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let zip_path = dir.path().join("jdoe-lab1.zip");
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(&zip_path).expect("create"));
+    let options = zip::write::SimpleFileOptions::default();
+    for name in ["PlayGame.java", "CoinStrip.java"] {
+        zip.start_file(format!("jdoe-lab1/{name}"), options)
+            .expect("start");
+        let text =
+            std::fs::read(program("similarity/silver_dollar_planted").join(name)).expect("read");
+        zip.write_all(&text).expect("write");
+    }
+    zip.finish().expect("finish");
+    let output = grade()
+        .arg("similarity")
+        .arg(program("silver_dollar/correct_plain"))
+        .arg(&zip_path)
+        .args(["-a", "silver_dollar", "--format", "json"])
+        .output()
+        .expect("grade runs");
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let pairs = ranked(&report);
+    assert_eq!(pairs[0].0 .1, "jdoe-lab1");
+    assert!(pairs[0].1 > 0.9, "{pairs:?}");
+    assert_eq!(
+        report["submissions"][1]["path"],
+        zip_path.to_string_lossy().as_ref()
+    );
+}

@@ -176,7 +176,17 @@ fn winnow(hashes: &[u64]) -> Vec<(u64, u32)> {
 impl Fingerprinted {
     /// Reads, parses and fingerprints one submission.
     pub fn load(path: &Path) -> Fingerprinted {
-        let program = Program::load(path);
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        Fingerprinted::load_as(&name, path, path)
+    }
+
+    /// Reads the sources at `read_from` (an unpacked archive, say) as the submission `name`,
+    /// given as `path`.
+    pub fn load_as(name: &str, path: &Path, read_from: &Path) -> Fingerprinted {
+        let program = Program::load(read_from);
         let mut tokens = Vec::new();
         for (index, file) in program.files.iter().enumerate() {
             tokens_of(file, u32::try_from(index).unwrap_or(u32::MAX), &mut tokens);
@@ -185,12 +195,8 @@ impl Fingerprinted {
         for (hash, position) in winnow(&kgram_hashes(&tokens)) {
             fingerprints.entry(hash).or_default().push(position);
         }
-        let name = path.file_name().map_or_else(
-            || path.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
         Fingerprinted {
-            name,
+            name: name.to_string(),
             path: path.to_path_buf(),
             language: program.language,
             program,
@@ -317,6 +323,15 @@ pub fn compare(
         }
     }
     let loaded: Vec<Fingerprinted> = submissions.iter().map(|p| Fingerprinted::load(p)).collect();
+    compare_loaded(assignment, loaded, base)
+}
+
+/// [`compare`] for submissions already read (archives unpacked by the caller).
+pub fn compare_loaded(
+    assignment: &str,
+    loaded: Vec<Fingerprinted>,
+    base: &[PathBuf],
+) -> anyhow::Result<Similarity> {
     let mut languages: Vec<SourceLanguage> = loaded.iter().filter_map(|s| s.language).collect();
     languages.sort_by_key(|l| l.name());
     languages.dedup();
