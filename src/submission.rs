@@ -41,6 +41,8 @@ pub struct Submission {
     /// What the student should know about how the submission was run (e.g. which of several
     /// `main` classes), shown at the top of the report.
     pub notes: Vec<String>,
+    /// What the compiler warned about (`-Wall -Wextra`, `-Xlint`) in a build that succeeded.
+    pub warnings: String,
     /// Private copies of the sources and the build outputs; removed when dropped.
     build_dir: tempfile::TempDir,
 }
@@ -100,7 +102,7 @@ const BUILD_TIMEOUT: Duration = Duration::from_secs(120);
 const SOURCE_DEPTH: usize = 4;
 
 /// What an archive may unpack to: as much as a folder may hold.
-const ARCHIVE_CAPS: archive::Caps = archive::Caps {
+pub const ARCHIVE_CAPS: archive::Caps = archive::Caps {
     files: 2_000,
     bytes: 512 << 20,
     depth: SOURCE_DEPTH,
@@ -189,6 +191,7 @@ pub fn prepare(path: &Path, options: &PrepareOptions) -> Result<Submission, Prep
         readable,
         env: built.env,
         notes: built.notes,
+        warnings: built.warnings,
         build_dir,
     })
 }
@@ -372,8 +375,8 @@ impl BuildStep {
     }
 }
 
-/// Runs one build step of `build` (see [`run_build_with`]).
-fn run_build_in(build: &languages::Build<'_>, step: &BuildStep) -> Result<(), PrepareError> {
+/// Runs one build step of `build` (see [`run_build_with`]); returns what it printed.
+fn run_build_in(build: &languages::Build<'_>, step: &BuildStep) -> Result<String, PrepareError> {
     let program = match &step.program {
         Some(p) => p.clone(),
         None => find_tool(&step.tool).ok_or_else(|| PrepareError::MissingTool {
@@ -396,6 +399,7 @@ fn run_build_in(build: &languages::Build<'_>, step: &BuildStep) -> Result<(), Pr
 /// student's program: a compiler reads the student's sources, and `#include` or `.incbin` of
 /// a case or reference file must fail just as reading it at run time does. `readable`: the
 /// directories outside the system ones it reads; `env`: what it needs besides the clean one.
+/// Returns what the tool printed (a compiler's warnings), paths relative to `dir`.
 fn run_build_with(
     tool: &str,
     program: &Path,
@@ -403,7 +407,7 @@ fn run_build_with(
     dir: &Path,
     readable: Vec<PathBuf>,
     env: Vec<(String, String)>,
-) -> Result<(), PrepareError> {
+) -> Result<String, PrepareError> {
     let shown = format!("{tool} {}", args.join(" ")).replace(&format!("{}/", dir.display()), "");
     let mut command = vec![program.display().to_string()];
     command.extend(args.iter().cloned());
@@ -434,7 +438,7 @@ fn run_build_with(
     let mut messages = outcome.transcript.output_text(Stream::Stdout);
     messages.push_str(&outcome.transcript.output_text(Stream::Stderr));
     match outcome.ending {
-        Ending::Exited(0) => Ok(()),
+        Ending::Exited(0) => Ok(messages.replace(&format!("{}/", dir.display()), "")),
         Ending::Exited(_) => Err(failed(messages)),
         Ending::WallTimeout | Ending::CpuLimit => Err(failed(format!(
             "{messages}\nthe build took longer than {} s and was stopped",
@@ -479,12 +483,13 @@ fn choose_java_main(
     }
 }
 
-/// Compiles Java sources into `classes/` and chooses the class whose `main` runs (the one
-/// `--main` names, else the handout's).
+/// Compiles Java sources into `classes/` (with `-Xlint`: its warnings are shown, never fatal)
+/// and chooses the class whose `main` runs (the one `--main` names, else the handout's).
+/// Returns the command, a note on the choice and the compiler's warnings.
 fn build_java(
     build: &languages::Build<'_>,
     sources: Vec<String>,
-) -> Result<(Vec<String>, Option<String>), PrepareError> {
+) -> Result<(Vec<String>, Option<String>, String), PrepareError> {
     let classes = build.dir.join("classes");
     std::fs::create_dir_all(&classes).map_err(|e| PrepareError::Unreadable {
         path: build.original.to_path_buf(),
@@ -510,13 +515,14 @@ fn build_java(
         }
     })?;
     let mut args = vec![
+        "-Xlint".to_string(),
         "-encoding".to_string(),
         "UTF-8".to_string(),
         "-d".to_string(),
         classes.display().to_string(),
     ];
     args.extend(sources);
-    run_build_in(build, &BuildStep::new("javac", args))?;
+    let warnings = run_build_in(build, &BuildStep::new("javac", args))?;
     let java = find_tool("java").ok_or(PrepareError::MissingTool {
         tool: "java".into(),
         language: build.language.name,
@@ -525,7 +531,7 @@ fn build_java(
     let mut command = vec![java.display().to_string()];
     command.extend(JVM_OPTIONS.split_whitespace().map(String::from));
     command.extend(["-cp".to_string(), classes.display().to_string(), main]);
-    Ok((command, note))
+    Ok((command, note, warnings))
 }
 
 /// The fully qualified name of the class with `main` in a Java source, if it has one.

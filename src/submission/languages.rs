@@ -72,6 +72,8 @@ pub struct Built {
     pub env: Vec<(String, String)>,
     /// What the student should know about how it was built or run.
     pub notes: Vec<String>,
+    /// What the compiler warned about in a build that succeeded (C, C++, Java).
+    pub warnings: String,
 }
 
 /// Every language and build system, in the order they are tried on a folder: build systems
@@ -445,7 +447,14 @@ fn build_native(
         Vec::new()
     };
     let binary = build.dir.join("program");
-    let mut args = vec!["-O2".to_string(), "-o".to_string(), arg(&binary)];
+    // Every common warning on: handouts grade "free of warnings"; warnings never fail a build.
+    let mut args = vec![
+        "-O2".to_string(),
+        "-Wall".to_string(),
+        "-Wextra".to_string(),
+        "-o".to_string(),
+        arg(&binary),
+    ];
     let mut include_dirs: Vec<PathBuf> = walkdir::WalkDir::new(build.dir)
         .into_iter()
         .filter_map(Result::ok)
@@ -479,10 +488,11 @@ fn build_native(
         args.push("none".into());
     }
     args.push("-lm".into());
-    run_build_in(build, &BuildStep::new(compiler, args))?;
+    let warnings = run_build_in(build, &BuildStep::new(compiler, args))?;
     Ok(Built {
         command: vec![arg(&binary)],
         notes,
+        warnings,
         ..Built::default()
     })
 }
@@ -511,10 +521,11 @@ pub fn sources_with(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
 
 fn build_java(build: &Build<'_>) -> Result<Built, PrepareError> {
     let sources: Vec<String> = build.sources.iter().map(|s| arg(s)).collect();
-    let (command, note) = super::build_java(build, sources)?;
+    let (command, note, warnings) = super::build_java(build, sources)?;
     Ok(Built {
         command,
         notes: note.into_iter().collect(),
+        warnings,
         ..Built::default()
     })
 }

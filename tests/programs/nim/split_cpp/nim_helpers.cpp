@@ -32,19 +32,19 @@ static string readLine()
 
 char askYesNo(const string& question)
 {
-    while (true) {
+    do {
         cout << question;
         string answer = readLine();
         if (answer == "Y" || answer == "y" || answer == "N" || answer == "n") {
             return answer[0];
         }
         cout << "Please, answer Y or N." << endl;
-    }
+    } while (true);
 }
 
 int askRemove()
 {
-    while (true) {
+    do {
         cout << "Remove (1 - 3): ";
         stringstream ss(readLine());
         int amount = 0;
@@ -58,7 +58,7 @@ int askRemove()
         } else {
             return amount;
         }
-    }
+    } while (true);
 }
 
 int computerMove(int matches)
