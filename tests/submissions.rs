@@ -48,22 +48,6 @@ fn zip_folder(folder: &Path, top: &str, zip_path: &Path) {
     zip.finish().expect("finish");
 }
 
-/// Grades `submission` and returns (exit code, stdout + stderr).
-fn grade_output(submission: &Path, assignment: &str, extra: &[&str]) -> (i32, String, String) {
-    let output = grade()
-        .arg(submission)
-        .args(["--assignment", assignment])
-        .args(extra)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("grade runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
-
 #[test]
 fn a_zipped_or_tarred_submission_grades_like_its_folder() {
     if !have("python3") {

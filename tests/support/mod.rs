@@ -108,8 +108,8 @@ pub fn grade_json_env(
     (code, report)
 }
 
-/// Grades `submission` with the text report; returns the exit code and the report text.
-pub fn grade_text(submission: &Path, assignment: &str, extra: &[&str]) -> (i32, String) {
+/// Grades `submission` with the text report; returns the exit code, stdout and stderr.
+pub fn grade_output(submission: &Path, assignment: &str, extra: &[&str]) -> (i32, String, String) {
     let output = grade()
         .arg(submission)
         .args(["--assignment", assignment])
@@ -119,9 +119,16 @@ pub fn grade_text(submission: &Path, assignment: &str, extra: &[&str]) -> (i32, 
         .expect("grade runs");
     (
         output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned()
-            + &String::from_utf8_lossy(&output.stderr),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
     )
+}
+
+/// Grades `submission` with the text report; returns the exit code and the report text
+/// (stdout, then stderr).
+pub fn grade_text(submission: &Path, assignment: &str, extra: &[&str]) -> (i32, String) {
+    let (code, stdout, stderr) = grade_output(submission, assignment, extra);
+    (code, stdout + &stderr)
 }
 
 /// Names and scores of the cases that lost points, for assertion messages.
