@@ -328,6 +328,8 @@ pub fn explore(
         submission_path,
         &PrepareOptions {
             java_main: set.java_main.clone(),
+            main_file: set.main_file.clone(),
+            main: None,
             ..PrepareOptions::default()
         },
     )

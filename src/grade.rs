@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::bail;
 
+use crate::analyze;
 use crate::cases::{Case, CaseSet};
 use crate::check::Level;
 use crate::check::{self, Check, CheckKind, StudentRun};
@@ -50,6 +51,9 @@ pub struct GradeOptions {
     pub strict: bool,
     /// Run the program under a pseudo-terminal.
     pub terminal: bool,
+    /// The program's entry point when a submission has several: a file in it (`main.py`,
+    /// `src/game.js`) or a Java class (`PlayGame`).
+    pub main: Option<String>,
     /// Also run the robustness cases.
     pub robustness: bool,
     /// Limits per case that override the cases'.
@@ -126,14 +130,61 @@ pub fn grade(
     let prepare_options = submission::PrepareOptions {
         java_main: set.java_main.clone(),
         no_cache: options.no_cache,
+        main_file: set.main_file.clone(),
+        main: options.main.clone(),
     };
+    // The code is read on its own parse, whether or not it builds.
+    let mut program = analyze::Program::load(submission);
     let prepared = match submission::prepare(submission, &prepare_options) {
         Ok(prepared) => prepared,
         Err(PrepareError::BuildFailed(failure)) => {
-            return Ok(build_failed(submission, set, &selected, failure, started));
+            program.build_failed = true;
+            program.warnings = analyze::compiler_findings(&failure.messages);
+            let requirements =
+                analyze::requirements::evaluate(set.assignment, &program, &set.requirement_weights);
+            let mut result = build_failed(submission, set, &selected, failure, started);
+            result.requirements = requirements;
+            result.total(&set.rubric);
+            return Ok(result);
         }
         Err(other) => return Err(other.into()),
     };
+    // An archive's sources are read where it was unpacked.
+    let sources = if program.language.is_none() {
+        prepared.dir()
+    } else {
+        submission
+    };
+    if sources != submission {
+        program = analyze::Program::load(sources);
+    }
+    program.warnings = analyze::compiler_findings(&prepared.warnings);
+    let requirements =
+        analyze::requirements::evaluate(set.assignment, &program, &set.requirement_weights);
+    let mut notes = prepared.notes.clone();
+    let resized = resized_submissions(sources, &selected, &prepare_options);
+    for (size, built) in &resized {
+        match built {
+            Resize::Built(_, change) => notes.push(format!(
+                "rebuilt for the {size}×{size} board case(s): {change}"
+            )),
+            Resize::NoSource(why) => notes.push(format!(
+                "the {size}×{size} board case(s) were not run: {why} (nothing lost)"
+            )),
+            Resize::Unchangeable(_) => {}
+        }
+    }
+    // A program without source (an executable) cannot be rebuilt: those cases do not apply.
+    let (selected, references): (Vec<&Case>, Vec<Recording>) = selected
+        .into_iter()
+        .zip(references)
+        .filter(|(case, _)| {
+            !matches!(
+                case.board_size.and_then(|size| resized.get(&size)),
+                Some(Resize::NoSource(_))
+            )
+        })
+        .unzip();
 
     let jobs = options
         .jobs
@@ -143,29 +194,152 @@ pub fn grade(
         if run::interrupt::interrupted() {
             return None;
         }
-        Some(grade_case(
-            selected[index],
-            &references[index],
-            &prepared,
-            options,
-        ))
+        let case = selected[index];
+        Some(match case.board_size.and_then(|size| resized.get(&size)) {
+            None | Some(Resize::NoSource(_)) => {
+                grade_case(case, &references[index], &prepared, options)
+            }
+            Some(Resize::Built(resized, _)) => {
+                grade_case(case, &references[index], resized, options)
+            }
+            Some(Resize::Unchangeable(reason)) => Ok(not_resizable(case, reason)),
+        })
     });
     run::interrupt::check()?;
     let mut cases = Vec::with_capacity(slots.len());
     for slot in slots {
         cases.push(slot.ok_or_else(|| anyhow::anyhow!("a case was not graded"))??);
     }
-    Ok(GradeResult {
+    let mut result = GradeResult {
         assignment: set.assignment.name().to_string(),
         submission: submission.display().to_string(),
-        score: round(cases.iter().map(|c| c.score).sum()),
-        max_score: round(cases.iter().map(|c| c.max_score).sum()),
+        score: 0.0,
+        max_score: 0.0,
         cases,
         build_failure: None,
-        notes: prepared.notes.clone(),
+        notes,
         wall_ms: millis(started.elapsed()),
         sandbox: sandbox_layers(),
-    })
+        requirements,
+        warnings: prepared.warnings.trim_end().to_string(),
+        rubric: Vec::new(),
+    };
+    result.total(&set.rubric);
+    Ok(result)
+}
+
+/// A submission rebuilt for another board size, or why not.
+enum Resize {
+    /// Rebuilt, with what was changed.
+    Built(Submission, String),
+    /// The board size is not a single constant, or the changed program does not build: the
+    /// case is lost with this reason.
+    Unchangeable(String),
+    /// No source to change (an executable): the case does not apply.
+    NoSource(String),
+}
+
+/// connect6's "change a single variable N": for each board size a selected case asks for, the
+/// submission rebuilt with its board-size constant set to that size, or why it cannot be.
+fn resized_submissions(
+    submission: &Path,
+    selected: &[&Case],
+    options: &submission::PrepareOptions,
+) -> std::collections::BTreeMap<usize, Resize> {
+    let mut sizes: Vec<usize> = selected.iter().filter_map(|c| c.board_size).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    sizes
+        .into_iter()
+        .map(|size| {
+            let resized = if analyze::Program::load(submission).language.is_none() {
+                Resize::NoSource("the submission has no source to rebuild with another size".into())
+            } else {
+                match resized_submission(submission, size, options) {
+                    Ok((built, change)) => Resize::Built(built, change),
+                    Err(reason) => Resize::Unchangeable(reason),
+                }
+            };
+            (size, resized)
+        })
+        .collect()
+}
+
+fn resized_submission(
+    submission: &Path,
+    size: usize,
+    options: &submission::PrepareOptions,
+) -> Result<(Submission, String), String> {
+    let edit = analyze::resize::board_size(submission, size)?;
+    let copy = tempfile::Builder::new()
+        .prefix("grade-resized-")
+        .tempdir()
+        .map_err(|e| format!("cannot make a directory for the rebuilt program: {e}"))?;
+    let name = submission.file_name().map_or_else(
+        || std::ffi::OsString::from("submission"),
+        |n| n.to_os_string(),
+    );
+    let root = copy.path().join(name);
+    if submission.is_dir() {
+        run::workdir::copy_tree(
+            submission,
+            &root,
+            run::workdir::CopyLimits {
+                depth: 3,
+                files: 2_000,
+                bytes: 512 << 20,
+            },
+        )
+        .map_err(|e| format!("cannot copy the submission to rebuild it: {e}"))?;
+        std::fs::write(root.join(&edit.file), &edit.text)
+    } else {
+        std::fs::write(&root, &edit.text)
+    }
+    .map_err(|e| format!("cannot write the rebuilt program: {e}"))?;
+    match submission::prepare(&root, options) {
+        Ok(built) => Ok((built, edit.change)),
+        Err(PrepareError::BuildFailed(failure)) => Err(format!(
+            "the program with {} did not build: {}",
+            edit.change,
+            failure
+                .messages
+                .lines()
+                .find(|l| l.contains("error"))
+                .unwrap_or("")
+                .trim()
+        )),
+        Err(other) => Err(format!(
+            "the program with {} cannot run: {other}",
+            edit.change
+        )),
+    }
+}
+
+/// A board-size case for a program whose board size is not a single constant: every point
+/// lost, with the reason.
+fn not_resizable(case: &Case, reason: &str) -> CaseResult {
+    let detail = format!("the board size could not be changed: {reason}");
+    CaseResult {
+        name: case.name.clone(),
+        description: case.description.clone(),
+        visibility: case.visibility,
+        score: 0.0,
+        max_score: case.points,
+        status: CaseStatus::Failed,
+        checks: vec![CheckResult {
+            name: "board size".into(),
+            kind: "rebuild".into(),
+            passed: false,
+            score: 0.0,
+            max_score: case.points,
+            detail: detail.clone(),
+            difference: None,
+        }],
+        run: RunSummary::not_run(Ended::Exit, 0),
+        input: Vec::new(),
+        notes: Vec::new(),
+        stderr: String::new(),
+    }
 }
 
 /// The sandbox layers of this grader process, as the report records them.
@@ -678,6 +852,9 @@ fn build_failed(
         notes: Vec::new(),
         wall_ms: millis(started.elapsed()),
         sandbox: sandbox_layers(),
+        requirements: Vec::new(),
+        warnings: String::new(),
+        rubric: Vec::new(),
     }
 }
 

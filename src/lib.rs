@@ -6,6 +6,7 @@
 //! checks ([`check`]) → report ([`report`]). The reference games ([`games`]) produce the
 //! canonical transcripts the checks compare against.
 
+pub mod analyze;
 pub mod cases;
 pub mod check;
 pub mod class;

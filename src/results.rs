@@ -196,6 +196,107 @@ pub struct SandboxLayer {
     pub detail: String,
 }
 
+/// A place in the student's code a requirement or the compiler points at.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// The file, relative to the submission.
+    pub file: String,
+    /// The 1-based line, when the finding has one (an absence has none).
+    pub line: Option<usize>,
+    /// What was found there, e.g. "non-const global `int turn`".
+    pub message: String,
+}
+
+impl Finding {
+    /// `file:line: message` (or just the message for a note without a place).
+    pub fn describe(&self) -> String {
+        if self.file.is_empty() {
+            self.message.clone()
+        } else {
+            format!("{}: {}", self.place(), self.message)
+        }
+    }
+
+    /// `file:line` (or just the file), as findings are shown.
+    pub fn place(&self) -> String {
+        match self.line {
+            Some(line) => format!("{}:{line}", self.file),
+            None => self.file.clone(),
+        }
+    }
+}
+
+/// Whether a requirement on the code was met.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RequirementStatus {
+    /// The code does what the handout asks.
+    Passed,
+    /// It does not; the findings say where.
+    Failed,
+    /// The submission is not in the handout's language: nothing is lost.
+    NotApplicable,
+}
+
+/// One handout requirement on the code itself (not on what it prints).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RequirementResult {
+    /// Short name, used to reweight or switch it off in assignment.yaml.
+    pub name: String,
+    /// The handout's own line it checks.
+    pub quote: String,
+    /// Passed, failed, or not applicable.
+    pub status: RequirementStatus,
+    /// Points earned.
+    pub score: f64,
+    /// Points possible (0 when not applicable).
+    pub max_score: f64,
+    /// One line saying what was found.
+    pub detail: String,
+    /// Where, in the code (file and line).
+    pub findings: Vec<Finding>,
+}
+
+/// What a rubric line counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RubricPart {
+    /// Full points for a submission that could be graded at all.
+    Submitted,
+    /// Full points when it built (a Python file: when it parsed).
+    Compiled,
+    /// The cases' points, scaled to the line's points.
+    Cases,
+    /// The code requirements' points, scaled (full when none applies).
+    Requirements,
+}
+
+impl RubricPart {
+    /// The name used in YAML and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            RubricPart::Submitted => "submitted",
+            RubricPart::Compiled => "compiled",
+            RubricPart::Cases => "cases",
+            RubricPart::Requirements => "requirements",
+        }
+    }
+}
+
+/// One line of an assignment's rubric (e.g. the handout's "Submitted 1 / Compiled 9 /
+/// Output 90"): what it counts and what it earned.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RubricLine {
+    /// The rubric's name for the line ("Output").
+    pub name: String,
+    /// What it counts.
+    pub part: RubricPart,
+    /// Points earned.
+    pub score: f64,
+    /// Points possible.
+    pub max_score: f64,
+}
+
 /// The result of grading one submission against one assignment's cases.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GradeResult {
@@ -220,9 +321,66 @@ pub struct GradeResult {
     pub wall_ms: u64,
     /// The sandbox layers student code ran under (empty when not recorded).
     pub sandbox: Vec<SandboxLayer>,
+    /// The handout's requirements on the code itself, checked on a parse of the sources.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub requirements: Vec<RequirementResult>,
+    /// What the compiler warned about (the build still succeeded), as it printed it.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub warnings: String,
+    /// The assignment's rubric, when its case directory states one: then `score` and
+    /// `max_score` are the rubric's totals.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rubric: Vec<RubricLine>,
 }
 
 impl GradeResult {
+    /// Sets `score` and `max_score`: the cases' and requirements' points added up, or, with a
+    /// rubric (name, part, points), the rubric's lines, each part scaled to its points.
+    pub fn total(&mut self, rubric: &[(String, RubricPart, f64)]) {
+        let round = |v: f64| (v * 1000.0).round() / 1000.0;
+        let cases: (f64, f64) = self
+            .cases
+            .iter()
+            .fold((0.0, 0.0), |(s, m), c| (s + c.score, m + c.max_score));
+        let requirements: (f64, f64) = self
+            .requirements
+            .iter()
+            .fold((0.0, 0.0), |(s, m), r| (s + r.score, m + r.max_score));
+        if rubric.is_empty() {
+            self.rubric.clear();
+            self.score = round(cases.0 + requirements.0);
+            self.max_score = round(cases.1 + requirements.1);
+            return;
+        }
+        let share = |(score, max): (f64, f64)| {
+            if max > 0.0 {
+                (score / max).clamp(0.0, 1.0)
+            } else {
+                1.0
+            }
+        };
+        let built = self.build_failure.is_none();
+        self.rubric = rubric
+            .iter()
+            .map(|(name, part, points)| {
+                let fraction = match part {
+                    RubricPart::Submitted => 1.0,
+                    RubricPart::Compiled => f64::from(u8::from(built)),
+                    RubricPart::Cases => share(cases),
+                    RubricPart::Requirements => share(requirements),
+                };
+                RubricLine {
+                    name: name.clone(),
+                    part: *part,
+                    score: round(points * fraction),
+                    max_score: *points,
+                }
+            })
+            .collect();
+        self.score = round(self.rubric.iter().map(|l| l.score).sum());
+        self.max_score = round(self.rubric.iter().map(|l| l.max_score).sum());
+    }
+
     /// The required sandbox layers that were off for this grading.
     pub fn missing_layers(&self) -> Vec<&SandboxLayer> {
         self.sandbox
@@ -231,9 +389,13 @@ impl GradeResult {
             .collect()
     }
 
-    /// True when every case earned full marks.
+    /// True when every case and every applicable requirement earned full marks.
     pub fn full_marks(&self) -> bool {
         self.build_failure.is_none()
+            && self
+                .requirements
+                .iter()
+                .all(|r| r.status != RequirementStatus::Failed)
             && self
                 .cases
                 .iter()

@@ -1,10 +1,19 @@
 //! Turning what a student handed in into a command the runner can start.
 //!
-//! A submission is an executable, a `.py` file (run with a real python3 interpreter, resolved
-//! once, never a shim), a `.c`/`.cpp`/`.cc` file (compiled with gcc/g++ -O2), a `.java` file or
-//! a directory of `.java` files (javac; the class with `main` is found), or a directory holding
-//! one of these (a top-level executable named `run` or `run.sh` is always its entry point). Everything is copied into a private build directory first, so the program
-//! only ever sees its own files, never its neighbours (such as an instructor's cases).
+//! A submission is a file, a folder or an archive of a folder (`.zip`, `.tar.gz`, unpacked
+//! safely: [`archive`]). Its language or build system comes from [`languages::LANGUAGES`]: a
+//! top-level executable `run` (or `run.sh`) is always the entry point; else a build file
+//! (`Makefile`, `CMakeLists.txt`, `build.sh`) or project file (`Cargo.toml`, `go.mod`,
+//! `*.csproj`); else the sources' extensions, in the table's order; else the one executable.
+//! Compiled languages build every source as one program; script languages run one file (see
+//! [`languages::choose_entry`]); `--main` settles any ambiguity. Everything is copied into a
+//! private build directory first, so the program only ever sees its own files, never its
+//! neighbours (such as an instructor's cases), and every build runs inside the sandbox,
+//! bounded in time.
+
+pub mod archive;
+mod cache;
+pub mod languages;
 
 use std::fmt;
 use std::os::unix::fs::PermissionsExt;
@@ -13,45 +22,17 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-mod cache;
-
 use crate::results::BuildFailure;
 use crate::run::{self, EndOfInput, Ending, Limits, RunSpec};
 use crate::transcript::Stream;
 
-/// The kind of program a submission is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Language {
-    /// A ready-made executable (any language).
-    Executable,
-    /// A Python 3 script.
-    Python,
-    /// A C source file.
-    C,
-    /// A C++ source file.
-    Cpp,
-    /// Java sources.
-    Java,
-}
-
-impl Language {
-    /// A short name for messages.
-    pub fn name(self) -> &'static str {
-        match self {
-            Language::Executable => "executable",
-            Language::Python => "Python",
-            Language::C => "C",
-            Language::Cpp => "C++",
-            Language::Java => "Java",
-        }
-    }
-}
+pub use languages::Language;
 
 /// A submission ready to run: the command, and the files it may read.
 #[derive(Debug)]
 pub struct Submission {
     /// What kind of program it is.
-    pub language: Language,
+    pub language: &'static Language,
     /// The command line (the case's arguments are appended).
     pub command: Vec<String>,
     /// Paths outside the working directory the program needs to read.
@@ -61,6 +42,8 @@ pub struct Submission {
     /// What the student should know about how the submission was run (e.g. which of several
     /// `main` classes), shown at the top of the report.
     pub notes: Vec<String>,
+    /// What the compiler warned about (`-Wall -Wextra`, `-Xlint`) in a build that succeeded.
+    pub warnings: String,
     /// Private copies of the sources and the build outputs; removed when dropped.
     build_dir: tempfile::TempDir,
 }
@@ -80,7 +63,11 @@ pub enum PrepareError {
     /// The path exists but is not something `grade` knows how to run.
     Unrecognised { path: PathBuf, reason: String },
     /// A compiler or interpreter needed for it is not installed.
-    MissingTool { tool: String, language: Language },
+    MissingTool {
+        tool: String,
+        language: &'static str,
+        install: &'static str,
+    },
     /// The compiler rejected the program: every case scores 0, and the report shows why.
     BuildFailed(BuildFailure),
 }
@@ -94,11 +81,11 @@ impl fmt::Display for PrepareError {
             PrepareError::Unrecognised { path, reason } => {
                 write!(f, "cannot run submission {}: {reason}", path.display())
             }
-            PrepareError::MissingTool { tool, language } => write!(
-                f,
-                "{tool} is needed to run a {} submission but was not found on PATH",
-                language.name()
-            ),
+            PrepareError::MissingTool {
+                tool,
+                language,
+                install,
+            } => write!(f, "{language} submissions need `{tool}`; install {install}"),
             PrepareError::BuildFailed(failure) => {
                 write!(f, "the submission did not build: {}", failure.command)
             }
@@ -108,27 +95,44 @@ impl fmt::Display for PrepareError {
 
 impl std::error::Error for PrepareError {}
 
-/// How long a compiler may run before the build counts as failed.
+/// How long a compiler (or a whole Makefile's or CMake's build) may run before the build
+/// counts as failed.
 const BUILD_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// How deep below a submission's top its sources are looked for (as deep as it is copied).
+const SOURCE_DEPTH: usize = 4;
+
+/// What an archive may unpack to: as much as a folder may hold.
+pub const ARCHIVE_CAPS: archive::Caps = archive::Caps {
+    files: 2_000,
+    bytes: 512 << 20,
+    depth: SOURCE_DEPTH,
+};
 
 /// JVM options that keep a student's Java program small and quick to start under the limits.
 const JVM_OPTIONS: &str = "-Xmx256m -Xss8m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
     -XX:CompressedClassSpaceSize=64m -XX:ReservedCodeCacheSize=64m -XX:-UsePerfData";
 
-/// What the assignment says about how submissions are built.
+/// What the assignment and the user say about how submissions are built.
 #[derive(Clone, Debug, Default)]
 pub struct PrepareOptions {
     /// The Java class whose `main` runs the program, as the handout names it (`PlayGame`).
     pub java_main: Option<String>,
+    /// The file that starts the program, as the handout names it (`assignment3.py`).
+    pub main_file: Option<String>,
+    /// The user's choice (`--main`): a file of the submission (a path in it or a file name)
+    /// or a Java class; it settles which of several candidates runs.
+    pub main: Option<String>,
     /// Build again even when the build cache holds this very build (`--no-cache`).
     pub no_cache: bool,
 }
 
 /// The note on a submission whose build came from the build cache.
-pub const CACHED_BUILD_NOTE: &str = "built earlier from the same files with the same compiler \
-    and flags: the cached build was used (--no-cache builds again)";
+pub const CACHED_BUILD_NOTE: &str = "built earlier from the same files with the same tools \
+    and options: the cached build was used (--no-cache builds again)";
 
-/// Prepares `path` for running: copies it into a private directory and builds it if needed.
+/// Prepares `path` for running: copies (or unpacks) it into a private directory, chooses its
+/// language and entry point and builds it.
 pub fn prepare(path: &Path, options: &PrepareOptions) -> Result<Submission, PrepareError> {
     let unreadable = |reason: String| PrepareError::Unreadable {
         path: path.to_path_buf(),
@@ -148,18 +152,55 @@ pub fn prepare(path: &Path, options: &PrepareOptions) -> Result<Submission, Prep
         .map_err(|e| unreadable(format!("cannot create a build directory: {e}")))?;
     // The run may use another uid: let it read (not write) the build directory.
     let _ = std::fs::set_permissions(build_dir.path(), std::fs::Permissions::from_mode(0o755));
-    if metadata.is_dir() {
+    let (root, single_file) = if metadata.is_dir() {
         copy_dir(path, build_dir.path()).map_err(|e| unreadable(e.to_string()))?;
-        let entry = find_entry(path, build_dir.path())?;
-        build(path, entry, build_dir, options)
+        (build_dir.path().to_path_buf(), None)
+    } else if let Some(format) = archive::format_of(path) {
+        archive::unpack(path, format, build_dir.path(), ARCHIVE_CAPS).map_err(|e| {
+            PrepareError::Unrecognised {
+                path: path.to_path_buf(),
+                reason: e.to_string(),
+            }
+        })?;
+        (archive::top_folder(build_dir.path()), None)
     } else {
         let name = path
             .file_name()
             .ok_or_else(|| unreadable("not a file name".into()))?;
         let copy = build_dir.path().join(name);
         crate::run::workdir::copy_file(path, &copy).map_err(|e| unreadable(e.to_string()))?;
-        build(path, copy, build_dir, options)
+        (build_dir.path().to_path_buf(), Some(copy))
+    };
+    let plan = plan(path, &root, single_file.as_deref(), options)?;
+    for tool in plan.language.tools {
+        if find_tool(tool).is_none() {
+            return Err(PrepareError::MissingTool {
+                tool: tool.to_string(),
+                language: plan.language.name,
+                install: plan.language.install,
+            });
+        }
     }
+    let build = languages::Build {
+        original: path,
+        dir: &root,
+        entry: plan.entry.as_deref(),
+        sources: &plan.sources,
+        options,
+        language: plan.language,
+    };
+    let built = cache::build(&build, || (plan.language.build)(&build))?;
+    let mut readable = vec![root.clone()];
+    readable.extend(built.readable);
+    Ok(Submission {
+        language: plan.language,
+        command: built.command,
+        readable,
+        env: built.env,
+        notes: built.notes,
+        warnings: built.warnings,
+        build_dir,
+    })
 }
 
 /// Copies the regular files of a submission directory (recursively, skipping hidden ones),
@@ -169,8 +210,8 @@ fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
         from,
         to,
         crate::run::workdir::CopyLimits {
-            // Files at most four levels down, as before.
-            depth: 3,
+            // Files at most SOURCE_DEPTH levels down.
+            depth: SOURCE_DEPTH - 1,
             files: 2_000,
             bytes: 512 << 20,
         },
@@ -187,266 +228,193 @@ fn is_executable(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
-/// Chooses what to run in a submission directory (already copied to `copy`).
-fn find_entry(original: &Path, copy: &Path) -> Result<PathBuf, PrepareError> {
-    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(copy)
-        .max_depth(4)
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-        .map(|e| e.into_path())
-        .collect();
-    files.sort();
-    let with = |ext: &[&str]| -> Vec<&PathBuf> {
-        files
-            .iter()
-            .filter(|f| ext.contains(&extension(f).as_str()))
-            .collect()
-    };
+/// What a submission is: its language, the file that starts it and its sources.
+#[derive(Debug)]
+struct Plan {
+    language: &'static Language,
+    entry: Option<PathBuf>,
+    sources: Vec<PathBuf>,
+}
+
+/// Every extension a language is recognised by, for messages.
+fn known_extensions() -> String {
+    languages::LANGUAGES
+        .iter()
+        .flat_map(|l| l.extensions.iter())
+        .map(|e| format!(".{e}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Chooses the language and entry point of the copied submission at `root` (`single_file`:
+/// it was one file).
+fn plan(
+    original: &Path,
+    root: &Path,
+    single_file: Option<&Path>,
+    options: &PrepareOptions,
+) -> Result<Plan, PrepareError> {
     let unrecognised = |reason: String| PrepareError::Unrecognised {
         path: original.to_path_buf(),
         reason,
     };
+    if let Some(file) = single_file {
+        return match languages::by_extension(&extension(file)) {
+            Some(language) => Ok(Plan {
+                language,
+                entry: Some(file.to_path_buf()),
+                sources: vec![file.to_path_buf()],
+            }),
+            None if is_executable(file) => Ok(Plan {
+                language: &languages::EXECUTABLE,
+                entry: Some(file.to_path_buf()),
+                sources: Vec::new(),
+            }),
+            None => Err(unrecognised(format!(
+                "not executable, and not a source file grade knows ({})",
+                known_extensions()
+            ))),
+        };
+    }
     // An explicit entry point wins: a top-level executable `run` (or `run.sh`).
     for name in ["run", "run.sh"] {
-        let candidate = copy.join(name);
+        let candidate = root.join(name);
         if is_executable(&candidate) {
-            return Ok(candidate);
+            return Ok(Plan {
+                language: &languages::EXECUTABLE,
+                entry: Some(candidate),
+                sources: Vec::new(),
+            });
         }
     }
-    let java = with(&["java"]);
-    if !java.is_empty() {
-        // A directory of Java sources is built as a whole.
-        return Ok(copy.to_path_buf());
+    let chosen_by_main = options.main.as_deref().and_then(|main| {
+        let path = root.join(main);
+        path.is_file().then_some(path)
+    });
+    let language = match &chosen_by_main {
+        Some(file) => languages::by_extension(&extension(file)),
+        None => None,
     }
-    for (kind, exts) in [
-        ("C++", &["cpp", "cc", "cxx"][..]),
-        ("C", &["c"][..]),
-        ("Python", &["py"][..]),
-    ] {
-        let found = with(exts);
-        match found.as_slice() {
-            [] => continue,
-            [one] => return Ok((*one).clone()),
-            many => {
-                // Prefer a file with the program's entry point.
-                let needle = if kind == "Python" {
-                    "__main__"
-                } else {
-                    "main("
-                };
-                let mains: Vec<&&PathBuf> = many
-                    .iter()
-                    .filter(|f| std::fs::read_to_string(f).is_ok_and(|t| t.contains(needle)))
-                    .collect();
-                if let [one] = mains.as_slice() {
-                    return Ok((**one).clone());
-                }
-                if kind != "Python" {
-                    return Ok(copy.to_path_buf());
-                }
-                let names: Vec<String> = many
-                    .iter()
-                    .map(|f| f.strip_prefix(copy).unwrap_or(f).display().to_string())
-                    .collect();
-                return Err(unrecognised(format!(
-                    "it holds several Python files ({}) and none is clearly the main one",
-                    names.join(", ")
-                )));
-            }
-        }
-    }
-    let executables: Vec<&PathBuf> = files.iter().filter(|f| is_executable(f)).collect();
-    match executables.as_slice() {
-        [one] => Ok((*one).clone()),
-        [] => Err(unrecognised(
-            "it holds no .py, .c, .cpp, .cc or .java file and no executable".into(),
-        )),
-        _ => Err(unrecognised(
-            "it holds several executables; name the one to grade `run`".into(),
-        )),
-    }
-}
-
-/// Builds (if needed) the entry point `entry` inside `build_dir`.
-fn build(
-    original: &Path,
-    entry: PathBuf,
-    build_dir: tempfile::TempDir,
-    options: &PrepareOptions,
-) -> Result<Submission, PrepareError> {
-    let dir = build_dir.path().to_path_buf();
-    let ext = extension(&entry);
-    let sources_in_dir = |exts: &[&str]| -> Vec<String> {
-        let mut found: Vec<String> = walkdir::WalkDir::new(&dir)
-            .into_iter()
-            .filter_map(Result::ok)
-            .filter(|e| e.file_type().is_file() && exts.contains(&extension(e.path()).as_str()))
-            .map(|e| e.path().display().to_string())
-            .collect();
-        found.sort();
-        found
+    .or_else(|| {
+        languages::LANGUAGES
+            .iter()
+            .find(|l| languages::has_project_file(l, root))
+    })
+    .or_else(|| {
+        languages::LANGUAGES.iter().find(|l| {
+            !l.extensions.is_empty() && !languages::sources_with(root, l.extensions).is_empty()
+        })
+    });
+    let Some(language) = language else {
+        return executable_plan(root, options).map_err(unrecognised);
     };
-    let submission = |language, command: Vec<String>, readable: Vec<PathBuf>, env| Submission {
+    let sources = languages::sources_with(root, language.extensions);
+    let entry = match language.entry {
+        languages::Entry::Whole => None,
+        languages::Entry::Script {
+            conventional,
+            guards,
+        } => {
+            let candidates: Vec<&PathBuf> = sources.iter().collect();
+            Some(
+                languages::choose_entry(language, root, &candidates, conventional, guards, options)
+                    .map_err(unrecognised)?,
+            )
+        }
+    };
+    Ok(Plan {
         language,
-        command,
-        readable,
-        env,
-        notes: Vec::new(),
-        build_dir,
-    };
-    let java_sources = if entry.is_dir() {
-        sources_in_dir(&["java"])
-    } else if ext == "java" {
-        vec![entry.display().to_string()]
-    } else {
-        Vec::new()
-    };
-    if !java_sources.is_empty() {
-        let (command, note, cached) = build_java(original, &dir, java_sources, options)?;
-        let mut built = submission(Language::Java, command, vec![dir.clone()], vec![]);
-        built.notes.extend(note);
-        if cached {
-            built.notes.push(CACHED_BUILD_NOTE.to_string());
-        }
-        return Ok(built);
-    }
-    if entry.is_dir() {
-        let cpp = sources_in_dir(&["cpp", "cc", "cxx"]);
-        let c = sources_in_dir(&["c"]);
-        let (language, compiler, sources) = if cpp.is_empty() {
-            (Language::C, "gcc", c)
-        } else {
-            (Language::Cpp, "g++", cpp)
-        };
-        let (binary, cached) = compile_native(language, compiler, &dir, sources, options)?;
-        let mut built = submission(language, vec![binary], vec![dir.clone()], vec![]);
-        if cached {
-            built.notes.push(CACHED_BUILD_NOTE.to_string());
-        }
-        return Ok(built);
-    }
-    let entry_text = entry.display().to_string();
-    match ext.as_str() {
-        "py" => {
-            let python = python_interpreter().ok_or(PrepareError::MissingTool {
-                tool: "python3".into(),
-                language: Language::Python,
-            })?;
-            let mut readable = vec![dir.clone()];
-            readable.extend(python.readable.iter().cloned());
-            // A syntax error is a build failure reported once, not a traceback in every case.
-            let args = [
-                "-m".to_string(),
-                "py_compile".to_string(),
-                entry_text.clone(),
-            ];
-            // A script that compiled before (same files, same interpreter) compiles again.
-            cached_build(&python.executable, &args, &dir, &[], options, || {
-                run_build_with(
-                    "python3",
-                    &python.executable,
-                    &args,
-                    &dir,
-                    python.readable.clone(),
-                )
-            })?;
-            Ok(submission(
-                Language::Python,
-                vec![python.executable.display().to_string(), entry_text],
-                readable,
-                vec![],
-            ))
-        }
-        "c" | "cpp" | "cc" | "cxx" => {
-            let (language, compiler) = if ext == "c" {
-                (Language::C, "gcc")
-            } else {
-                (Language::Cpp, "g++")
-            };
-            let (binary, cached) =
-                compile_native(language, compiler, &dir, vec![entry_text], options)?;
-            let mut built = submission(language, vec![binary], vec![dir.clone()], vec![]);
-            if cached {
-                built.notes.push(CACHED_BUILD_NOTE.to_string());
-            }
-            Ok(built)
-        }
-        _ if is_executable(&entry) => Ok(submission(
-            Language::Executable,
-            vec![entry_text],
-            vec![dir.clone()],
-            vec![],
-        )),
-        _ => Err(PrepareError::Unrecognised {
-            path: original.to_path_buf(),
-            reason: "not executable, and not a .py, .c, .cpp, .cc or .java file".into(),
-        }),
-    }
-}
-
-/// Runs a build command in `dir`, inside the same sandbox as the student's program: a
-/// compiler reads the student's sources, and `#include` or `.incbin` of a case or reference
-/// file must fail just as reading it at run time does.
-///
-/// Unless `options.no_cache`, the `outputs` (paths relative to `dir`) of an earlier build of
-/// the same files with the same tool and arguments are taken from the build cache instead
-/// ([`cache`]); returns whether they were.
-fn run_build(
-    language: Language,
-    tool: &str,
-    args: &[String],
-    dir: &Path,
-    outputs: &[&str],
-    options: &PrepareOptions,
-) -> Result<bool, PrepareError> {
-    let program = find_on_path(tool).ok_or_else(|| PrepareError::MissingTool {
-        tool: tool.to_string(),
-        language,
-    })?;
-    cached_build(&program, args, dir, outputs, options, || {
-        run_build_with(tool, &program, args, dir, Vec::new())
+        entry,
+        sources,
     })
 }
 
-/// Runs `build` (of `program` with `args` in `dir`) unless the build cache holds its
-/// `outputs` from an earlier identical build, which are then copied into `dir`; returns
-/// whether they were. A successful build is stored.
-fn cached_build(
-    program: &Path,
-    args: &[String],
-    dir: &Path,
-    outputs: &[&str],
-    options: &PrepareOptions,
-    build: impl FnOnce() -> Result<(), PrepareError>,
-) -> Result<bool, PrepareError> {
-    let cached = cache::directory(options.no_cache).and_then(|cache| {
-        let key = cache::Key::new(program, args, dir)
-            .and_then(|key| key.files(dir))
-            .ok()?;
-        Some((cache, key))
-    });
-    if let Some((cache, key)) = &cached {
-        if cache::restore(cache, key, dir, outputs) {
-            return Ok(true);
-        }
+/// A folder without sources of a known language: its one executable.
+fn executable_plan(root: &Path, options: &PrepareOptions) -> Result<Plan, String> {
+    let executables: Vec<PathBuf> = walkdir::WalkDir::new(root)
+        .max_depth(SOURCE_DEPTH)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file() && is_executable(e.path()))
+        .map(|e| e.into_path())
+        .collect();
+    if executables.is_empty() {
+        return Err(format!(
+            "it holds no source file grade knows ({}) and no executable",
+            known_extensions()
+        ));
     }
-    build()?;
-    if let Some((cache, key)) = &cached {
-        cache::store(cache, key, dir, outputs);
-    }
-    Ok(false)
+    let refs: Vec<&PathBuf> = executables.iter().collect();
+    let entry =
+        languages::choose_entry(&languages::EXECUTABLE, root, &refs, &["run"], &[], options)?;
+    Ok(Plan {
+        language: &languages::EXECUTABLE,
+        entry: Some(entry),
+        sources: Vec::new(),
+    })
 }
 
-/// Runs `program` (shown as `tool`) with `args` in `dir` as [`run_build`] does, with
-/// `readable` directories outside the system ones (an interpreter's prefix).
+/// One command of a build, run inside the sandbox in the submission's directory.
+pub struct BuildStep {
+    /// The tool as shown in messages and looked up on PATH (`g++`).
+    pub tool: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// The program to run when not the tool found on PATH (a resolved interpreter).
+    pub program: Option<PathBuf>,
+    /// Directories outside the system ones the tool reads (an interpreter's prefix, a
+    /// toolchain's sysroot).
+    pub readable: Vec<PathBuf>,
+    /// Environment the tool needs (caches inside the build directory, offline switches).
+    pub env: Vec<(String, String)>,
+}
+
+impl BuildStep {
+    /// A step running `tool` from PATH with `args`.
+    pub fn new(tool: &str, args: Vec<String>) -> BuildStep {
+        BuildStep {
+            tool: tool.to_string(),
+            args,
+            program: None,
+            readable: Vec::new(),
+            env: Vec::new(),
+        }
+    }
+}
+
+/// Runs one build step of `build` (see [`run_build_with`]); returns what it printed.
+fn run_build_in(build: &languages::Build<'_>, step: &BuildStep) -> Result<String, PrepareError> {
+    let program = match &step.program {
+        Some(p) => p.clone(),
+        None => find_tool(&step.tool).ok_or_else(|| PrepareError::MissingTool {
+            tool: step.tool.clone(),
+            language: build.language.name,
+            install: build.language.install,
+        })?,
+    };
+    run_build_with(
+        &step.tool,
+        &program,
+        &step.args,
+        build.dir,
+        step.readable.clone(),
+        step.env.clone(),
+    )
+}
+
+/// Runs `program` (shown as `tool`) with `args` in `dir`, inside the same sandbox as the
+/// student's program: a compiler reads the student's sources, and `#include` or `.incbin` of
+/// a case or reference file must fail just as reading it at run time does. `readable`: the
+/// directories outside the system ones it reads; `env`: what it needs besides the clean one.
+/// Returns what the tool printed (a compiler's warnings), paths relative to `dir`.
 fn run_build_with(
     tool: &str,
     program: &Path,
     args: &[String],
     dir: &Path,
     readable: Vec<PathBuf>,
-) -> Result<(), PrepareError> {
+    env: Vec<(String, String)>,
+) -> Result<String, PrepareError> {
     let shown = format!("{tool} {}", args.join(" ")).replace(&format!("{}/", dir.display()), "");
     let mut command = vec![program.display().to_string()];
     command.extend(args.iter().cloned());
@@ -454,7 +422,7 @@ fn run_build_with(
         command,
         files: Vec::new(),
         readable,
-        env: Vec::new(),
+        env,
         input: Vec::new(),
         end_of_input: EndOfInput::Close,
         limits: Limits {
@@ -477,7 +445,7 @@ fn run_build_with(
     let mut messages = outcome.transcript.output_text(Stream::Stdout);
     messages.push_str(&outcome.transcript.output_text(Stream::Stderr));
     match outcome.ending {
-        Ending::Exited(0) => Ok(()),
+        Ending::Exited(0) => Ok(messages.replace(&format!("{}/", dir.display()), "")),
         Ending::Exited(_) => Err(failed(messages)),
         Ending::WallTimeout | Ending::CpuLimit => Err(failed(format!(
             "{messages}\nthe build took longer than {} s and was stopped",
@@ -487,24 +455,6 @@ fn run_build_with(
             "{messages}\nthe build was stopped: {other:?}"
         ))),
     }
-}
-
-/// Compiles C or C++ sources with -O2 into `dir/program`; says whether the build cache held it.
-fn compile_native(
-    language: Language,
-    compiler: &str,
-    dir: &Path,
-    sources: Vec<String>,
-    options: &PrepareOptions,
-) -> Result<(String, bool), PrepareError> {
-    let binary = dir.join("program").display().to_string();
-    let mut args = vec!["-O2".to_string(), "-o".to_string(), binary.clone()];
-    args.extend(sources);
-    if language == Language::C {
-        args.push("-lm".into());
-    }
-    let cached = run_build(language, compiler, &args, dir, &["program"], options)?;
-    Ok((binary, cached))
 }
 
 /// Which class with `main` runs a Java program: the one the handout names, else the only
@@ -540,46 +490,55 @@ fn choose_java_main(
     }
 }
 
-/// Compiles Java sources into `dir/classes` and chooses the class whose `main` runs; also
-/// says whether the build cache held the classes.
+/// Compiles Java sources into `classes/` (with `-Xlint`: its warnings are shown, never fatal)
+/// and chooses the class whose `main` runs (the one `--main` names, else the handout's).
+/// Returns the command, a note on the choice and the compiler's warnings.
 fn build_java(
-    original: &Path,
-    dir: &Path,
+    build: &languages::Build<'_>,
     sources: Vec<String>,
-    options: &PrepareOptions,
-) -> Result<(Vec<String>, Option<String>, bool), PrepareError> {
-    let classes = dir.join("classes");
+) -> Result<(Vec<String>, Option<String>, String), PrepareError> {
+    let classes = build.dir.join("classes");
     std::fs::create_dir_all(&classes).map_err(|e| PrepareError::Unreadable {
-        path: original.to_path_buf(),
+        path: build.original.to_path_buf(),
         reason: format!("cannot create the class directory: {e}"),
     })?;
     let mains: Vec<String> = sources
         .iter()
         .filter_map(|s| java_main_class(Path::new(s)))
         .collect();
-    let (main, note) =
-        choose_java_main(&mains, options.java_main.as_deref()).map_err(|reason| {
-            PrepareError::Unrecognised {
-                path: original.to_path_buf(),
-                reason,
-            }
-        })?;
+    let wanted = build
+        .options
+        .main
+        .as_deref()
+        .map(|m| {
+            let file = m.rsplit('/').next().unwrap_or(m);
+            file.strip_suffix(".java").unwrap_or(file).to_string()
+        })
+        .or_else(|| build.options.java_main.clone());
+    let (main, note) = choose_java_main(&mains, wanted.as_deref()).map_err(|reason| {
+        PrepareError::Unrecognised {
+            path: build.original.to_path_buf(),
+            reason,
+        }
+    })?;
     let mut args = vec![
+        "-Xlint".to_string(),
         "-encoding".to_string(),
         "UTF-8".to_string(),
         "-d".to_string(),
         classes.display().to_string(),
     ];
     args.extend(sources);
-    let cached = run_build(Language::Java, "javac", &args, dir, &["classes"], options)?;
-    let java = find_on_path("java").ok_or(PrepareError::MissingTool {
+    let warnings = run_build_in(build, &BuildStep::new("javac", args))?;
+    let java = find_tool("java").ok_or(PrepareError::MissingTool {
         tool: "java".into(),
-        language: Language::Java,
+        language: build.language.name,
+        install: build.language.install,
     })?;
     let mut command = vec![java.display().to_string()];
     command.extend(JVM_OPTIONS.split_whitespace().map(String::from));
     command.extend(["-cp".to_string(), classes.display().to_string(), main]);
-    Ok((command, note, cached))
+    Ok((command, note, warnings))
 }
 
 /// The fully qualified name of the class with `main` in a Java source, if it has one.
@@ -607,6 +566,29 @@ pub fn find_on_path(program: &str) -> Option<PathBuf> {
     std::env::split_paths(&path)
         .map(|dir| dir.join(program))
         .find(|candidate| is_executable(candidate))
+}
+
+/// The tool a build or run uses: on PATH or in the system folders, and when the grader runs as
+/// root (programs then run as an unprivileged user) one that user can reach, so a toolchain
+/// under /root (rustup's) is passed over for the system one. `python3` is the resolved
+/// interpreter ([`python_interpreter`]).
+pub fn find_tool(tool: &str) -> Option<PathBuf> {
+    if tool == "python3" {
+        return python_interpreter().map(|p| p.executable.clone());
+    }
+    let as_root = unsafe { libc::geteuid() } == 0;
+    let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).collect())
+        .unwrap_or_default();
+    dirs.extend(["/usr/local/bin", "/usr/bin", "/bin"].map(PathBuf::from));
+    dirs.into_iter()
+        .map(|dir| dir.join(tool))
+        .filter(|candidate| is_executable(candidate))
+        .find(|candidate| {
+            !as_root
+                || std::fs::canonicalize(candidate).is_ok_and(|real| usable_by_others(&real))
+                    && usable_by_others(candidate)
+        })
 }
 
 /// A real Python interpreter and the directories it reads its standard library from.
@@ -663,8 +645,10 @@ fn probe_python(candidate: &Path) -> Option<Python> {
         ask()?
     } else {
         let home = std::env::var_os("PYTHONHOME").unwrap_or_default();
-        let key = cache::Key::new(candidate, &[QUESTION.to_string()], Path::new("/"))
+        let key = cache::Key::default()
+            .tool(candidate)
             .ok()?
+            .with("question", QUESTION.as_bytes())
             .with("PYTHONHOME", home.as_encoded_bytes());
         cache::remembered(cache::directory(false).as_deref(), &key, ask)?
     };
@@ -766,8 +750,34 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::write(dir.path().join("a.py"), "print(1)\n").expect("write");
         std::fs::write(dir.path().join("b.py"), "print(2)\n").expect("write");
-        let e = find_entry(dir.path(), dir.path()).expect_err("ambiguous");
-        assert!(e.to_string().contains("several Python files"), "{e}");
+        let e =
+            plan(dir.path(), dir.path(), None, &PrepareOptions::default()).expect_err("ambiguous");
+        assert!(
+            e.to_string().ends_with(
+                ": it holds several Python files that could start the program (a.py, b.py); \
+                 choose one with --main FILE"
+            ),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn folders_choose_their_language_by_build_file_then_extension() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("nim.cpp"), "int main() {}\n").expect("write");
+        std::fs::write(dir.path().join("notes.py"), "print(1)\n").expect("write");
+        let none = PrepareOptions::default();
+        let chosen = plan(dir.path(), dir.path(), None, &none).expect("plan");
+        assert_eq!(chosen.language.name, "C++");
+        let main = PrepareOptions {
+            main: Some("notes.py".into()),
+            ..PrepareOptions::default()
+        };
+        let chosen = plan(dir.path(), dir.path(), None, &main).expect("plan");
+        assert_eq!(chosen.language.name, "Python");
+        std::fs::write(dir.path().join("Makefile"), "all:\n").expect("write");
+        let chosen = plan(dir.path(), dir.path(), None, &none).expect("plan");
+        assert_eq!(chosen.language.name, "Makefile");
     }
 
     #[test]

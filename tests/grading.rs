@@ -43,8 +43,17 @@ fn the_reference_run_as_a_student_scores_full_marks_default_and_strict() {
 
 /// The handout-following programs written for the test suite (tests/programs/README.md).
 /// Silver Dollar's are in tests/silver_dollar.rs.
-const CORRECT: [(&str, &str); 13] = [
+const CORRECT: [(&str, &str); 22] = [
     ("nim", "nim/correct_getline.cpp"),
+    ("nim", "nim/correct_readline.js"),
+    ("nim", "nim/correct.rs"),
+    ("nim", "nim/rust_crate"),
+    ("nim", "nim/correct.rb"),
+    ("nim", "nim/correct.pl"),
+    ("nim", "nim/split_cpp"),
+    ("nim", "nim/split_python"),
+    ("collect", "collect/correct_go"),
+    ("collect", "collect/assignment3_folder"),
     ("nim", "nim/correct_cin_loop.cpp"),
     ("nim", "nim/correct_fastio.cpp"),
     ("nim", "nim/correct_c.c"),
@@ -104,10 +113,28 @@ fn correct_connect6_programs_get_full_marks_and_lose_points_under_strict() {
 
 /// (assignment, program, the case that targets its bug, the check that must fail there).
 /// Silver Dollar's are in tests/silver_dollar.rs.
-const BUGGY: [(&str, &str, &str, &str); 25] = [
+const BUGGY: [(&str, &str, &str, &str); 28] = [
+    (
+        "nim",
+        "nim/buggy_strategy_always_one.rs",
+        "computer-first-computer-wins",
+        "computer-moves",
+    ),
+    (
+        "collect",
+        "collect/buggy_no_gravity_go",
+        "gravity",
+        "boards",
+    ),
     (
         "nim",
         "nim/buggy_accepts_four.cpp",
+        "error-more-than-three",
+        "Cannot remove more than three matches.",
+    ),
+    (
+        "nim",
+        "nim/buggy_accepts_four.js",
         "error-more-than-three",
         "Cannot remove more than three matches.",
     ),

@@ -54,7 +54,7 @@ fn bin_dir() -> &'static Path {
         for entry in std::fs::read_dir(src("")).expect("programs dir").flatten() {
             let name = entry.file_name();
             let name = name.to_string_lossy();
-            if name.ends_with(".py") {
+            if name.ends_with(".py") || name.ends_with(".js") {
                 std::fs::copy(entry.path(), dir.join(&*name)).expect("copy");
             }
         }
@@ -110,6 +110,11 @@ fn compiled(file: &str) -> Option<PathBuf> {
     result
 }
 
+/// Whether Node.js is installed (it prints its version for `--version`).
+fn have_node() -> bool {
+    have("node")
+}
+
 /// The Python interpreter the run can execute (a system one: /root is closed to the run uid).
 fn python() -> Option<String> {
     for p in ["/usr/bin/python3", "/usr/local/bin/python3"] {
@@ -126,6 +131,12 @@ fn program(file: &str) -> Option<Vec<String>> {
     let path = compiled(file)?;
     if file.ends_with(".py") {
         Some(vec![python()?, path.display().to_string()])
+    } else if file.ends_with(".js") {
+        if !have_node() {
+            skip("node");
+            return None;
+        }
+        Some(vec!["node".into(), path.display().to_string()])
     } else if file.ends_with(".java") {
         Some(vec![
             "java".into(),
@@ -181,11 +192,17 @@ fn processes_with(marker: &str) -> Vec<String> {
 
 /// Runs `grade run --json [flags] -- command` with `input`; checks no process survives.
 fn grade_run(command: &[String], input: &[&str], flags: &[&str]) -> Run {
+    grade_run_env(command, input, flags, &[])
+}
+
+/// [`grade_run`] with extra environment for the grader (a forced detection method).
+fn grade_run_env(command: &[String], input: &[&str], flags: &[&str], env: &[(&str, &str)]) -> Run {
     let input_file = tempfile::NamedTempFile::new().expect("temp file");
     std::fs::write(input_file.path(), input.join("\n") + "\n").expect("write input");
     let marker = unique_marker();
     let mut cmd = Command::cargo_bin("grade").expect("grade binary");
-    cmd.arg("run")
+    cmd.envs(env.iter().copied())
+        .arg("run")
         .arg("--json")
         .arg("--input")
         .arg(input_file.path())
@@ -407,6 +424,127 @@ fn fallback_detection_methods_keep_the_order() {
         let json: Value = serde_json::from_slice(&out.stdout).expect("json");
         assert_eq!(json["detection"], method);
         assert_eq!(json["terminal_text"], SUM_TEXT, "{json}");
+    }
+}
+
+/// The echo programs' transcript for `lines`: each line right after its prompt, "Bye" at
+/// end of input.
+fn echo_text(lines: &[&str]) -> String {
+    let mut text = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        text += &format!("Line {i}? {line}\nYou said {line}\n");
+    }
+    text + &format!("Line {}? Bye\n", lines.len())
+}
+
+/// Checks that an echo program received every line, each right after its own prompt.
+fn check_echo(what: &str, run: &Run, lines: &[&str], detection: &str) {
+    assert_eq!(run.ending(), "exited", "{what}: {}", run.json);
+    assert_eq!(run.text(), echo_text(lines), "{what}: {}", run.json);
+    assert_eq!(run.json["unread_inputs"], 0, "{what}");
+    assert_eq!(run.json["detection"], detection, "{what}");
+    assert_eq!(run.json["prompts_late"], false, "{what}: {}", run.json);
+    let events = run.json["events"].as_array().cloned().unwrap_or_default();
+    for (i, line) in lines.iter().enumerate() {
+        let at = events
+            .iter()
+            .position(|e| e["input"] == *line)
+            .unwrap_or_else(|| panic!("{what}: no input event {line}"));
+        let before = events[at - 1]["output"].as_str().unwrap_or("");
+        assert!(
+            before.ends_with(&format!("Line {i}? ")),
+            "{what}: input {line} follows {before:?}"
+        );
+    }
+}
+
+const ECHO_LINES: [&str; 3] = ["first", "second", "third"];
+
+/// Programs that wait for stdin to become readable (select, pselect6, poll, ppoll, epoll_wait,
+/// epoll_pwait, epoll_pwait2), without a timeout and with 100 ms timeouts in a loop, reading a
+/// non-blocking stdin until EAGAIN: every line arrives after its prompt, and the EAGAIN of
+/// the read before the first prompt is neither a line nor the end of input.
+#[test]
+fn waits_for_readable_stdin_get_each_line_after_its_prompt() {
+    let _g = serial();
+    let Some(cmd) = program("wait_echo.c") else {
+        return;
+    };
+    let modes = [
+        "select",
+        "pselect6",
+        "poll",
+        "ppoll",
+        "epoll_wait",
+        "epoll_pwait",
+        "epoll_pwait2",
+    ];
+    for mode in modes {
+        for timeout in ["-1", "100"] {
+            let mut argv = cmd.clone();
+            argv.extend([mode.to_string(), timeout.to_string()]);
+            let run = grade_run(&argv, &ECHO_LINES, &["--close-stdin"]);
+            check_echo(&format!("{mode} {timeout}"), &run, &ECHO_LINES, "seccomp");
+            // Timed-out waits happen only while the program waits for a line we never
+            // delay: the run takes far less than one timeout per line.
+            assert!(run.elapsed < Duration::from_secs(10), "{mode}");
+        }
+    }
+    // Without --close-stdin the run stops at the fourth prompt, waiting for input.
+    let mut argv = cmd.clone();
+    argv.extend(["epoll_wait".to_string(), "-1".to_string()]);
+    let run = grade_run(&argv, &ECHO_LINES, &[]);
+    assert_eq!(run.ending(), "waiting-for-input", "{}", run.json);
+    assert!(
+        run.text().ends_with("You said third\nLine 3? "),
+        "{}",
+        run.json
+    );
+}
+
+/// The /proc polling fallback recognises the same waits (a thread asleep in them).
+#[test]
+fn waits_for_readable_stdin_are_seen_by_proc_polling() {
+    let _g = serial();
+    let Some(cmd) = program("wait_echo.c") else {
+        return;
+    };
+    for mode in ["select", "ppoll", "epoll_wait"] {
+        let mut argv = cmd.clone();
+        argv.extend([mode.to_string(), "100".to_string()]);
+        let run = grade_run_env(
+            &argv,
+            &ECHO_LINES,
+            &["--close-stdin"],
+            &[("GRADE_DETECTION", "proc-polling")],
+        );
+        check_echo(mode, &run, &ECHO_LINES, "proc-polling");
+    }
+}
+
+/// Node's readline waits in epoll_wait on a non-blocking stdin.
+#[test]
+fn node_readline_gets_each_line_after_its_prompt() {
+    let _g = serial();
+    let Some(cmd) = program("echo_readline.js") else {
+        return;
+    };
+    for flags in [&["--close-stdin"][..], &["--close-stdin", "--terminal"][..]] {
+        let run = grade_run(&cmd, &ECHO_LINES, flags);
+        check_echo(&format!("node {flags:?}"), &run, &ECHO_LINES, "seccomp");
+    }
+}
+
+/// Python asyncio streams wait in epoll_wait on a non-blocking stdin.
+#[test]
+fn python_asyncio_gets_each_line_after_its_prompt() {
+    let _g = serial();
+    let Some(cmd) = program("echo_asyncio.py") else {
+        return;
+    };
+    for flags in [&["--close-stdin"][..], &["--close-stdin", "--terminal"][..]] {
+        let run = grade_run(&cmd, &ECHO_LINES, flags);
+        check_echo(&format!("asyncio {flags:?}"), &run, &ECHO_LINES, "seccomp");
     }
 }
 

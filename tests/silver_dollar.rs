@@ -94,17 +94,17 @@ fn each_buggy_program_loses_points_in_the_case_aimed_at_its_rule() {
 }
 
 #[test]
-fn a_program_that_plays_no_game_scores_at_most_a_fifth() {
+fn a_program_that_plays_no_game_scores_at_most_a_fifth_of_the_cases() {
     let path = program("silver_dollar/lazy_no_game");
     if !runnable(&path) {
         return;
     }
     let (code, report) = grade_json(&path, "silver_dollar", &[]);
     assert_eq!(code, 1);
-    let (score, max) = (
-        report["score"].as_f64().unwrap_or(f64::NAN),
-        report["max_score"].as_f64().unwrap_or(f64::NAN),
-    );
+    // The cases (the game); its code's structure is graded apart, by the requirements.
+    let cases = report["cases"].as_array().expect("cases");
+    let sum = |key: &str| cases.iter().filter_map(|c| c[key].as_f64()).sum::<f64>();
+    let (score, max) = (sum("score"), sum("max_score"));
     assert!(score <= 0.2 * max, "{score}/{max}: {report:#}");
 }
 

@@ -199,6 +199,8 @@ pub struct Case {
     pub reference_path: String,
     /// The reference game, set up once from `reference_args` and `files`.
     pub setup: Setup,
+    /// connect6: the board size the program is rebuilt with for this case.
+    pub board_size: Option<usize>,
 }
 
 impl Case {
@@ -261,12 +263,18 @@ pub struct CaseSet {
     pub cases: Vec<Case>,
     /// The Java class the handout names as the program's entry point.
     pub java_main: Option<String>,
+    /// The file the handout names as the program's entry point (`assignment3.py`).
+    pub main_file: Option<String>,
     /// The assignment's default checks (for generated games: `grade explore`).
     pub default_checks: Vec<Check>,
     /// The assignment's arguments for the student's program.
     pub args: Vec<String>,
     /// The assignment's default limits.
     pub limits: Limits,
+    /// Points of the code requirements as the case directory sets them.
+    pub requirement_weights: crate::analyze::requirements::Weights,
+    /// The rubric (name, part, points); empty when the case directory states none.
+    pub rubric: Vec<(String, crate::results::RubricPart, f64)>,
 }
 
 impl CaseSet {
@@ -507,7 +515,27 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
             .map(|b| String::from_utf8_lossy(b).into_owned());
         // Fails early on a case the reference cannot even start (bad board file, bad args).
         let setup = reference_setup(assignment, &files, &reference_args, &source)?;
+        if let Some(size) = file.board_size {
+            if assignment != Assignment::Connect6 {
+                return Err(error(
+                    "board_size: only connect6 has a board size to change".into(),
+                ));
+            }
+            if !(1..=crate::games::connect6::MAX_SIZE).contains(&size) {
+                return Err(error(format!(
+                    "board_size: {size} is not a size from 1 to {}",
+                    crate::games::connect6::MAX_SIZE
+                )));
+            }
+            let reference_size = crate::games::connect6::size_from_args(&reference_args).ok();
+            if reference_size != Some(size) {
+                return Err(error(format!(
+                    "board_size: {size} needs reference_args [--size, \"{size}\"] so the reference plays the same board"
+                )));
+            }
+        }
         let case = Case {
+            board_size: file.board_size,
             setup,
             assignment,
             name: file.name,
@@ -537,13 +565,18 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
             message: "no case files next to it".into(),
         });
     }
+    let requirement_weights = requirement_weights(assignment, &header, &header_source)?;
+    let rubric = rubric(assignment, &header, &requirement_weights, &header_source)?;
     let set = CaseSet {
+        requirement_weights,
+        rubric,
         assignment,
         title: header
             .title
             .unwrap_or_else(|| assignment.title().to_string()),
         cases,
         java_main: header.java_main,
+        main_file: header.main_file,
         default_checks,
         args: header.args,
         limits: base_limits,
@@ -560,6 +593,107 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
         }
     }
     Ok(set)
+}
+
+/// The points of the code requirements set in assignment.yaml, checked against the
+/// assignment's requirements.
+fn requirement_weights(
+    assignment: Assignment,
+    header: &AssignmentFile,
+    source: &str,
+) -> Result<crate::analyze::requirements::Weights, CaseError> {
+    use schema::RequirementSetting;
+    let known = crate::analyze::requirements::names(assignment);
+    let mut weights = crate::analyze::requirements::Weights::new();
+    for (name, setting) in &header.requirements {
+        let error = |message: String| CaseError {
+            file: source.to_string(),
+            message,
+        };
+        if !known.contains(&name.as_str()) {
+            return Err(error(if known.is_empty() {
+                format!("requirements: {assignment} has no code requirements (got '{name}')")
+            } else {
+                format!(
+                    "requirements: no requirement '{name}' for {assignment}; known: {}",
+                    known.join(", ")
+                )
+            }));
+        }
+        match setting {
+            RequirementSetting::Points(p) if p.is_finite() && *p >= 0.0 => {
+                weights.insert(name.clone(), Some(*p));
+            }
+            RequirementSetting::Points(p) => {
+                return Err(error(format!(
+                    "requirements.{name}: {p} is not a number of points (0 or more)"
+                )))
+            }
+            RequirementSetting::Enabled(false) => {
+                weights.insert(name.clone(), None);
+            }
+            RequirementSetting::Enabled(true) => {}
+        }
+    }
+    Ok(weights)
+}
+
+/// The rubric of assignment.yaml, checked: each part once, `cases` present, and a
+/// `requirements` line whenever requirements carry points (else they would count for nothing).
+fn rubric(
+    assignment: Assignment,
+    header: &AssignmentFile,
+    weights: &crate::analyze::requirements::Weights,
+    source: &str,
+) -> Result<Vec<(String, crate::results::RubricPart, f64)>, CaseError> {
+    use crate::results::RubricPart;
+    let Some(lines) = &header.rubric else {
+        return Ok(Vec::new());
+    };
+    let error = |message: String| CaseError {
+        file: source.to_string(),
+        message,
+    };
+    let mut rubric = Vec::new();
+    for line in lines {
+        if !(line.points.is_finite() && line.points >= 0.0) {
+            return Err(error(format!(
+                "rubric: '{}' has {} points; give 0 or more",
+                line.name, line.points
+            )));
+        }
+        if rubric.iter().any(|(_, part, _)| *part == line.part) {
+            return Err(error(format!(
+                "rubric: part '{}' appears twice",
+                line.part.name()
+            )));
+        }
+        rubric.push((line.name.clone(), line.part, line.points));
+    }
+    if !rubric.iter().any(|(_, part, _)| *part == RubricPart::Cases) {
+        return Err(error(
+            "rubric: no line counts the cases (part: cases)".into(),
+        ));
+    }
+    let requirement_points: f64 = crate::analyze::requirements::for_assignment(assignment)
+        .iter()
+        .map(|r| match weights.get(r.name) {
+            Some(setting) => setting.unwrap_or(0.0),
+            None => r.points,
+        })
+        .sum();
+    if requirement_points > 0.0
+        && !rubric
+            .iter()
+            .any(|(_, part, _)| *part == RubricPart::Requirements)
+    {
+        return Err(error(
+            "rubric: the code requirements carry points but no line counts them; add a line \
+             with part: requirements, or switch them off under requirements:"
+                .into(),
+        ));
+    }
+    Ok(rubric)
 }
 
 #[cfg(test)]
@@ -625,6 +759,80 @@ mod tests {
             let e = load(&t, Assignment::Nim).expect_err(body);
             assert!(e.message.contains(expected), "{body}: {}", e.message);
         }
+    }
+
+    #[test]
+    fn board_size_is_connect6s_and_needs_the_same_reference_size() {
+        let case = |body: &str, assignment: &str| {
+            let t = tree(&[
+                (
+                    &format!("cases/{assignment}/assignment.yaml") as &str,
+                    &format!("assignment: {assignment}\nchecks:\n  - kind: exit\n") as &str,
+                ),
+                (
+                    &format!("cases/{assignment}/first.yaml") as &str,
+                    &format!("name: first\ndescription: d\npoints: 1\ninput: [A0]\n{body}") as &str,
+                ),
+            ]);
+            load(
+                &t,
+                if assignment == "nim" {
+                    Assignment::Nim
+                } else {
+                    Assignment::Connect6
+                },
+            )
+        };
+        let good = case(
+            "board_size: 10\nreference_args: [--size, \"10\"]\n",
+            "connect6",
+        )
+        .expect("loads");
+        assert_eq!(good.cases[0].board_size, Some(10));
+        let other = case("board_size: 10\n", "nim").expect_err("nim");
+        assert!(other.message.contains("only connect6"), "{}", other.message);
+        let mismatch = case("board_size: 10\n", "connect6").expect_err("no reference size");
+        assert!(
+            mismatch
+                .message
+                .contains("needs reference_args [--size, \"10\"]"),
+            "{}",
+            mismatch.message
+        );
+    }
+
+    #[test]
+    fn rubric_and_requirements_are_checked() {
+        let load_header = |extra: &str| {
+            let header = format!("assignment: nim\nchecks:\n  - kind: exit\n{extra}");
+            let t = tree(&[
+                ("cases/nim/assignment.yaml", &header as &str),
+                (
+                    "cases/nim/first.yaml",
+                    "name: first\ndescription: d\npoints: 2\ninput: [y]\n",
+                ),
+            ]);
+            load(&t, Assignment::Nim)
+        };
+        let set = load_header("rubric:\n  - {name: Output, part: cases, points: 90}\n  - {name: Code, part: requirements, points: 10}\n").expect("loads");
+        assert_eq!(set.rubric.len(), 2);
+        for (extra, expected) in [
+            ("rubric:\n  - {name: Output, part: cases, points: 90}\n", "no line counts them"),
+            ("rubric:\n  - {name: Built, part: compiled, points: 9}\nrequirements: {do-while-input: false, for-loop-matches: false}\n", "no line counts the cases"),
+            ("rubric:\n  - {name: A, part: cases, points: 1}\n  - {name: B, part: cases, points: 1}\n  - {name: C, part: requirements, points: 1}\n", "appears twice"),
+            ("requirements: {comments: 2}\n", "no requirement 'comments' for nim"),
+            ("requirements: {do-while-input: -1}\n", "is not a number of points"),
+        ] {
+            let e = load_header(extra).expect_err(extra);
+            assert!(e.message.contains(expected), "{extra}: {}", e.message);
+        }
+        let off = load_header("requirements: {do-while-input: false, for-loop-matches: 4}\n")
+            .expect("loads");
+        assert_eq!(off.requirement_weights.get("do-while-input"), Some(&None));
+        assert_eq!(
+            off.requirement_weights.get("for-loop-matches"),
+            Some(&Some(4.0))
+        );
     }
 
     #[test]

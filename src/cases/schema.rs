@@ -43,6 +43,40 @@ pub struct AssignmentFile {
     /// several classes declare `main`.
     #[serde(default)]
     pub java_main: Option<String>,
+    /// Points of the handout's requirements on the code (docs/requirements.md), by name: a
+    /// number reweights one, `false` switches it off; those not named keep their defaults.
+    #[serde(default)]
+    pub requirements: BTreeMap<String, RequirementSetting>,
+    /// The handout's grading policy: when given, the total is its lines' points, each line
+    /// counting one part of the grading (e.g. Submitted 1, Compiled 9, Output 90).
+    #[serde(default)]
+    pub rubric: Option<Vec<RubricLineSpec>>,
+    /// The file that starts a submission, as the handout names it (`assignment3.py`); used
+    /// when a submission holds several candidate files.
+    #[serde(default)]
+    pub main_file: Option<String>,
+}
+
+/// A requirement's setting in assignment.yaml: its points, or `false` to switch it off.
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq)]
+#[serde(untagged)]
+pub enum RequirementSetting {
+    /// Points for the requirement (0 keeps it in the report with no points).
+    Points(f64),
+    /// `false` switches it off; `true` keeps its default points.
+    Enabled(bool),
+}
+
+/// One line of a rubric.
+#[derive(Debug, Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct RubricLineSpec {
+    /// The handout's name for the line ("Output").
+    pub name: String,
+    /// What it counts: submitted, compiled, cases or requirements.
+    pub part: crate::results::RubricPart,
+    /// Its points.
+    pub points: f64,
 }
 
 /// `cases/NAME/CASE.yaml`: one test case.
@@ -99,6 +133,10 @@ pub struct CaseFile {
     /// Robustness cases run only with `--robustness`.
     #[serde(default)]
     pub robustness: bool,
+    /// connect6: run the program rebuilt with its board-size constant (N = 19) set to this
+    /// size, against the reference's `--size` (give it in `reference_args`).
+    #[serde(default)]
+    pub board_size: Option<usize>,
 }
 
 /// `drive:` — Silver Dollar played move by move from the program's own strip.

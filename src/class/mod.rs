@@ -67,13 +67,28 @@ impl Shard {
     }
 }
 
-/// The student each submission belongs to: its file or directory name; when several share one
-/// (`class/*/nim.cpp`), the directory it is in; repeats numbered.
+/// The student each submission belongs to: its file or directory name (an archive's without
+/// `.zip`/`.tar.gz`); when several share one (`class/*/nim.cpp`), the directory it is in;
+/// repeats numbered.
 pub fn student_names(submissions: &[PathBuf]) -> Vec<String> {
     let base = |p: &Path| {
         p.file_name().map_or_else(
             || "submission".to_string(),
-            |n| n.to_string_lossy().into_owned(),
+            |n| {
+                let name = n.to_string_lossy().into_owned();
+                match crate::submission::archive::format_of(p) {
+                    Some(_) => [".zip", ".tar.gz", ".tgz"]
+                        .iter()
+                        .find_map(|s| {
+                            name.to_lowercase()
+                                .ends_with(s)
+                                .then(|| name[..name.len() - s.len()].to_string())
+                        })
+                        .filter(|stem| !stem.is_empty())
+                        .unwrap_or(name),
+                    None => name,
+                }
+            },
         )
     };
     let bases: Vec<String> = submissions.iter().map(|p| base(p)).collect();
@@ -588,6 +603,11 @@ mod tests {
             .collect();
         assert_eq!(student_names(&same), vec!["a", "a-2"]);
         assert_eq!(student_names(&[PathBuf::from("/")]), vec!["submission"]);
+        let archives: Vec<PathBuf> = ["class/jdoe-lab1.zip", "class/ana.TAR.GZ", "class/bo.tgz"]
+            .iter()
+            .map(PathBuf::from)
+            .collect();
+        assert_eq!(student_names(&archives), vec!["jdoe-lab1", "ana", "bo"]);
     }
 
     #[test]

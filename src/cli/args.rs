@@ -279,6 +279,18 @@ pub enum Command {
 
     /// Run any command with scripted input under the sandbox and print its transcript.
     Run(super::run::RunArgs),
+
+    /// Rank pairs of submissions by shared code (MOSS-style), as evidence for a person.
+    #[command(
+        long_about = "Compare submissions for shared code: each is parsed, its tokens normalised \
+        (names, literals, comments and layout set aside) and fingerprinted by winnowing; every \
+        pair is ranked by the share of each program that the other shares. Renaming, \
+        reformatting, reordering functions and adding dead code do not hide shared code. A high \
+        share is a reason to read both programs, not a finding. See docs/similarity.md.",
+        after_help = "Examples:\n  grade similarity class/*/ -a nim\n  \
+        grade similarity class/*/ -a silver_dollar --base starter/ --format html -o similarity.html"
+    )]
+    Similarity(super::similarity::SimilarityArgs),
 }
 
 /// Options of grading one submission or a class (flattened into the default command).
@@ -325,6 +337,11 @@ pub struct GradeOptionArgs {
     #[arg(long)]
     pub terminal: bool,
 
+    /// The program's entry point when a submission has several: a file in it (`main.py`,
+    /// `src/game.js`) or a Java class (`PlayGame`).
+    #[arg(long, value_name = "FILE|CLASS")]
+    pub main: Option<String>,
+
     /// Also run the robustness cases: input where programs that follow the handout may
     /// legitimately differ ("yes" for Y, blank lines, two numbers on one line).
     #[arg(long)]
@@ -361,6 +378,7 @@ impl From<&GradeOptionArgs> for GradeOptions {
             shard: args.shard,
             strict: args.strict,
             terminal: args.terminal,
+            main: args.main.clone(),
             robustness: args.robustness,
             limits: LimitOverrides::from(&args.limits),
             require_sandbox: args.require_sandbox,

@@ -8,6 +8,7 @@ pub mod doctor;
 pub mod grade;
 pub mod gradescope;
 pub mod run;
+pub mod similarity;
 
 use std::process::ExitCode;
 
@@ -157,6 +158,7 @@ fn dispatch(cli: Cli) -> ExitCode {
                 .map(|()| 0)
         }
         Some(Command::Doctor) => doctor::print(),
+        Some(Command::Similarity(args)) => similarity::similarity_command(&args),
         Some(Command::Run(args)) => {
             // Before any thread exists: Ctrl-C and SIGTERM stop the run cleanly (exit 130).
             crate::run::interrupt::install();

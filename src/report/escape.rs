@@ -98,6 +98,15 @@ pub fn for_display(result: &GradeResult) -> GradeResult {
     for layer in &mut shown.sandbox {
         layer.detail = field(&layer.detail);
     }
+    // Requirements quote the student's code and name its files; warnings quote its lines.
+    for requirement in &mut shown.requirements {
+        requirement.detail = field(&requirement.detail);
+        for finding in &mut requirement.findings {
+            finding.file = field(&finding.file);
+            finding.message = field(&finding.message);
+        }
+    }
+    shown.warnings = field(&shown.warnings);
     // Notes name the submission's own classes and files.
     for note in &mut shown.notes {
         *note = field(note);

@@ -123,7 +123,17 @@ impl Exporter for GradescopeExporter {
         if let Some(warning) = super::sandbox_warning(&result) {
             output = format!("{warning}\n{output}");
         }
-        let tests = result
+        let rubric = super::requirements::rubric(&result);
+        if !rubric.is_empty() {
+            output.push_str(&format!("\n{}", rubric.trim_end()));
+        }
+        if !result.warnings.is_empty() {
+            output.push_str(&format!(
+                "\nCompiler warnings (the build succeeded):\n{}",
+                result.warnings
+            ));
+        }
+        let mut tests: Vec<Test> = result
             .cases
             .iter()
             .enumerate()
@@ -140,6 +150,23 @@ impl Exporter for GradescopeExporter {
                 }
             })
             .collect();
+        // The code requirements follow the cases, one test each, named so they read as a
+        // group; not applicable ones are listed with 0/0.
+        for requirement in &result.requirements {
+            tests.push(Test {
+                name: format!("requirement: {}", requirement.name),
+                number: (tests.len() + 1).to_string(),
+                score: requirement.score,
+                max_score: requirement.max_score,
+                status: if requirement.status == crate::results::RequirementStatus::Failed {
+                    "failed"
+                } else {
+                    "passed"
+                },
+                output: super::requirements::requirement_feedback(requirement),
+                visibility: "visible",
+            });
+        }
         let results = Results {
             score: result.score,
             execution_time: result.wall_ms as f64 / 1000.0,

@@ -31,7 +31,7 @@ pub fn escape(text: &str) -> String {
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em;max-width:60em}\
 table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}\
-.pass{color:#186a1d}.fail{color:#a31515}pre{background:#f6f6f6;padding:.6em;overflow-x:auto}\
+.pass{color:#186a1d}.fail{color:#a31515}.na{color:#777}pre{background:#f6f6f6;padding:.6em;overflow-x:auto}\
 .bar{background:#4a78b0;height:1em;display:inline-block}";
 
 fn page(title: &str, body: &str) -> String {
@@ -78,6 +78,7 @@ impl Exporter for HtmlExporter {
             );
         }
         body.push_str("</table>\n");
+        body.push_str(&requirements_html(&result));
         for case in result.cases.iter().filter(|c| c.score + 1e-9 < c.max_score) {
             let _ = writeln!(
                 body,
@@ -93,6 +94,64 @@ impl Exporter for HtmlExporter {
         )
         .into_bytes())
     }
+}
+
+/// The code requirements (a table with each one's handout line, points and findings), the
+/// compiler's warnings and the rubric; empty when the result has none.
+fn requirements_html(result: &GradeResult) -> String {
+    use super::requirements::{requirement_points, HEADING};
+    use crate::results::RequirementStatus;
+    let mut body = String::new();
+    if !result.requirements.is_empty() {
+        let _ = writeln!(
+            body,
+            "<h2 id=\"requirements\">{}</h2>\n<table id=\"requirements-table\">\n\
+             <tr><th>requirement</th><th>handout</th><th>points</th><th></th><th>found</th></tr>",
+            escape(HEADING)
+        );
+        for requirement in &result.requirements {
+            let (class, mark) = match requirement.status {
+                RequirementStatus::Passed => ("pass", "✓"),
+                RequirementStatus::Failed => ("fail", "✗"),
+                RequirementStatus::NotApplicable => ("na", "–"),
+            };
+            let mut found = escape(&requirement.detail);
+            if requirement.status == RequirementStatus::Failed {
+                for finding in &requirement.findings {
+                    let _ = write!(found, "<br><code>{}</code>", escape(&finding.describe()));
+                }
+            }
+            let _ = writeln!(
+                body,
+                "<tr><td>{}</td><td><q>{}</q></td><td>{}</td><td class=\"{class}\">{mark}</td><td>{found}</td></tr>",
+                escape(&requirement.name),
+                escape(&requirement.quote),
+                requirement_points(requirement),
+            );
+        }
+        body.push_str("</table>\n");
+    }
+    if !result.warnings.is_empty() {
+        let _ = writeln!(
+            body,
+            "<h2 id=\"warnings\">Compiler warnings</h2>\n<p>The build succeeded; warnings never fail it.</p>\n<pre>{}</pre>",
+            escape(&result.warnings)
+        );
+    }
+    if !result.rubric.is_empty() {
+        body.push_str("<h2 id=\"rubric\">Rubric</h2>\n<table id=\"rubric-table\">\n");
+        for line in &result.rubric {
+            let _ = writeln!(
+                body,
+                "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
+                escape(&line.name),
+                points_of(line.score, line.max_score),
+                line.part.name()
+            );
+        }
+        body.push_str("</table>\n");
+    }
+    body
 }
 
 /// One student's result as the class page reads it (the JSON report's fields).

@@ -40,15 +40,62 @@ impl Exporter for JunitExporter {
         for case in &result.cases {
             suite.add_test_case(test_case(&result, case));
         }
+        for line in &result.rubric {
+            suite.add_property(quick_junit::Property::new(
+                format!("rubric.{}", line.name),
+                points_of(line.score, line.max_score),
+            ));
+        }
+        if !result.warnings.is_empty() {
+            suite.set_system_out(format!("Compiler warnings:\n{}", result.warnings));
+        }
         let mut report = Report::new(format!("grade {}", result.assignment));
         report.set_time(Duration::from_millis(result.wall_ms));
         report.add_test_suite(suite);
+        if !result.requirements.is_empty() {
+            report.add_test_suite(requirements_suite(&result));
+        }
         let mut xml = report.to_string()?;
         if !xml.ends_with('\n') {
             xml.push('\n');
         }
         Ok(xml.into_bytes())
     }
+}
+
+/// The code requirements as a suite of their own (`ASSIGNMENT.requirements`): a failed one is
+/// a failure carrying its handout line and findings; a not applicable one is skipped.
+fn requirements_suite(result: &GradeResult) -> TestSuite {
+    use super::requirements::requirement_feedback;
+    use crate::results::RequirementStatus;
+    let mut suite = TestSuite::new(format!("{}.requirements", result.assignment));
+    for requirement in &result.requirements {
+        let status = match requirement.status {
+            RequirementStatus::Passed => TestCaseStatus::success(),
+            RequirementStatus::NotApplicable => {
+                let mut status = TestCaseStatus::skipped();
+                status.set_message(requirement.detail.as_str());
+                status
+            }
+            RequirementStatus::Failed => {
+                let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+                status
+                    .set_message(format!(
+                        "lost {} of {} points: {}",
+                        points(requirement.max_score - requirement.score),
+                        points(requirement.max_score),
+                        requirement.detail
+                    ))
+                    .set_type("requirement")
+                    .set_description(requirement_feedback(requirement));
+                status
+            }
+        };
+        let mut test_case = TestCase::new(requirement.name.as_str(), status);
+        test_case.set_classname(format!("{}.requirements", result.assignment));
+        suite.add_test_case(test_case);
+    }
+    suite
 }
 
 /// The command that failed and the compiler's messages.

@@ -11,6 +11,8 @@ pub mod gradescope;
 pub mod html;
 pub mod json;
 pub mod junit;
+pub mod requirements;
+pub mod similarity;
 pub mod text;
 
 use std::io::{IsTerminal as _, Write as _};
@@ -337,6 +339,9 @@ pub(crate) mod tests {
             notes: Vec::new(),
             wall_ms: 2345,
             sandbox: Vec::new(),
+            requirements: Vec::new(),
+            warnings: String::new(),
+            rubric: Vec::new(),
         }
     }
 
@@ -369,6 +374,96 @@ pub(crate) mod tests {
     pub(crate) fn assert_no_secrets(report: &str) {
         for secret in [SECRET_INPUT, SECRET_EXPECTED, SECRET_STDERR, SECRET_NOTE] {
             assert!(!report.contains(secret), "report leaks {secret}:\n{report}");
+        }
+    }
+
+    /// The sample with code requirements (one passed, one failed with findings, one not
+    /// applicable), compiler warnings and a rubric.
+    pub(crate) fn with_requirements() -> GradeResult {
+        use crate::results::{Finding, RequirementResult, RequirementStatus, RubricPart};
+        let mut result = sample();
+        let requirement =
+            |name: &str, status, score, max, findings: Vec<Finding>| RequirementResult {
+                name: name.to_string(),
+                quote: format!("quote of {name}"),
+                status,
+                score,
+                max_score: max,
+                detail: format!("detail of {name}"),
+                findings,
+            };
+        result.requirements = vec![
+            requirement(
+                "for-loop-matches",
+                RequirementStatus::Passed,
+                3.0,
+                3.0,
+                vec![],
+            ),
+            requirement(
+                "do-while-input",
+                RequirementStatus::Failed,
+                0.0,
+                3.0,
+                vec![Finding {
+                    file: "nim.cpp".into(),
+                    line: Some(12),
+                    message: "`cin >> n` is read in a while loop\x1b[2J".into(),
+                }],
+            ),
+            requirement(
+                "not-here",
+                RequirementStatus::NotApplicable,
+                0.0,
+                0.0,
+                vec![],
+            ),
+        ];
+        result.warnings = "nim.cpp:3:5: warning: unused variable 'x' [-Wunused-variable]".into();
+        result.total(&[
+            ("Submitted".into(), RubricPart::Submitted, 1.0),
+            ("Output".into(), RubricPart::Cases, 90.0),
+            ("Code".into(), RubricPart::Requirements, 9.0),
+        ]);
+        result
+    }
+
+    #[test]
+    fn every_format_has_the_requirements_section() {
+        let result = with_requirements();
+        // 1 + 90 × 7.5/17.5 + 9 × 3/6 = 1 + 38.571 + 4.5
+        assert_eq!(result.score, 44.071);
+        assert_eq!(result.max_score, 100.0);
+        for format in [
+            Format::Text,
+            Format::Json,
+            Format::Junit,
+            Format::Gradescope,
+            Format::Html,
+        ] {
+            let bytes = exporter(format, RenderOptions::default())
+                .export(&result)
+                .expect("renders");
+            let text = String::from_utf8(bytes).expect("utf-8");
+            let place = if format == Format::Json {
+                "\"line\": 12"
+            } else {
+                "nim.cpp:12"
+            };
+            for expected in [
+                "do-while-input",
+                "quote of do-while-input",
+                place,
+                "unused variable",
+                "for-loop-matches",
+            ] {
+                assert!(
+                    text.contains(expected),
+                    "{format:?} lacks {expected}:\n{text}"
+                );
+            }
+            assert!(!text.contains('\x1b'), "{format:?} lets an escape through");
+            assert_no_secrets(&text);
         }
     }
 

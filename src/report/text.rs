@@ -55,19 +55,19 @@ impl Style {
             text.to_string()
         }
     }
-    fn green(self, text: &str) -> String {
+    pub(crate) fn green(self, text: &str) -> String {
         self.paint("32", text)
     }
-    fn red(self, text: &str) -> String {
+    pub(crate) fn red(self, text: &str) -> String {
         self.paint("31", text)
     }
     fn yellow(self, text: &str) -> String {
         self.paint("33", text)
     }
-    fn bold(self, text: &str) -> String {
+    pub(crate) fn bold(self, text: &str) -> String {
         self.paint("1", text)
     }
-    fn dim(self, text: &str) -> String {
+    pub(crate) fn dim(self, text: &str) -> String {
         self.paint("2", text)
     }
 }
@@ -154,6 +154,7 @@ fn render(result: &GradeResult, style: Style) -> String {
     }
 
     out.push('\n');
+    out.push_str(&super::requirements::section(result, style));
     let _ = writeln!(
         out,
         "{}",

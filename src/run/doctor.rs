@@ -39,7 +39,7 @@ pub fn layers() -> Vec<Layer> {
                 on: true,
                 detail: match o.detection {
                     Detection::Seccomp => {
-                        "seccomp user notification on reads of fd 0 (exact)".into()
+                        "seccomp user notification on reads of fd 0 and on select/poll/epoll waits for it (exact)".into()
                     }
                     Detection::ProcPolling => {
                         "proc-polling: seccomp refused here; /proc/<pid>/task/<tid>/syscall polled"

@@ -5,9 +5,12 @@
 //! asked for it, how the run ended, and what it cost.
 //!
 //! # Input detection
-//! seccomp user notification on the read family of syscalls on fd 0 ([`seccomp`]); where
-//! seccomp is refused, polling /proc for a thread of the run blocked reading our stdin
-//! ([`procpoll`]); last resort: no output for 30 ms, no unread input and every thread asleep.
+//! seccomp user notification on the read family of syscalls on fd 0 and on every way of
+//! waiting for it to become readable — select, pselect6, poll, ppoll, epoll_wait, epoll_pwait,
+//! epoll_pwait2 ([`seccomp`]; which of those calls wait for our stdin, and which reads would
+//! not block, is decided in [`waiting`]); where seccomp is refused, polling /proc for a thread
+//! of the run asleep in one of those ([`procpoll`]); last resort: no output for 30 ms, no
+//! unread input and every thread asleep.
 //! `GRADE_DETECTION=proc-polling|quiescence` forces a fallback (for tests), and
 //! `GRADE_DISABLE=cgroup,landlock,namespaces,netns,uid,stdbuf,grader-lock` switches layers
 //! off (diagnosis, benchmarks; every report then says so).
@@ -57,6 +60,7 @@ pub mod procpoll;
 pub mod sandbox;
 mod supervise;
 mod tree;
+pub mod waiting;
 pub mod workdir;
 pub use layers::{cgroup, limits, pty, seccomp};
 use std::path::PathBuf;
@@ -428,10 +432,13 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     // Under a terminal, stderr shares it (as in a student's terminal: Python's input()
     // writes its prompt to stderr when stdin and stdout are terminals).
     let mut tty_path = None;
-    let (stdin_child, stdout_child, stderr_child, stdin, stdin_probe, stdout_parent): (
+    // `stdin_reader`: the program's own stdin (the pipe's read end, or the terminal slave),
+    // whose file status flags tell cheaply whether its reads block.
+    let (stdin_child, stdout_child, stderr_child, stdin, stdin_probe, stdin_reader, stdout_parent): (
         Stdio,
         Stdio,
         Stdio,
+        OwnedFd,
         OwnedFd,
         OwnedFd,
         Option<OwnedFd>,
@@ -442,23 +449,27 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         let s2 = p.slave.try_clone().map_err(RunError::Setup)?;
         let s3 = p.slave.try_clone().map_err(RunError::Setup)?;
         let master = p.master.try_clone().map_err(RunError::Setup)?;
+        let reader = p.slave.try_clone().map_err(RunError::Setup)?;
         (
             Stdio::from(s1),
             Stdio::from(s2),
             Stdio::from(s3),
             p.master,
             p.slave,
+            reader,
             Some(master),
         )
     } else {
         let (r, w) = pipe().map_err(RunError::Setup)?;
         let probe = w.try_clone().map_err(RunError::Setup)?;
+        let reader = r.try_clone().map_err(RunError::Setup)?;
         (
             Stdio::from(r),
             Stdio::piped(),
             Stdio::piped(),
             w,
             probe,
+            reader,
             None,
         )
     };
@@ -626,6 +637,7 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         stdin: Some(stdin),
         stdin_probe: Some(stdin_probe),
         stdin_id,
+        stdin_reader,
         stdin_closed: false,
         kept: 0,
         truncated: false,

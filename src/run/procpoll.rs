@@ -5,11 +5,7 @@
 use std::fs;
 use std::os::unix::fs::MetadataExt;
 
-/// Syscall numbers of the read family (the first field of /proc/T/syscall).
-#[cfg(target_arch = "aarch64")]
-const READS: [&str; 5] = ["63", "65", "67", "69", "286"];
-#[cfg(not(target_arch = "aarch64"))]
-const READS: [&str; 5] = ["0", "17", "19", "295", "327"];
+use super::waiting;
 
 /// Identity of the run's stdin: (device, inode) of the pipe or terminal.
 pub type StdinId = (u64, u64);
@@ -112,14 +108,15 @@ pub fn run_processes(leader: i32, uid: Option<u32>, marker: &[u8]) -> Vec<i32> {
 /// What the threads of the run are doing.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct ThreadsState {
-    /// A thread sleeps in a read of fd 0, and fd 0 is our stdin.
+    /// A thread sleeps waiting for our stdin: in a blocking read of it, or in a
+    /// select/poll/epoll wait for it to become readable ([`waiting`]).
     pub reading_stdin: bool,
     /// Every thread is sleeping (none runnable).
     pub all_sleeping: bool,
 }
 
 /// Looks at every thread of `pids`.
-pub fn threads_state(pids: &[i32], stdin: StdinId) -> ThreadsState {
+pub fn threads_state(pids: &[i32], stdin: &waiting::Stdin) -> ThreadsState {
     let mut st = ThreadsState {
         reading_stdin: false,
         all_sleeping: true,
@@ -129,7 +126,7 @@ pub fn threads_state(pids: &[i32], stdin: StdinId) -> ThreadsState {
             continue;
         };
         let fd0_ours = fs::metadata(format!("/proc/{pid}/fd/0"))
-            .map(|m| (m.dev(), m.ino()) == stdin)
+            .map(|m| (m.dev(), m.ino()) == stdin.id)
             .unwrap_or(false);
         for task in tasks.flatten() {
             let path = task.path();
@@ -146,17 +143,33 @@ pub fn threads_state(pids: &[i32], stdin: StdinId) -> ThreadsState {
             if state != 'S' || !fd0_ours {
                 continue;
             }
-            if let Ok(sc) = fs::read_to_string(path.join("syscall")) {
-                let mut f = sc.split_whitespace();
-                if let (Some(nr), Some(fd)) = (f.next(), f.next()) {
-                    if READS.contains(&nr) && fd == "0x0" {
-                        st.reading_stdin = true;
-                    }
-                }
+            let tid = task.file_name().to_str().and_then(|t| t.parse().ok());
+            let call = tid.and_then(|tid| {
+                fs::read_to_string(path.join("syscall"))
+                    .ok()
+                    .and_then(|text| parse_syscall(tid, &text))
+            });
+            if call.is_some_and(|c| waiting::waits_for_stdin(&c, stdin)) {
+                st.reading_stdin = true;
             }
         }
     }
     st
+}
+
+/// Parses /proc/T/syscall ("NR ARG0 … ARG5 SP PC", arguments in hex) of thread `tid`;
+/// None when the thread is running or not in a syscall.
+fn parse_syscall(tid: u32, text: &str) -> Option<waiting::Syscall> {
+    let mut words = text.split_whitespace();
+    let nr: i64 = words.next()?.parse().ok()?;
+    if nr < 0 {
+        return None;
+    }
+    let mut args = [0u64; 6];
+    for a in &mut args {
+        *a = u64::from_str_radix(words.next()?.trim_start_matches("0x"), 16).ok()?;
+    }
+    Some(waiting::Syscall { tid, nr, args })
 }
 
 /// The (device, inode) of a thread's fd 0, to tell our stdin from a wrapper's own pipes.
@@ -174,6 +187,17 @@ mod tests {
     fn stat_with_odd_command_names_parses() {
         let s = "123 (a) b (c)) S 1 123 123 0 -1";
         assert_eq!(parse_stat(s), Some(('S', 1, 123)));
+    }
+
+    #[test]
+    fn syscall_lines_parse() {
+        let c = parse_syscall(7, "7 0x7ffd1234 0x1 0xffffffff 0x0 0x0 0x0 0x7ffd 0x7f00\n");
+        let c = c.expect("a syscall");
+        assert_eq!((c.tid, c.nr), (7, 7));
+        assert_eq!(c.args[0], 0x7ffd1234);
+        assert_eq!(c.args[2] as i32, -1);
+        assert!(parse_syscall(7, "running\n").is_none());
+        assert!(parse_syscall(7, "-1 0x7ffd 0x7f00\n").is_none());
     }
 
     #[test]

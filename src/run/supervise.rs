@@ -27,6 +27,8 @@ pub(super) struct Supervisor<'a> {
     /// Where unread input is counted (pipe write end, or the terminal slave).
     pub(super) stdin_probe: Option<OwnedFd>,
     pub(super) stdin_id: procpoll::StdinId,
+    /// The program's stdin as handed to it (our copy of the same open file).
+    pub(super) stdin_reader: OwnedFd,
     pub(super) stdin_closed: bool,
     pub(super) kept: usize,
     pub(super) truncated: bool,
@@ -131,7 +133,9 @@ impl Supervisor<'_> {
             return Answer::Stop;
         }
         let prompt_missing = !self.output_since_input;
-        if prompt_missing {
+        // After end of input a terminal program may wait again (EOF on a terminal is not
+        // final): no prompt is due then.
+        if prompt_missing && !self.stdin_closed {
             self.pending_late = true;
         }
         self.output_since_input = false;
@@ -203,15 +207,20 @@ impl Supervisor<'_> {
         }
     }
 
-    /// Whether a thread reading fd 0 should simply continue (not our stdin, or input pending).
-    fn should_continue_at_once(&self, tid: u32) -> bool {
-        if procpoll::fd0_of(tid) != Some(self.stdin_id) {
-            return true;
-        }
+    /// Whether a held syscall should simply continue: input is pending or closed, or the call
+    /// is not a wait for our stdin (another fd, a non-blocking read, a zero-timeout check).
+    fn should_continue_at_once(&self, call: &waiting::Syscall) -> bool {
         if self.stdin_closed && !self.spec.terminal {
             return true;
         }
-        self.unread_input() > 0
+        if self.unread_input() > 0 {
+            return true;
+        }
+        let stdin = waiting::Stdin {
+            id: self.stdin_id,
+            reader: Some(self.stdin_reader.as_raw_fd()),
+        };
+        !waiting::waits_for_stdin(call, &stdin)
     }
 }
 
@@ -316,7 +325,12 @@ pub(super) fn supervise(
             let rev = fds[i].revents;
             if rev & libc::POLLIN != 0 {
                 if let Ok(notif) = seccomp::recv(l) {
-                    if sup.should_continue_at_once(notif.pid) {
+                    let call = waiting::Syscall {
+                        tid: notif.pid,
+                        nr: i64::from(notif.data.nr),
+                        args: notif.data.args,
+                    };
+                    if sup.should_continue_at_once(&call) {
                         seccomp::continue_syscall(l, notif.id);
                     } else if seccomp::id_valid(l, notif.id) {
                         match sup.answer() {
@@ -357,7 +371,11 @@ pub(super) fn supervise(
             let waiting_closed_pipe = sup.stdin_closed && !sup.spec.terminal;
             if !waiting_closed_pipe && sup.unread_input() == 0 {
                 let pids = tree.processes();
-                let st = procpoll::threads_state(&pids, sup.stdin_id);
+                let stdin = waiting::Stdin {
+                    id: sup.stdin_id,
+                    reader: Some(sup.stdin_reader.as_raw_fd()),
+                };
+                let st = procpoll::threads_state(&pids, &stdin);
                 let waiting = match detection {
                     Detection::ProcPolling => st.reading_stdin,
                     _ => {

@@ -1,7 +1,8 @@
-//! The build cache: a build's outputs kept under the grader's own cache directory, keyed by
-//! everything that decides them (the submission's files, the compiler, its flags), so grading
+//! The build cache: a built submission (its whole build directory and how to run it) kept
+//! under the grader's own cache directory, keyed by everything that decides the build (every
+//! file of the submission, its language, the build tools' identities, the options), so grading
 //! an unchanged submission again (a student checking again, a resumed class, a regrade) skips
-//! the compiler.
+//! the compiler. Executables, which are not built, are not cached.
 //!
 //! The cache lives in `$XDG_CACHE_HOME/grade/builds` (else `~/.cache/grade/builds`), created
 //! 0700. Submissions can neither read nor write it: as root each run has its own uid, and
@@ -15,6 +16,9 @@
 use std::io::{self, Read as _};
 use std::os::unix::fs::{DirBuilderExt as _, MetadataExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
+
+use super::languages::{Build, Built};
+use super::PrepareError;
 
 /// Entries kept; beyond it the least recently used are removed.
 const MAX_ENTRIES: usize = 2_000;
@@ -64,15 +68,13 @@ pub struct Key {
 }
 
 impl Key {
-    /// A key for a build with `tool` (the compiler, identified by its path, size, change time
-    /// and inode, so an upgrade is a new key) run with `args`, in which `dir` (the build
-    /// directory, a new one each time) is written as a placeholder.
-    pub fn new(tool: &Path, args: &[String], dir: &Path) -> io::Result<Key> {
-        let mut key = Key::default();
+    /// Adds a tool (a compiler, an interpreter) by its real path, size, change time and inode,
+    /// so that an upgrade makes a new key.
+    pub fn tool(mut self, tool: &Path) -> io::Result<Key> {
         let real = tool.canonicalize()?;
         let meta = std::fs::metadata(&real)?;
-        key.field(b"tool", real.as_os_str().as_encoded_bytes());
-        key.field(
+        self.field(b"tool", real.as_os_str().as_encoded_bytes());
+        self.field(
             b"tool-id",
             format!(
                 "{} {} {} {}",
@@ -83,11 +85,7 @@ impl Key {
             )
             .as_bytes(),
         );
-        let prefix = format!("{}/", dir.display());
-        for arg in args {
-            key.field(b"arg", arg.replace(&prefix, "@/").as_bytes());
-        }
-        Ok(key)
+        Ok(self)
     }
 
     /// Adds every regular file under `dir` (its path relative to `dir`, its mode and its
@@ -140,9 +138,149 @@ impl Key {
     }
 }
 
+/// Where a build's directory stood, in what the cache stores (a new one each grading).
+const DIR_PLACEHOLDER: &str = "\u{0}grade-build-dir\u{0}";
+
+/// A build's whole directory beyond this is not kept (a Cargo `target/`, say).
+const MAX_TREE_BYTES: u64 = 64 << 20;
+
+/// How to run a build, as stored (paths in the build directory written relative to it).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct StoredBuild {
+    command: Vec<String>,
+    readable: Vec<PathBuf>,
+    env: Vec<(String, String)>,
+    notes: Vec<String>,
+    warnings: String,
+}
+
+/// Builds a submission with `run`, unless the build cache holds the same build (the same
+/// files, language, tools and options): then its directory and how to run it are restored,
+/// with a note saying so. A successful build is stored.
+pub fn build(
+    build: &Build<'_>,
+    run: impl FnOnce() -> Result<Built, PrepareError>,
+) -> Result<Built, PrepareError> {
+    if build.language.tools.is_empty() {
+        return run(); // nothing is built
+    }
+    let cached =
+        directory(build.options.no_cache).and_then(|cache| Some((build_key(build).ok()?, cache)));
+    if let Some((key, cache)) = &cached {
+        if let Some(built) = restore_build(cache, key, build.dir) {
+            return Ok(built);
+        }
+    }
+    let built = run()?;
+    if let Some((key, cache)) = &cached {
+        store_build(cache, key, build.dir, &built);
+    }
+    Ok(built)
+}
+
+/// Everything that decides a build: its language, its tools, the options and every file.
+fn build_key(build: &Build<'_>) -> io::Result<Key> {
+    let mut key = Key::default()
+        .with("cache", b"grade build 1")
+        .with("language", build.language.name.as_bytes());
+    for tool in build.language.tools {
+        let path = super::find_tool(tool).ok_or_else(|| io::Error::other("no tool"))?;
+        key = key.tool(&path)?;
+        if *tool == "python3" {
+            let python =
+                super::python_interpreter().ok_or_else(|| io::Error::other("no python"))?;
+            key = key.tool(&python.executable)?;
+        }
+    }
+    let text = |v: &Option<String>| v.clone().unwrap_or_default().into_bytes();
+    let entry = build
+        .entry
+        .map(|e| e.strip_prefix(build.dir).unwrap_or(e).display().to_string())
+        .unwrap_or_default();
+    key.with("java_main", &text(&build.options.java_main))
+        .with("main_file", &text(&build.options.main_file))
+        .with("main", &text(&build.options.main))
+        .with("entry", entry.as_bytes())
+        .files(build.dir)
+}
+
+fn restore_build(cache: &Path, key: &Key, dir: &Path) -> Option<Built> {
+    let entry = cache.join(key.entry_name());
+    let stored = std::fs::read(entry.join("key")).ok()?;
+    if stored != key.bytes {
+        return None;
+    }
+    let how: StoredBuild =
+        serde_json::from_slice(&std::fs::read(entry.join("out/built.json")).ok()?).ok()?;
+    let tree = entry.join("out/tree");
+    for item in std::fs::read_dir(&tree).ok()? {
+        let item = item.ok()?;
+        copy_all(&item.path(), &dir.join(item.file_name())).ok()?;
+    }
+    let _ = std::fs::File::open(entry.join("key"))
+        .and_then(|f| f.set_modified(std::time::SystemTime::now()));
+    let place = dir.display().to_string();
+    let put = |text: &str| text.replace(DIR_PLACEHOLDER, &place);
+    let mut notes = how.notes;
+    notes.push(super::CACHED_BUILD_NOTE.to_string());
+    Some(Built {
+        command: how.command.iter().map(|c| put(c)).collect(),
+        readable: how
+            .readable
+            .iter()
+            .map(|p| PathBuf::from(put(&p.display().to_string())))
+            .collect(),
+        env: how.env.iter().map(|(k, v)| (k.clone(), put(v))).collect(),
+        notes,
+        warnings: how.warnings,
+    })
+}
+
+fn store_build(cache: &Path, key: &Key, dir: &Path, built: &Built) {
+    let size: u64 = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter_map(|e| e.metadata().ok())
+        .filter(|m| m.is_file())
+        .map(|m| m.len())
+        .sum();
+    if size > MAX_TREE_BYTES {
+        return;
+    }
+    let place = dir.display().to_string();
+    let hide = |text: &str| text.replace(&place, DIR_PLACEHOLDER);
+    let how = StoredBuild {
+        command: built.command.iter().map(|c| hide(c)).collect(),
+        readable: built
+            .readable
+            .iter()
+            .map(|p| PathBuf::from(hide(&p.display().to_string())))
+            .collect(),
+        env: built
+            .env
+            .iter()
+            .map(|(k, v)| (k.clone(), hide(v)))
+            .collect(),
+        notes: built.notes.clone(),
+        warnings: built.warnings.clone(),
+    };
+    let Ok(json) = serde_json::to_vec(&how) else {
+        return;
+    };
+    let Ok(staging) = tempfile::Builder::new().prefix(".value-").tempdir() else {
+        return;
+    };
+    let ok = std::fs::write(staging.path().join("built.json"), json).is_ok()
+        && copy_all(dir, &staging.path().join("tree")).is_ok();
+    if ok {
+        store(cache, key, staging.path(), &["built.json", "tree"]);
+    }
+}
+
 /// Copies the cached `outputs` (paths relative to the build directory) of `key` into `dir`;
 /// true on a hit.
-pub fn restore(cache: &Path, key: &Key, dir: &Path, outputs: &[&str]) -> bool {
+#[cfg(test)]
+fn restore(cache: &Path, key: &Key, dir: &Path, outputs: &[&str]) -> bool {
     let entry = cache.join(key.entry_name());
     let same_key = std::fs::read(entry.join("key")).is_ok_and(|stored| stored == key.bytes);
     if !same_key {
@@ -163,7 +301,7 @@ pub fn restore(cache: &Path, key: &Key, dir: &Path, outputs: &[&str]) -> bool {
 
 /// Keeps the `outputs` of a successful build in `dir` under `key`. A failure to store is
 /// not an error: the next grading builds again.
-pub fn store(cache: &Path, key: &Key, dir: &Path, outputs: &[&str]) {
+fn store(cache: &Path, key: &Key, dir: &Path, outputs: &[&str]) {
     let Ok(staging) = tempfile::Builder::new().prefix(".new-").tempdir_in(cache) else {
         return;
     };
@@ -264,24 +402,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_key_covers_files_flags_and_the_build_directory_placeholder() {
+    fn a_key_covers_every_file_and_the_tool() {
         let a = tempfile::tempdir().expect("tempdir");
         let b = tempfile::tempdir().expect("tempdir");
         for dir in [a.path(), b.path()] {
             std::fs::write(dir.join("nim.cpp"), "int main() {}\n").expect("write");
         }
-        let key = |dir: &Path, flag: &str| {
-            let args = vec![flag.to_string(), format!("{}/nim.cpp", dir.display())];
-            Key::new(Path::new("/bin/sh"), &args, dir)
+        let key = |dir: &Path, tool: &str| {
+            Key::default()
+                .tool(Path::new(tool))
                 .and_then(|k| k.files(dir))
                 .expect("key")
                 .bytes
         };
         // Two build directories with the same files: the same key.
-        assert_eq!(key(a.path(), "-O2"), key(b.path(), "-O2"));
-        assert_ne!(key(a.path(), "-O2"), key(a.path(), "-O0"));
+        assert_eq!(key(a.path(), "/bin/sh"), key(b.path(), "/bin/sh"));
+        assert_ne!(key(a.path(), "/bin/sh"), key(a.path(), "/bin/cat"));
         std::fs::write(b.path().join("nim.cpp"), "int main() { return 1; }\n").expect("write");
-        assert_ne!(key(a.path(), "-O2"), key(b.path(), "-O2"));
+        assert_ne!(key(a.path(), "/bin/sh"), key(b.path(), "/bin/sh"));
     }
 
     #[test]

@@ -24,27 +24,50 @@ pub fn have(tool: &str) -> bool {
     found
 }
 
-/// The toolchain a program needs, from its extension.
+/// The toolchain a program needs, from its extension (a folder: from the sources in it).
 pub fn tools_for(program: &Path) -> &'static [&'static str] {
-    match program.extension().and_then(|e| e.to_str()) {
-        Some("py") => &["python3"],
-        Some("c") => &["gcc"],
-        Some("cpp") | Some("cc") => &["g++"],
-        Some("java") => &["javac", "java"],
-        _ if program.is_dir() => {
-            let has_java = std::fs::read_dir(program).is_ok_and(|entries| {
-                entries
-                    .filter_map(Result::ok)
-                    .any(|e| e.path().extension().is_some_and(|x| x == "java"))
-            });
-            if has_java {
-                &["javac", "java"]
-            } else {
-                &[]
+    let by_extension = |ext: &str| -> &'static [&'static str] {
+        match ext {
+            "py" => &["python3"],
+            "c" => &["gcc"],
+            "cpp" | "cc" => &["g++"],
+            "java" => &["javac", "java"],
+            "js" => &["node"],
+            "rs" => &["rustc"],
+            "go" => &["go"],
+            "rb" => &["ruby"],
+            "pl" => &["perl"],
+            _ => &[],
+        }
+    };
+    if program.join("Cargo.toml").is_file() {
+        return &["cargo", "rustc"];
+    }
+    if program.is_dir() {
+        let mut extensions: Vec<String> = walkdir::WalkDir::new(program)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter_map(|e| {
+                e.path()
+                    .extension()
+                    .map(|x| x.to_string_lossy().into_owned())
+            })
+            .collect();
+        extensions.sort();
+        // A folder's language is its first known one in the grader's order.
+        for ext in ["java", "cpp", "cc", "c", "go", "rs", "py", "js", "rb", "pl"] {
+            if extensions.iter().any(|e| e == ext) {
+                return by_extension(ext);
             }
         }
-        _ => &[],
+        return &[];
     }
+    by_extension(
+        &program
+            .extension()
+            .map(|e| e.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+    )
 }
 
 /// A test program under tests/programs/.
@@ -85,8 +108,8 @@ pub fn grade_json_env(
     (code, report)
 }
 
-/// Grades `submission` with the text report; returns the exit code and the report text.
-pub fn grade_text(submission: &Path, assignment: &str, extra: &[&str]) -> (i32, String) {
+/// Grades `submission` with the text report; returns the exit code, stdout and stderr.
+pub fn grade_output(submission: &Path, assignment: &str, extra: &[&str]) -> (i32, String, String) {
     let output = grade()
         .arg(submission)
         .args(["--assignment", assignment])
@@ -96,9 +119,16 @@ pub fn grade_text(submission: &Path, assignment: &str, extra: &[&str]) -> (i32, 
         .expect("grade runs");
     (
         output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned()
-            + &String::from_utf8_lossy(&output.stderr),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
     )
+}
+
+/// Grades `submission` with the text report; returns the exit code and the report text
+/// (stdout, then stderr).
+pub fn grade_text(submission: &Path, assignment: &str, extra: &[&str]) -> (i32, String) {
+    let (code, stdout, stderr) = grade_output(submission, assignment, extra);
+    (code, stdout + &stderr)
 }
 
 /// Names and scores of the cases that lost points, for assertion messages.

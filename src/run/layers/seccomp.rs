@@ -23,16 +23,8 @@ const SECCOMP_SET_MODE_FILTER: libc::c_ulong = libc::SECCOMP_SET_MODE_FILTER as 
 const AUDIT_ARCH: u32 = 0xc000_003e;
 #[cfg(target_arch = "aarch64")]
 const AUDIT_ARCH: u32 = 0xc000_00b7;
-/// read, pread64, readv, preadv, preadv2.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-const READ_SYSCALLS: [u32; 5] = [
-    libc::SYS_read as u32,
-    libc::SYS_pread64 as u32,
-    libc::SYS_readv as u32,
-    libc::SYS_preadv as u32,
-    libc::SYS_preadv2 as u32,
-];
-
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+const AUDIT_ARCH: u32 = 0;
 /// `struct seccomp_notif`: one held syscall (`id`, and `pid`: the thread, in our pid
 /// namespace).
 pub type Notif = libc::seccomp_notif;
@@ -116,44 +108,112 @@ pub fn supported_arch() -> bool {
     cfg!(any(target_arch = "x86_64", target_arch = "aarch64"))
 }
 
-/// The BPF program: notify on read/pread64/readv/preadv/preadv2 of fd 0, allow the rest.
+/// The BPF program: notify on the read family of fd 0 and on every syscall that can wait for
+/// stdin to become readable (select, pselect6, poll, ppoll, epoll_wait, epoll_pwait,
+/// epoll_pwait2) unless its `int` timeout is zero; allow the rest. Which waits concern stdin
+/// is decided by the supervisor ([`crate::run::waiting`]): the sets live in memory.
 pub fn filter() -> Vec<libc::sock_filter> {
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    {
-        let stmt = |code: u32, k: u32| libc::sock_filter {
-            code: code as u16,
-            jt: 0,
-            jf: 0,
-            k,
-        };
-        let jump = |k: u32, jt: u8, jf: u8| libc::sock_filter {
-            code: (libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K) as u16,
-            jt,
-            jf,
-            k,
-        };
-        let load = |offset: u32| stmt(libc::BPF_LD | libc::BPF_W | libc::BPF_ABS, offset);
-        let ret = |k: u32| stmt(libc::BPF_RET | libc::BPF_K, k);
-        let n = READ_SYSCALLS;
-        vec![
-            load(4),                     // 0: arch
-            jump(AUDIT_ARCH, 0, 9),      // 1: foreign arch -> allow (11)
-            load(0),                     // 2: syscall number
-            jump(n[0], 4, 0),            // 3 -> 8
-            jump(n[1], 3, 0),            // 4 -> 8
-            jump(n[2], 2, 0),            // 5 -> 8
-            jump(n[3], 1, 0),            // 6 -> 8
-            jump(n[4], 0, 3),            // 7 -> 8, else allow (11)
-            load(16),                    // 8: args[0], low 32 bits (the fd)
-            jump(0, 0, 1),               // 9: fd 0 -> notify (10), else allow (11)
-            ret(SECCOMP_RET_USER_NOTIF), // 10
-            ret(SECCOMP_RET_ALLOW),      // 11
-        ]
+    if !supported_arch() {
+        return Vec::new();
     }
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    {
-        Vec::new()
+    use crate::run::waiting;
+    use Bpf::*;
+    const READ: usize = 0;
+    const NOTIFY: usize = 1;
+    const ALLOW: usize = 2;
+    // Labels 3.. : "timeout argument i is zero -> allow" for each int-timeout argument index.
+    let timeout_label = |arg: u32| 3 + arg as usize;
+    let mut prog = vec![
+        Load(4),                               // arch
+        JumpEq(AUDIT_ARCH, None, Some(ALLOW)), // foreign arch -> allow
+        Load(0),                               // syscall number
+    ];
+    prog.extend(waiting::read_syscalls().map(|nr| JumpEq(nr, Some(READ), None)));
+    let timed: Vec<(u32, u32)> = waiting::waits_with_int_timeout().collect();
+    prog.extend(
+        timed
+            .iter()
+            .map(|&(nr, arg)| JumpEq(nr, Some(timeout_label(arg)), None)),
+    );
+    prog.extend(waiting::other_waits().map(|nr| JumpEq(nr, Some(NOTIFY), None)));
+    prog.push(Ret(SECCOMP_RET_ALLOW));
+    prog.extend([Label(READ), Load(16), JumpEq(0, Some(NOTIFY), Some(ALLOW))]);
+    let mut args: Vec<u32> = timed.iter().map(|&(_, arg)| arg).collect();
+    args.sort_unstable();
+    args.dedup();
+    for arg in args {
+        prog.extend([
+            Label(timeout_label(arg)),
+            Load(16 + 8 * arg), // the argument's low 32 bits: the int timeout
+            JumpEq(0, Some(ALLOW), Some(NOTIFY)),
+        ]);
     }
+    prog.extend([
+        Label(NOTIFY),
+        Ret(SECCOMP_RET_USER_NOTIF),
+        Label(ALLOW),
+        Ret(SECCOMP_RET_ALLOW),
+    ]);
+    assemble(&prog)
+}
+
+/// One step of a filter before its forward jumps are resolved.
+#[derive(Clone, Copy)]
+enum Bpf {
+    /// Load the 32-bit word at this offset of `struct seccomp_data`.
+    Load(u32),
+    /// Compare the loaded word: on equal jump to the first label, else to the second (`None`:
+    /// the next instruction).
+    JumpEq(u32, Option<usize>, Option<usize>),
+    /// Return this action.
+    Ret(u32),
+    /// A jump target (emits nothing).
+    Label(usize),
+}
+
+/// Resolves labels into classic-BPF relative jumps (forward only, under 256 instructions).
+fn assemble(prog: &[Bpf]) -> Vec<libc::sock_filter> {
+    let mut at = std::collections::HashMap::new();
+    let mut n = 0usize;
+    for op in prog {
+        match op {
+            Bpf::Label(l) => {
+                at.insert(*l, n);
+            }
+            _ => n += 1,
+        }
+    }
+    let mut out = Vec::with_capacity(n);
+    for op in prog {
+        let i = out.len();
+        let offset = |label: Option<usize>| -> u8 {
+            let target = label.map(|l| at[&l]).unwrap_or(i + 1);
+            u8::try_from(target - (i + 1)).expect("filter jumps are short and forward")
+        };
+        let ins = match *op {
+            Bpf::Load(k) => libc::sock_filter {
+                code: (libc::BPF_LD | libc::BPF_W | libc::BPF_ABS) as u16,
+                jt: 0,
+                jf: 0,
+                k,
+            },
+            Bpf::JumpEq(k, t, f) => libc::sock_filter {
+                code: (libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K) as u16,
+                jt: offset(t),
+                jf: offset(f),
+                k,
+            },
+            Bpf::Ret(k) => libc::sock_filter {
+                code: (libc::BPF_RET | libc::BPF_K) as u16,
+                jt: 0,
+                jf: 0,
+                k,
+            },
+            Bpf::Label(_) => continue,
+        };
+        out.push(ins);
+    }
+    out
 }
 
 /// Installs the filter and sends the listener (or a failure byte) over `sock`.

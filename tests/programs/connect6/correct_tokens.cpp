@@ -13,6 +13,7 @@ using namespace std;
 
 const int N = 19;
 
+// Empties every cell of the board.
 void clearBoard(char b[N][N])
 {
     for (int i = 0; i < N; ++i)
@@ -20,6 +21,7 @@ void clearBoard(char b[N][N])
             b[i][j] = '.';
 }
 
+// Prints the board: column letters on top, row numbers on the left.
 void show(char b[N][N])
 {
     cout << "\n    ";
@@ -35,6 +37,7 @@ void show(char b[N][N])
     cout << "\n";
 }
 
+// Parses a move such as "H14" into (r, c); true when it is on the board and empty.
 bool valid(char b[N][N], const string& s, int& r, int& c)
 {
     if (s.length() < 2) return false;
@@ -50,6 +53,7 @@ bool valid(char b[N][N], const string& s, int& r, int& c)
     return b[r][c] == '.';
 }
 
+// Counts the stones of the same colour from (r, c) in direction (dr, dc).
 int lineLength(char b[N][N], int r, int c, int dr, int dc)
 {
     char p = b[r][c];

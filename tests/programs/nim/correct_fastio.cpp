@@ -33,13 +33,13 @@ static string nextToken()
 
 static bool yesNo(const char* prompt)
 {
-    for (;;) {
+    do {
         cout << "\n" << prompt;
         string t = nextToken();
         if (t == "Y" || t == "y") return true;
         if (t == "N" || t == "n") return false;
         cout << "\nPlease, answer Y or N.";
-    }
+    } while (true);
 }
 
 static bool isInteger(const string& t)
@@ -55,7 +55,7 @@ static bool isInteger(const string& t)
 
 static int playerTakes()
 {
-    for (;;) {
+    do {
         cout << "\nRemove (1 - 3): ";
         string t = nextToken();
         if (!isInteger(t) || t.size() > 9) {
@@ -70,7 +70,7 @@ static int playerTakes()
         } else {
             return n;
         }
-    }
+    } while (true);
 }
 
 static const int TAKE[4] = {3, 1, 1, 2};

@@ -1,0 +1,303 @@
+//! The handouts' requirements on the code itself, each quoting its handout line and checked on
+//! a parse of the submission (docs/requirements.md).
+//!
+//! A requirement applies only to a submission in the handout's language: in another one it is
+//! reported "not applicable" and counts for nothing, so a student who wrote Nim in Python
+//! loses no point to "use do while loops". An assignment's requirements live in one file
+//! each; adding one is an entry in that file's list.
+
+mod connect6;
+mod cpp;
+mod m;
+mod nim;
+mod silver_dollar;
+
+use std::collections::BTreeMap;
+
+use super::{Program, SourceLanguage};
+use crate::games::Assignment;
+use crate::results::{Finding, RequirementResult, RequirementStatus};
+
+/// One requirement of a handout on the code.
+pub struct Requirement {
+    /// Short name, used in reports and to reweight it in assignment.yaml.
+    pub name: &'static str,
+    /// The handout's line, quoted.
+    pub quote: &'static str,
+    /// The handout's language: in any other the requirement is not applicable.
+    pub language: SourceLanguage,
+    /// Points by default (modest: the game's behaviour is graded by the cases).
+    pub points: f64,
+    /// The check itself.
+    pub check: fn(&Program) -> Verdict,
+}
+
+/// What a requirement's check found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    /// Whether the code meets it.
+    pub passed: bool,
+    /// One line for the report.
+    pub detail: String,
+    /// Where in the code (the evidence for a pass, the problems for a failure).
+    pub findings: Vec<Finding>,
+}
+
+impl Verdict {
+    /// A verdict that passes with `detail`.
+    pub fn pass(detail: impl Into<String>, findings: Vec<Finding>) -> Verdict {
+        Verdict {
+            passed: true,
+            detail: detail.into(),
+            findings,
+        }
+    }
+
+    /// A verdict that fails with `detail`.
+    pub fn fail(detail: impl Into<String>, findings: Vec<Finding>) -> Verdict {
+        Verdict {
+            passed: false,
+            detail: detail.into(),
+            findings,
+        }
+    }
+}
+
+/// Findings kept per requirement (a report stays readable whatever the code holds).
+const MAX_FINDINGS: usize = 30;
+
+/// The requirements of an assignment's handout, in report order.
+pub fn for_assignment(assignment: Assignment) -> &'static [Requirement] {
+    match assignment {
+        Assignment::Connect6 => connect6::REQUIREMENTS,
+        Assignment::SilverDollar => silver_dollar::REQUIREMENTS,
+        Assignment::Nim => nim::REQUIREMENTS,
+        Assignment::M => m::REQUIREMENTS,
+        Assignment::Collect => &[],
+    }
+}
+
+/// Points per requirement as a case directory sets them: a number, or `None` for switched
+/// off. Requirements not named keep their default points.
+pub type Weights = BTreeMap<String, Option<f64>>;
+
+/// Checks every requirement of `assignment` that is not switched off.
+pub fn evaluate(
+    assignment: Assignment,
+    program: &Program,
+    weights: &Weights,
+) -> Vec<RequirementResult> {
+    for_assignment(assignment)
+        .iter()
+        .filter_map(|requirement| {
+            let points = match weights.get(requirement.name) {
+                Some(None) => return None,
+                Some(Some(points)) => *points,
+                None => requirement.points,
+            };
+            Some(evaluate_one(requirement, program, points))
+        })
+        .collect()
+}
+
+fn evaluate_one(requirement: &Requirement, program: &Program, points: f64) -> RequirementResult {
+    let not_applicable = |detail: String| RequirementResult {
+        name: requirement.name.to_string(),
+        quote: requirement.quote.to_string(),
+        status: RequirementStatus::NotApplicable,
+        score: 0.0,
+        max_score: 0.0,
+        detail,
+        findings: Vec::new(),
+    };
+    match program.language {
+        Some(language) if language == requirement.language && !program.files.is_empty() => {}
+        Some(language) => {
+            return not_applicable(format!(
+                "not applicable: the handout asks for {}, this submission is {} (nothing lost)",
+                requirement.language.name(),
+                language.name()
+            ))
+        }
+        None => {
+            return not_applicable(format!(
+                "not applicable: no {} source in the submission (nothing lost)",
+                requirement.language.name()
+            ))
+        }
+    }
+    let mut verdict = match program.too_deep() {
+        Some(file) => Verdict::fail(
+            format!(
+                "{} is nested {} levels deep, more than the {} analysed: not checked",
+                file.path,
+                file.depth,
+                crate::analyze::MAX_DEPTH
+            ),
+            Vec::new(),
+        ),
+        None => (requirement.check)(program),
+    };
+    if verdict.findings.len() > MAX_FINDINGS {
+        let more = verdict.findings.len() - MAX_FINDINGS;
+        verdict.findings.truncate(MAX_FINDINGS);
+        verdict.findings.push(Finding {
+            file: String::new(),
+            line: None,
+            message: format!("… and {more} more"),
+        });
+    }
+    if program.build_failed && verdict.passed {
+        // What the code would earn is shown, but a program that does not build earns nothing.
+        verdict.passed = false;
+        verdict.detail = format!("no points: the program did not build ({})", verdict.detail);
+    }
+    RequirementResult {
+        name: requirement.name.to_string(),
+        quote: requirement.quote.to_string(),
+        status: if verdict.passed {
+            RequirementStatus::Passed
+        } else {
+            RequirementStatus::Failed
+        },
+        score: if verdict.passed { points } else { 0.0 },
+        max_score: points,
+        detail: verdict.detail,
+        findings: verdict.findings,
+    }
+}
+
+pub use connect6::SizeConstant;
+
+/// connect6's board-size constants in a C or C++ program (see [`crate::analyze::resize`]).
+pub fn board_size_constants(program: &Program) -> Vec<SizeConstant> {
+    connect6::size_constants(program)
+}
+
+/// The names of an assignment's requirements, for messages about unknown ones.
+pub fn names(assignment: Assignment) -> Vec<&'static str> {
+    for_assignment(assignment).iter().map(|r| r.name).collect()
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::analyze::SourceFile;
+
+    /// A program of one file, for the per-assignment tests.
+    pub(crate) fn program(path: &str, text: &str) -> Program {
+        let language = SourceLanguage::of(std::path::Path::new(path)).expect("a known extension");
+        Program {
+            language: Some(language),
+            files: vec![SourceFile::parse(path, language, text.to_string()).expect("parses")],
+            warnings: Vec::new(),
+            build_failed: false,
+        }
+    }
+
+    /// The verdict of the requirement `name` of `assignment` on one file.
+    pub(crate) fn verdict(assignment: Assignment, name: &str, path: &str, text: &str) -> Verdict {
+        let requirement = for_assignment(assignment)
+            .iter()
+            .find(|r| r.name == name)
+            .unwrap_or_else(|| panic!("no requirement {name}"));
+        (requirement.check)(&program(path, text))
+    }
+
+    #[test]
+    fn another_language_is_not_applicable_and_loses_nothing() {
+        let python = program("nim.py", "print('hi')\n");
+        let results = evaluate(Assignment::Nim, &python, &Weights::new());
+        assert!(!results.is_empty());
+        for r in &results {
+            assert_eq!(r.status, RequirementStatus::NotApplicable);
+            assert_eq!((r.score, r.max_score), (0.0, 0.0));
+            assert!(
+                r.detail.contains("C++") && r.detail.contains("Python"),
+                "{}",
+                r.detail
+            );
+        }
+    }
+
+    #[test]
+    fn a_program_that_does_not_build_earns_no_requirement() {
+        let mut cpp = program(
+            "nim.cpp",
+            "int main() { for (int i = 0; i < 5; i++) cout << '|'; }\n",
+        );
+        cpp.build_failed = true;
+        let results = evaluate(Assignment::Nim, &cpp, &Weights::new());
+        let for_loop = results
+            .iter()
+            .find(|r| r.name == "for-loop-matches")
+            .expect("checked");
+        assert_eq!(for_loop.status, RequirementStatus::Failed);
+        assert_eq!(for_loop.score, 0.0);
+        assert_eq!(
+            for_loop.detail,
+            "no points: the program did not build (the matches are printed in a for loop)"
+        );
+    }
+
+    #[test]
+    fn a_program_nested_too_deep_is_not_analysed_and_earns_nothing() {
+        let depth = 5_000;
+        let text = format!(
+            "int main() {{ do {{ return {}1{}; }} while (0); }}\n",
+            "(".repeat(depth),
+            ")".repeat(depth)
+        );
+        let results = evaluate(Assignment::Nim, &program("nim.cpp", &text), &Weights::new());
+        for r in &results {
+            assert_eq!(r.status, RequirementStatus::Failed, "{r:?}");
+            assert!(r.detail.contains("levels deep"), "{}", r.detail);
+        }
+    }
+
+    #[test]
+    fn weights_reweight_and_switch_off() {
+        let cpp = program("nim.cpp", "int main() { return 0; }\n");
+        let mut weights = Weights::new();
+        weights.insert("do-while-input".into(), None);
+        weights.insert("for-loop-matches".into(), Some(5.0));
+        let results = evaluate(Assignment::Nim, &cpp, &weights);
+        assert_eq!(results.len(), 1);
+        assert_eq!(results[0].name, "for-loop-matches");
+        assert_eq!(results[0].max_score, 5.0);
+    }
+
+    #[test]
+    fn every_requirement_quotes_its_handout() {
+        let handouts = [
+            (Assignment::M, "000_26315622cdee72a9.txt"),
+            (Assignment::SilverDollar, "001_f38a44650524eaae.txt"),
+            (Assignment::Connect6, "002_fa8b1a95161f5bce.txt"),
+            (Assignment::Nim, "004_e562da612b81d93d.txt"),
+        ];
+        // The handouts live beside the repository (docs/assignments/ names them).
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/seeds");
+        if !dir.is_dir() {
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "../shared/seeds is required under CI=true"
+            );
+            eprintln!("skipped: ../shared/seeds (the handouts) not found");
+            return;
+        }
+        for (assignment, file) in handouts {
+            let text = std::fs::read_to_string(dir.join(file))
+                .unwrap_or_else(|e| panic!("../shared/seeds/{file}: {e}"));
+            let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+            let text = flat(&text);
+            for r in for_assignment(assignment) {
+                assert!(
+                    text.contains(&flat(r.quote)),
+                    "{}: {:?} not in {file}",
+                    r.name,
+                    r.quote
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,219 @@
+//! Nim (handout 004, C++): "Use do while loops when asking the user for inputs." and "Use a
+//! for loop to print the matches in groups of five."
+
+use tree_sitter::Node;
+
+use super::cpp::{
+    called_in_loops, enclosing_function, function_name, innermost_loop, input_reads, simple_name,
+};
+use super::{Requirement, Verdict};
+use crate::analyze::{ancestor, Program, SourceFile, SourceLanguage};
+use crate::results::Finding;
+
+/// Nim's requirements on the code.
+pub(super) const REQUIREMENTS: &[Requirement] = &[
+    Requirement {
+        name: "do-while-input",
+        quote: "Use do while loops when asking the user for inputs.",
+        language: SourceLanguage::Cpp,
+        points: 3.0,
+        check: do_while_input,
+    },
+    Requirement {
+        name: "for-loop-matches",
+        quote: "Use a for loop to print the matches in groups of five.",
+        language: SourceLanguage::Cpp,
+        points: 3.0,
+        check: for_loop_matches,
+    },
+];
+
+/// The simple name of the function `node` is in ("" at file scope).
+fn function_of(file: &SourceFile, node: Node) -> String {
+    enclosing_function(node)
+        .filter(|f| f.kind() == "function_definition")
+        .map(|f| simple_name(&function_name(file, f)).to_string())
+        .unwrap_or_default()
+}
+
+/// Whether `node` runs inside a loop of one of `kinds`: its own innermost loop is one, or it
+/// is in no loop and its function is called from inside one (a helper such as `readInt`).
+fn in_loop_kind(file: &SourceFile, node: Node, kinds: &[&str], called_in: &[String]) -> bool {
+    match innermost_loop(node) {
+        Some(l) => kinds.contains(&l.kind()),
+        None => called_in.contains(&function_of(file, node)),
+    }
+}
+
+fn do_while_input(program: &Program) -> Verdict {
+    let called_in_do = called_in_loops(&program.files, &["do_statement"]);
+    let mut covered = Vec::new();
+    let mut uncovered = Vec::new();
+    for file in &program.files {
+        for read in input_reads(file) {
+            let text = file
+                .text_of(read)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            if in_loop_kind(file, read, &["do_statement"], &called_in_do) {
+                covered.push(file.finding(read, format!("`{text}` is read in a do-while loop")));
+            } else {
+                let how = match innermost_loop(read).map(|l| l.kind()) {
+                    Some("while_statement") => "in a while loop, not a do-while loop".to_string(),
+                    Some("for_statement") | Some("for_range_loop") => {
+                        "in a for loop, not a do-while loop".to_string()
+                    }
+                    _ => match function_of(file, read).as_str() {
+                        "" | "main" => "outside any loop".to_string(),
+                        helper => {
+                            format!("in `{helper}`, which is not called from a do-while loop")
+                        }
+                    },
+                };
+                uncovered.push(file.finding(read, format!("`{text}` is read {how}")));
+            }
+        }
+    }
+    if covered.is_empty() && uncovered.is_empty() {
+        return Verdict::fail(
+            "no input read (cin >>, getline, scanf) was found",
+            Vec::new(),
+        );
+    }
+    if uncovered.is_empty() {
+        Verdict::pass(
+            format!("all {} input read(s) are in do-while loops", covered.len()),
+            covered,
+        )
+    } else {
+        Verdict::fail(
+            format!(
+                "{} of {} input read(s) are not in a do-while loop",
+                uncovered.len(),
+                uncovered.len() + covered.len()
+            ),
+            uncovered,
+        )
+    }
+}
+
+/// Whether a literal prints a match: a string or character literal with `|` in it, not
+/// part of a condition (`c == '|'`).
+fn prints_match(file: &SourceFile, literal: Node) -> bool {
+    file.text_of(literal).contains('|')
+        && ancestor(literal, &["condition_clause", "parenthesized_expression"]).is_none()
+}
+
+fn for_loop_matches(program: &Program) -> Verdict {
+    let for_loops = ["for_statement", "for_range_loop"];
+    let called_in_for = called_in_loops(&program.files, &for_loops);
+    let mut in_for: Vec<Finding> = Vec::new();
+    let mut elsewhere: Vec<Finding> = Vec::new();
+    for file in &program.files {
+        for literal in file.all(&["string_literal", "char_literal", "raw_string_literal"]) {
+            if !prints_match(file, literal) {
+                continue;
+            }
+            let text = file.text_of(literal);
+            let inside_for = ancestor(literal, &for_loops)
+                .is_some_and(|l| enclosing_function(l) == enclosing_function(literal))
+                || in_loop_kind(file, literal, &for_loops, &called_in_for);
+            if inside_for {
+                in_for.push(file.finding(literal, format!("{text} printed in a for loop")));
+            } else {
+                elsewhere.push(file.finding(literal, format!("{text} printed outside a for loop")));
+            }
+        }
+    }
+    if !in_for.is_empty() {
+        Verdict::pass("the matches are printed in a for loop", in_for)
+    } else if elsewhere.is_empty() {
+        Verdict::fail("no `|` is printed anywhere in the code", Vec::new())
+    } else {
+        Verdict::fail("the matches `|` are not printed in a for loop", elsewhere)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::verdict;
+    use crate::games::Assignment;
+
+    fn check(name: &str, text: &str) -> super::Verdict {
+        verdict(Assignment::Nim, name, "nim.cpp", text)
+    }
+
+    const GOOD: &str = r#"#include <iostream>
+using namespace std;
+int readCount() {
+    int n;
+    cin >> n;
+    return n;
+}
+void show(int matches) {
+    for (int i = 1; i <= matches; i++) {
+        cout << '|';
+        if (i % 5 == 0) cout << ' ';
+    }
+}
+int main() {
+    char again;
+    do {
+        int n;
+        do { n = readCount(); } while (n < 1 || n > 3);
+        show(21 - n);
+        do { cout << "Again? "; cin >> again; } while (again != 'y' && again != 'n');
+    } while (again == 'y');
+}
+"#;
+
+    const BAD: &str = r#"#include <iostream>
+#include <string>
+using namespace std;
+int main() {
+    int matches = 21, n;
+    string line;
+    while (!(cin >> n)) { cin.clear(); }
+    getline(cin, line);
+    int i = 0;
+    while (i < matches) { cout << "|"; i++; }
+    if (line[0] == '|') return 1;
+}
+"#;
+
+    #[test]
+    fn do_while_input() {
+        let good = check("do-while-input", GOOD);
+        assert!(good.passed, "{good:?}");
+        assert_eq!(good.findings.len(), 2);
+        let bad = check("do-while-input", BAD);
+        assert!(!bad.passed);
+        let lines: Vec<(Option<usize>, &str)> = bad
+            .findings
+            .iter()
+            .map(|f| (f.line, f.message.as_str()))
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                (
+                    Some(7),
+                    "`cin >> n` is read in a while loop, not a do-while loop"
+                ),
+                (Some(8), "`getline(cin, line)` is read outside any loop"),
+            ]
+        );
+    }
+
+    #[test]
+    fn for_loop_matches() {
+        let good = check("for-loop-matches", GOOD);
+        assert!(good.passed, "{good:?}");
+        assert_eq!(good.findings[0].line, Some(10));
+        let bad = check("for-loop-matches", BAD);
+        assert!(!bad.passed);
+        assert_eq!(bad.findings.len(), 1, "{bad:?}");
+        assert_eq!(bad.findings[0].line, Some(10));
+    }
+}

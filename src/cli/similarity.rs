@@ -1,0 +1,102 @@
+//! `grade similarity`: compare submissions for shared code and print the ranked pairs.
+
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+
+use crate::games::Assignment;
+
+/// The report formats of `grade similarity`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum SimilarityFormat {
+    /// Ranked pairs with the longest shared runs.
+    #[default]
+    Text,
+    /// Every pair and shared run.
+    Json,
+    /// A page with each pair's shared code side by side.
+    Html,
+}
+
+/// Options of `grade similarity`.
+#[derive(Args, Debug)]
+pub struct SimilarityArgs {
+    /// The submissions (files, directories or .zip/.tar.gz archives), at least two.
+    #[arg(required = true, num_args = 2.., value_name = "SUBMISSION")]
+    pub submissions: Vec<PathBuf>,
+    /// The assignment.
+    #[arg(short, long)]
+    pub assignment: Assignment,
+    /// Starter code (a file or a directory) or the handout's text: code found in it is not
+    /// counted (repeatable).
+    #[arg(long, value_name = "FILE")]
+    pub base: Vec<PathBuf>,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t = SimilarityFormat::Text)]
+    pub format: SimilarityFormat,
+    /// Write the report to FILE instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// Reads each submission for comparison: a file or folder as it is, an archive (`.zip`,
+/// `.tar.gz`) unpacked safely into a directory kept in `unpacked`, named without its suffix.
+fn load(
+    path: &Path,
+    unpacked: &mut Vec<tempfile::TempDir>,
+) -> anyhow::Result<crate::analyze::similarity::Fingerprinted> {
+    use crate::analyze::similarity::Fingerprinted;
+    use crate::submission::archive;
+    if std::fs::symlink_metadata(path).is_err() {
+        anyhow::bail!("cannot read submission {}", path.display());
+    }
+    let Some(format) = archive::format_of(path).filter(|_| path.is_file()) else {
+        return Ok(Fingerprinted::load(path));
+    };
+    let dir = tempfile::Builder::new()
+        .prefix("grade-similarity-")
+        .tempdir()?;
+    archive::unpack(path, format, dir.path(), crate::submission::ARCHIVE_CAPS)
+        .map_err(|e| anyhow::anyhow!("cannot unpack {}: {e}", path.display()))?;
+    let file_name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let lower = file_name.to_lowercase();
+    let stem_len = [".tar.gz", ".tgz", ".zip"]
+        .iter()
+        .find(|suffix| lower.ends_with(*suffix))
+        .map_or(file_name.len(), |suffix| file_name.len() - suffix.len());
+    let name = file_name.get(..stem_len).unwrap_or(&file_name).to_string();
+    let loaded = Fingerprinted::load_as(&name, path, &archive::top_folder(dir.path()));
+    unpacked.push(dir);
+    Ok(loaded)
+}
+
+/// Runs `grade similarity`; exit status 0 (the report is evidence, not a verdict).
+pub fn similarity_command(args: &SimilarityArgs) -> anyhow::Result<u8> {
+    let mut unpacked = Vec::new();
+    let loaded = args
+        .submissions
+        .iter()
+        .map(|p| load(p, &mut unpacked))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let similarity =
+        crate::analyze::similarity::compare_loaded(args.assignment.name(), loaded, &args.base)?;
+    let report = match args.format {
+        SimilarityFormat::Text => crate::report::similarity::text(&similarity),
+        SimilarityFormat::Json => crate::report::similarity::json(&similarity)?,
+        SimilarityFormat::Html => crate::report::similarity::html(&similarity),
+    };
+    match &args.output {
+        Some(path) => std::fs::write(path, report)
+            .map_err(|e| anyhow::anyhow!("cannot write the report to {}: {e}", path.display()))?,
+        None => {
+            use std::io::Write;
+            let mut stdout = std::io::stdout().lock();
+            let _ = stdout
+                .write_all(report.as_bytes())
+                .and_then(|()| stdout.flush());
+        }
+    }
+    Ok(0)
+}
