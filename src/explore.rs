@@ -330,6 +330,7 @@ pub fn explore(
             java_main: set.java_main.clone(),
             main_file: set.main_file.clone(),
             main: None,
+            ..PrepareOptions::default()
         },
     )
     .map_err(|e| anyhow::anyhow!("{e}"))?;

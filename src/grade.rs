@@ -4,6 +4,7 @@
 //! reference transcript), the student's program is run on the same input, and the case's
 //! checks compare the two. Cases run in parallel; the result is one [`GradeResult`].
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -61,6 +62,8 @@ pub struct GradeOptions {
     pub require_sandbox: bool,
     /// Cases run at once (default: the number of CPU cores).
     pub jobs: Option<usize>,
+    /// Build the submission even when the build cache holds the same build.
+    pub no_cache: bool,
 }
 
 /// Turns a `--case` pattern into a matcher: a substring, or a wildcard pattern with `*`.
@@ -126,6 +129,7 @@ pub fn grade(
 
     let prepare_options = submission::PrepareOptions {
         java_main: set.java_main.clone(),
+        no_cache: options.no_cache,
         main_file: set.main_file.clone(),
         main: options.main.clone(),
     };
@@ -380,17 +384,20 @@ fn millis(duration: Duration) -> u64 {
 
 /// The checks a case is graded with: its own, or under `--strict` the whole transcript
 /// (except for cases of many runs, whose random output no single transcript can match).
-fn checks_for(case: &Case, strict: bool) -> Vec<Check> {
+///
+/// The case's own checks are borrowed, not cloned: a clone of a compiled pattern starts with
+/// empty matching caches (its lazy DFA would be built again for every case).
+fn checks_for(case: &Case, strict: bool) -> Cow<'_, [Check]> {
     if strict && case.samples <= 1 {
-        vec![Check {
+        Cow::Owned(vec![Check {
             name: "transcript".into(),
             weight: 1.0,
             kind: CheckKind::Transcript {
                 level: Level::TrailingWhitespace,
             },
-        }]
+        }])
     } else {
-        case.checks.clone()
+        Cow::Borrowed(&case.checks)
     }
 }
 
@@ -635,7 +642,9 @@ fn grade_case(
     let mut case_checks = checks_for(case, options.strict);
     if finished_start {
         // Redrawing or announcing a winner are both fair answers to a finished start.
-        case_checks.retain(|c| matches!(c.kind, CheckKind::StripStart | CheckKind::Exit { .. }));
+        case_checks
+            .to_mut()
+            .retain(|c| matches!(c.kind, CheckKind::StripStart | CheckKind::Exit { .. }));
     }
     let student = StudentRun {
         transcript: &outcome.transcript,

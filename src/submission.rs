@@ -12,6 +12,7 @@
 //! bounded in time.
 
 pub mod archive;
+mod cache;
 pub mod languages;
 
 use std::fmt;
@@ -122,7 +123,13 @@ pub struct PrepareOptions {
     /// The user's choice (`--main`): a file of the submission (a path in it or a file name)
     /// or a Java class; it settles which of several candidates runs.
     pub main: Option<String>,
+    /// Build again even when the build cache holds this very build (`--no-cache`).
+    pub no_cache: bool,
 }
+
+/// The note on a submission whose build came from the build cache.
+pub const CACHED_BUILD_NOTE: &str = "built earlier from the same files with the same tools \
+    and options: the cached build was used (--no-cache builds again)";
 
 /// Prepares `path` for running: copies (or unpacks) it into a private directory, chooses its
 /// language and entry point and builds it.
@@ -182,7 +189,7 @@ pub fn prepare(path: &Path, options: &PrepareOptions) -> Result<Submission, Prep
         options,
         language: plan.language,
     };
-    let built = (plan.language.build)(&build)?;
+    let built = cache::build(&build, || (plan.language.build)(&build))?;
     let mut readable = vec![root.clone()];
     readable.extend(built.readable);
     Ok(Submission {
@@ -618,21 +625,34 @@ fn is_script(path: &Path) -> bool {
         .is_ok_and(|()| start == *b"#!")
 }
 
-/// Asks an interpreter for its real executable and prefixes.
+/// Asks an interpreter for its real executable and prefixes. The answer of an interpreter
+/// binary (not a wrapper script, whose answer depends on its environment) is kept in the
+/// build cache under the binary's identity and `PYTHONHOME`: starting Python to ask costs
+/// more than a short grading's runs.
 fn probe_python(candidate: &Path) -> Option<Python> {
-    let output = Command::new(candidate)
-        .args([
-            "-c",
-            "import sys; print(sys.executable); print(sys.prefix); print(sys.base_prefix)",
-        ])
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-        .ok()?;
-    if !output.status.success() {
-        return None;
-    }
-    let text = String::from_utf8(output.stdout).ok()?;
+    const QUESTION: &str =
+        "import sys; print(sys.executable); print(sys.prefix); print(sys.base_prefix)";
+    let ask = || {
+        let output = Command::new(candidate)
+            .args(["-c", QUESTION])
+            .stdin(Stdio::null())
+            .stderr(Stdio::null())
+            .output()
+            .ok()?;
+        output.status.success().then_some(output.stdout)
+    };
+    let answer = if is_script(candidate) {
+        ask()?
+    } else {
+        let home = std::env::var_os("PYTHONHOME").unwrap_or_default();
+        let key = cache::Key::default()
+            .tool(candidate)
+            .ok()?
+            .with("question", QUESTION.as_bytes())
+            .with("PYTHONHOME", home.as_encoded_bytes());
+        cache::remembered(cache::directory(false).as_deref(), &key, ask)?
+    };
+    let text = String::from_utf8(answer).ok()?;
     let mut lines = text.lines().map(PathBuf::from);
     let executable = std::fs::canonicalize(lines.next()?).ok()?;
     let mut readable: Vec<PathBuf> = lines.filter(|p| p.is_dir()).collect();

@@ -901,3 +901,61 @@ fn a_run_sees_only_its_own_processes_where_proc_can_be_private() {
         assert!(count <= 5, "{who:?}: {count} processes visible: {json}");
     }
 }
+
+/// Two runs of one grader at the same time (as the cases of one submission run): one listens
+/// on an abstract socket name, the other cannot connect to it, whether each run has its own
+/// network namespace or the grader's runs share one (as root with Landlock ABI 6 and later).
+#[test]
+fn concurrent_runs_cannot_reach_each_others_abstract_sockets() {
+    use grade::run::{run, EndOfInput, Limits, RunSpec};
+    let _g = serial();
+    let Some(python) = ["/usr/bin/python3", "/usr/local/bin/python3"]
+        .into_iter()
+        .find(|p| Path::new(p).exists())
+    else {
+        if std::env::var("CI").as_deref() == Ok("true") {
+            panic!("python3 is required under CI=true");
+        }
+        println!("skipped: python3 not found");
+        return;
+    };
+    let name = format!("grade-concurrent-{}", std::process::id());
+    let listen = format!(
+        "import socket, time\ns = socket.socket(socket.AF_UNIX)\ns.bind('\\0{name}')\n\
+         s.listen()\nprint('listening', flush=True)\ntime.sleep(3)\n"
+    );
+    let connect = format!(
+        "import socket, time\ntime.sleep(0.5)\nc = socket.socket(socket.AF_UNIX)\n\
+         try:\n    c.connect('\\0{name}')\n    print('REACHED')\n\
+         except OSError as e:\n    print('refused', e.errno)\n"
+    );
+    let spec = |code: String| RunSpec {
+        command: vec![python.to_string(), "-c".into(), code],
+        files: Vec::new(),
+        readable: Vec::new(),
+        env: Vec::new(),
+        input: Vec::new(),
+        end_of_input: EndOfInput::Close,
+        limits: Limits::default(),
+        terminal: false,
+        workdir: None,
+    };
+    let (listener, connector) = std::thread::scope(|scope| {
+        let listener = scope.spawn(|| run(&spec(listen)));
+        let connector = scope.spawn(|| run(&spec(connect)));
+        (listener.join(), connector.join())
+    });
+    let listener = listener.expect("thread").expect("listener runs");
+    let connector = connector.expect("thread").expect("connector runs");
+    let heard = listener
+        .transcript
+        .output_text(grade::transcript::Stream::Stdout);
+    assert!(heard.contains("listening"), "{heard}");
+    let said = connector
+        .transcript
+        .output_text(grade::transcript::Stream::Stdout);
+    assert!(
+        said.starts_with("refused"),
+        "one run reached another's socket: {said}"
+    );
+}

@@ -280,6 +280,40 @@ fn order_c_printf_scanf() {
 }
 
 #[test]
+fn c_stdio_is_line_buffered_as_on_a_terminal_and_prompts_precede_reads() {
+    let _g = serial();
+    let Some(cmd) = program("c_line_buffered.c") else {
+        return;
+    };
+    for flags in [&[][..], &["--terminal"][..]] {
+        let run = grade_run(&cmd, &["a", "b", "c"], flags);
+        assert_eq!(run.ending(), "exited", "{flags:?}: {}", run.json);
+        // Over pipes as on a terminal: both streams buffered by line, and each unflushed
+        // prompt shown before the answer typed to it.
+        assert_eq!(
+            run.text(),
+            "Move 1? a\nYou typed a\nMove 2? b\nYou typed b\nMove 3? c\nYou typed c\n\
+             stdout line-buffered\nstdin line-buffered\n",
+            "{flags:?}: {}",
+            run.json
+        );
+        assert_eq!(run.json["prompts_late"], false, "{flags:?}: {}", run.json);
+        let events = run.json["events"].as_array().cloned().unwrap_or_default();
+        for (n, answer) in ["a", "b", "c"].iter().enumerate() {
+            let at = events
+                .iter()
+                .position(|e| e["input"] == *answer)
+                .expect("input event");
+            let before = events[at - 1]["output"].as_str().unwrap_or("");
+            assert!(
+                before.ends_with(&format!("Move {}? ", n + 1)),
+                "{flags:?}: {before:?}"
+            );
+        }
+    }
+}
+
+#[test]
 fn order_cpp_iostream() {
     check_order("cpp_iostream.cpp", false, false);
     check_order("cpp_iostream.cpp", true, false);

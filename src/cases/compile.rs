@@ -1,6 +1,9 @@
 //! Compiling a case file's YAML into what the later stages run: checks, and the driver that
 //! decides what to type.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
 use regex::{Regex, RegexBuilder};
 
 use super::schema::{CheckSpec, DriveSpec};
@@ -12,6 +15,27 @@ use crate::games::Assignment;
 
 fn anchored(pattern: &str, what: &str) -> Result<Regex, String> {
     Regex::new(&format!("^(?:{pattern})$")).map_err(|e| format!("bad {what} pattern: {e}"))
+}
+
+/// Compiles a `lines` pattern once per grader process: every case with the same pattern
+/// shares the compiled regex and its matching caches.
+fn shared_pattern(pattern: &str, ignore_case: bool) -> Result<Arc<Regex>, regex::Error> {
+    type Compiled = HashMap<(String, bool), Arc<Regex>>;
+    static COMPILED: OnceLock<Mutex<Compiled>> = OnceLock::new();
+    let compiled = COMPILED.get_or_init(Mutex::default);
+    let key = (pattern.to_string(), ignore_case);
+    if let Some(found) = compiled.lock().ok().and_then(|m| m.get(&key).cloned()) {
+        return Ok(found);
+    }
+    let regex = Arc::new(
+        RegexBuilder::new(pattern)
+            .case_insensitive(ignore_case)
+            .build()?,
+    );
+    if let Ok(mut map) = compiled.lock() {
+        map.insert(key, Arc::clone(&regex));
+    }
+    Ok(regex)
 }
 
 /// Compiles a check as written in a case file; the error says what is wrong with it.
@@ -48,9 +72,7 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
                 ));
             }
             let ignore_case = ignore_case.unwrap_or(true);
-            let pattern = RegexBuilder::new(pattern)
-                .case_insensitive(ignore_case)
-                .build()
+            let pattern = shared_pattern(pattern, ignore_case)
                 .map_err(|e| format!("check '{name}': bad pattern: {e}"))?;
             (
                 name.clone(),

@@ -210,6 +210,9 @@ impl Case {
     }
 }
 
+/// Where the reference game of a case without files looks for them: nowhere.
+const NO_FILES: &str = "/nonexistent/grade-case-files";
+
 /// The reference game set up for a case: its files (such as the board) are placed in a
 /// temporary directory for the game arguments to name, read once, and the directory removed.
 fn reference_setup(
@@ -222,17 +225,26 @@ fn reference_setup(
         file: source.to_string(),
         message,
     };
-    let dir = tempfile::tempdir().map_err(|e| error(format!("cannot make a temp dir: {e}")))?;
+    // A case without files needs no directory: the game reads nothing from it.
+    let dir = if files.is_empty() {
+        None
+    } else {
+        Some(tempfile::tempdir().map_err(|e| error(format!("cannot make a temp dir: {e}")))?)
+    };
+    let base = dir
+        .as_ref()
+        .map_or(Path::new(NO_FILES), |d| d.path())
+        .to_path_buf();
     for (name, bytes) in files {
-        let path = dir.path().join(name);
+        let path = base.join(name);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)
                 .map_err(|e| error(format!("cannot make the directory of {name}: {e}")))?;
         }
         std::fs::write(&path, bytes).map_err(|e| error(format!("cannot write {name}: {e}")))?;
     }
-    Setup::from_args(assignment, reference_args, dir.path()).map_err(|e| {
-        let text = e.to_string().replace(&dir.path().display().to_string(), "");
+    Setup::from_args(assignment, reference_args, &base).map_err(|e| {
+        let text = e.to_string().replace(&base.display().to_string(), "");
         error(format!(
             "reference arguments {reference_args:?}: {}",
             text.trim_start_matches('/')

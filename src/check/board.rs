@@ -9,6 +9,8 @@
 //! tokens, and rows with fewer tokens than the widest row of their board are aligned to it by
 //! column position (blank cells drawn as spaces, as in the collect game).
 
+use std::collections::HashMap;
+
 use regex::Regex;
 
 use super::view::View;
@@ -30,8 +32,47 @@ pub struct BoardSpec {
     pub game: bool,
 }
 
-/// A cell: `None` is empty.
-type Cell = Option<String>;
+/// A cell: [`EMPTY`], or the number [`Cells`] gave its token.
+type Cell = u32;
+
+/// The empty cell.
+const EMPTY: Cell = 0;
+
+/// The cells of one comparison: every distinct token read gets a small number (equal tokens
+/// the same one), and how a token classifies is remembered, so the spec's patterns run once per
+/// distinct token and a board holds numbers, not a string per cell.
+struct Cells<'s> {
+    spec: &'s BoardSpec,
+    known: HashMap<String, Option<Cell>>,
+    next: Cell,
+}
+
+impl<'s> Cells<'s> {
+    fn new(spec: &'s BoardSpec) -> Self {
+        Cells {
+            spec,
+            known: HashMap::new(),
+            next: EMPTY + 1,
+        }
+    }
+
+    /// The token as a cell, or `None` when it is not one.
+    fn classify(&mut self, token: &str) -> Option<Cell> {
+        if let Some(known) = self.known.get(token) {
+            return *known;
+        }
+        let cell = if self.spec.empty.as_ref().is_some_and(|e| e.is_match(token)) {
+            Some(EMPTY)
+        } else if self.spec.cell.is_match(token) {
+            self.next += 1;
+            Some(self.next - 1)
+        } else {
+            None
+        };
+        self.known.insert(token.to_string(), cell);
+        cell
+    }
+}
 
 /// One row of a board: the ways it can be read.
 #[derive(Clone, Debug)]
@@ -75,29 +116,20 @@ fn is_column_header(line: &str) -> bool {
 }
 
 impl BoardSpec {
-    fn classify(&self, token: &str) -> Option<Cell> {
-        if let Some(empty) = &self.empty {
-            if empty.is_match(token) {
-                return Some(None);
-            }
-        }
-        self.cell.is_match(token).then(|| Some(token.to_string()))
-    }
-
     fn is_label(&self, token: &str) -> bool {
         self.labels && !token.is_empty() && token.chars().all(|c| c.is_ascii_digit())
     }
 
     /// Reads a line as a board row, or `None` when it is not one.
-    fn parse_row(&self, line: &str) -> Option<Row> {
+    fn parse_row(&self, line: &str, cells: &mut Cells) -> Option<Row> {
         if line.matches('|').count() >= 2 {
-            self.parse_piped(line)
+            self.parse_piped(line, cells)
         } else {
-            self.parse_spaced(line)
+            self.parse_spaced(line, cells)
         }
     }
 
-    fn parse_piped(&self, line: &str) -> Option<Row> {
+    fn parse_piped(&self, line: &str, known: &mut Cells) -> Option<Row> {
         let segments: Vec<&str> = line.split('|').collect();
         let (lead, rest) = segments.split_first()?;
         let (trail, inner) = rest.split_last()?;
@@ -105,31 +137,31 @@ impl BoardSpec {
         for segment in inner {
             let token = segment.trim();
             if token.is_empty() {
-                cells.push(None);
-            } else if let Some(cell) = self.classify(token) {
+                cells.push(EMPTY);
+            } else if let Some(cell) = known.classify(token) {
                 cells.push(cell);
             } else {
                 // A whole row inside one pair of bars ("00 | . . B |"): its tokens, or the
                 // characters of a token written without separators, are the cells.
                 for part in token.split_whitespace() {
-                    match self.classify(part) {
+                    match known.classify(part) {
                         Some(cell) => cells.push(cell),
                         None => {
                             let mut buf = [0u8; 4];
                             for c in part.chars() {
-                                cells.push(self.classify(c.encode_utf8(&mut buf))?);
+                                cells.push(known.classify(c.encode_utf8(&mut buf))?);
                             }
                         }
                     }
                 }
             }
         }
-        let edge = |segment: &str| -> Result<Option<Cell>, ()> {
+        let mut edge = |segment: &str| -> Result<Option<Cell>, ()> {
             let token = segment.trim();
             if token.is_empty() || self.is_label(token) {
                 Ok(None)
             } else {
-                self.classify(token).map(Some).ok_or(())
+                known.classify(token).map(Some).ok_or(())
             }
         };
         let lead_cell = edge(lead).ok()?;
@@ -146,10 +178,10 @@ impl BoardSpec {
                 let trail_blank = trail.trim().is_empty() && !self.is_label(trail.trim());
                 readings.push(cells.clone());
                 if lead_blank {
-                    readings.push([vec![None], cells.clone()].concat());
+                    readings.push([vec![EMPTY], cells.clone()].concat());
                 }
                 if trail_blank {
-                    readings.push([cells, vec![None]].concat());
+                    readings.push([cells, vec![EMPTY]].concat());
                 }
             }
         }
@@ -159,11 +191,11 @@ impl BoardSpec {
         })
     }
 
-    fn parse_spaced(&self, line: &str) -> Option<Row> {
+    fn parse_spaced(&self, line: &str, known: &mut Cells) -> Option<Row> {
         let mut tokens: Vec<(usize, &str)> = Vec::new();
         let mut start = None;
         for (column, (byte, c)) in line.char_indices().enumerate() {
-            if c.is_whitespace() || is_border_char(c) && self.empty_is_not(c) {
+            if c.is_whitespace() || is_border_char(c) && !is_empty_token(known, c) {
                 if let Some((col, from)) = start.take() {
                     tokens.push((col, &line[from..byte]));
                 }
@@ -188,14 +220,14 @@ impl BoardSpec {
         let mut cells = Vec::new();
         let mut columns = Vec::new();
         for (col, token) in tokens {
-            if let Some(cell) = self.classify(token) {
+            if let Some(cell) = known.classify(token) {
                 cells.push(cell);
                 columns.push(col);
             } else {
                 // Cells written without separators ("..B..", "104768"): one cell per character.
                 let mut buf = [0u8; 4];
                 for (i, c) in token.chars().enumerate() {
-                    cells.push(self.classify(c.encode_utf8(&mut buf))?);
+                    cells.push(known.classify(c.encode_utf8(&mut buf))?);
                     columns.push(col + i);
                 }
             }
@@ -206,28 +238,23 @@ impl BoardSpec {
         })
     }
 
-    /// True unless `c` is itself an empty-cell token (so `-` can mean empty for some boards).
-    fn empty_is_not(&self, c: char) -> bool {
-        let mut buf = [0u8; 4];
-        !self
-            .empty
-            .as_ref()
-            .is_some_and(|e| e.is_match(c.encode_utf8(&mut buf)))
-    }
-
     /// Finds every board in the view, in order.
     ///
     /// A double-spaced board (an empty line after every row) is one board: when its first two
     /// rows are separated by one blank line, each later single blank line is skipped too;
     /// a board whose first rows touch ends at its first blank line.
-    fn extract(&self, view: &View) -> Vec<Board> {
+    fn extract(&self, view: &View, cells: &mut Cells) -> Vec<Board> {
         let mut boards = Vec::new();
+        // Each board is finished (aligned, its column positions dropped) when it ends.
+        let close = |boards: &mut Vec<Board>, board: Option<Board>| {
+            boards.extend(board.and_then(finish));
+        };
         let mut current: Option<Board> = None;
         // A blank line seen inside the current board, and whether that board is double-spaced
         // (decided by its first two rows).
         let mut blank_pending = false;
         let mut spaced: Option<bool> = None;
-        for (index, (offset, line)) in view.lines().into_iter().enumerate() {
+        for (index, (offset, line)) in view.lines().enumerate() {
             let line = line.trim_end();
             if line.trim().is_empty() {
                 let rows = current.as_ref().map_or(0, |b| b.rows.len());
@@ -235,7 +262,7 @@ impl BoardSpec {
                 if rows > 0 && may_continue && !blank_pending {
                     blank_pending = true;
                 } else {
-                    boards.extend(current.take());
+                    close(&mut boards, current.take());
                     blank_pending = false;
                     spaced = None;
                 }
@@ -245,12 +272,12 @@ impl BoardSpec {
             if skip && current.is_some() {
                 continue;
             }
-            match (!skip).then(|| self.parse_row(line)).flatten() {
+            match (!skip).then(|| self.parse_row(line, cells)).flatten() {
                 Some(row) => {
                     if current.as_ref().is_some_and(|b| b.rows.len() == 1) {
                         spaced = Some(blank_pending);
                     } else if blank_pending && spaced != Some(true) {
-                        boards.extend(current.take());
+                        close(&mut boards, current.take());
                         spaced = None;
                     }
                     blank_pending = false;
@@ -265,18 +292,25 @@ impl BoardSpec {
                 }
                 None if skip => {}
                 None => {
-                    boards.extend(current.take());
+                    close(&mut boards, current.take());
                     blank_pending = false;
                     spaced = None;
                 }
             }
         }
-        boards.extend(current);
-        boards.into_iter().filter_map(finish).collect()
+        close(&mut boards, current);
+        boards
     }
 }
 
-/// Aligns short whitespace rows to the widest row and drops rows that are entirely blank.
+/// True when `c` is itself an empty-cell token (so `-` can mean empty for some boards).
+fn is_empty_token(cells: &mut Cells, c: char) -> bool {
+    let mut buf = [0u8; 4];
+    cells.classify(c.encode_utf8(&mut buf)) == Some(EMPTY)
+}
+
+/// Aligns short whitespace rows to the widest row, drops rows that are entirely blank, and
+/// forgets the column positions (only alignment needs them).
 fn finish(mut board: Board) -> Option<Board> {
     let anchor: Option<Vec<usize>> = board
         .rows
@@ -292,7 +326,7 @@ fn finish(mut board: Board) -> Option<Board> {
             if columns.len() >= anchor.len() {
                 continue;
             }
-            let mut aligned: Vec<Cell> = vec![None; anchor.len()];
+            let mut aligned: Vec<Cell> = vec![EMPTY; anchor.len()];
             let mut clash = false;
             for (col, cell) in columns.iter().zip(cells) {
                 let nearest = anchor
@@ -301,10 +335,10 @@ fn finish(mut board: Board) -> Option<Board> {
                     .min_by_key(|(_, a)| a.abs_diff(*col))
                     .map(|(i, _)| i)
                     .unwrap_or(0);
-                if aligned[nearest].is_some() {
+                if aligned[nearest] != EMPTY {
                     clash = true;
                 }
-                aligned[nearest] = cell.clone();
+                aligned[nearest] = *cell;
             }
             if !clash {
                 row.readings = vec![aligned];
@@ -314,8 +348,11 @@ fn finish(mut board: Board) -> Option<Board> {
     board.rows.retain(|r| {
         r.readings
             .iter()
-            .all(|cells| cells.iter().any(Option::is_some))
+            .all(|cells| cells.iter().any(|&c| c != EMPTY))
     });
+    for row in &mut board.rows {
+        row.columns = None;
+    }
     (!board.rows.is_empty()).then_some(board)
 }
 
@@ -341,7 +378,7 @@ fn dedup(boards: Vec<Board>) -> Vec<Board> {
 fn board_text(view: &View, board: Option<&Board>) -> String {
     match board {
         Some(b) => view
-            .display
+            .display()
             .lines()
             .skip(b.first_line)
             .take(b.last_line - b.first_line + 1)
@@ -353,8 +390,9 @@ fn board_text(view: &View, board: Option<&Board>) -> String {
 
 /// Compares the boards printed; not applicable when neither side prints one.
 pub fn evaluate(student: &View, reference: &View, spec: &BoardSpec) -> Evaluation {
-    let s = dedup(spec.extract(student));
-    let mut r = dedup(spec.extract(reference));
+    let mut cells = Cells::new(spec);
+    let s = dedup(spec.extract(student, &mut cells));
+    let mut r = dedup(spec.extract(reference, &mut cells));
     if s.is_empty() && r.is_empty() {
         return Evaluation::not_applicable();
     }
@@ -548,7 +586,7 @@ mod tests {
         assert!(e.passed, "{}", e.detail);
         // Boards whose rows touch still end at a blank line: two boards, not one.
         let two = view("1 0 4\n0 5 4\n\n2 1 4\n3 3 3\n");
-        assert_eq!(s.extract(&two).len(), 2);
+        assert_eq!(s.extract(&two, &mut Cells::new(&s)).len(), 2);
         let wrong = view("1 0 4\n\n0 5 4\n\n2 1 5\n");
         assert_eq!(
             evaluate(&wrong, &reference, &s).detail,

@@ -1,6 +1,8 @@
 //! The `transcript` check: the whole output under a normalization ladder
 //! (exact → trailing whitespace → blank lines → whitespace → case).
 
+use std::borrow::Cow;
+
 use super::view::{difference, Spot, View};
 use super::Evaluation;
 use crate::check::Level;
@@ -28,19 +30,31 @@ impl Level {
 }
 
 /// A normalized line and the index of the original line it came from.
-struct Line {
-    text: String,
+struct Line<'t> {
+    text: Cow<'t, str>,
     original: usize,
 }
 
-/// Normalizes `text` to `level`, keeping track of original line numbers.
-fn normalize(text: &str, level: Level) -> Vec<Line> {
+/// True when collapsing the spacing of `line` (already trimmed at its end) changes nothing.
+fn spacing_collapsed(line: &str) -> bool {
+    let bytes = line.as_bytes();
+    line.is_ascii()
+        && bytes.first() != Some(&b' ')
+        && !bytes
+            .iter()
+            .any(|&b| b != b' ' && char::from(b).is_whitespace())
+        && !line.contains("  ")
+}
+
+/// Normalizes `text` to `level`, keeping track of original line numbers; lines the level
+/// leaves as they are borrow from `text`.
+fn normalize(text: &str, level: Level) -> Vec<Line<'_>> {
     if level == Level::Exact {
         return text
             .split_inclusive('\n')
             .enumerate()
             .map(|(original, l)| Line {
-                text: l.to_string(),
+                text: Cow::Borrowed(l),
                 original,
             })
             .collect();
@@ -49,12 +63,16 @@ fn normalize(text: &str, level: Level) -> Vec<Line> {
         .lines()
         .enumerate()
         .map(|(original, l)| {
-            let mut t = l.trim_end().to_string();
-            if level >= Level::Whitespace {
-                t = t.split_whitespace().collect::<Vec<_>>().join(" ");
+            let mut t = Cow::Borrowed(l.trim_end());
+            if level >= Level::Whitespace && !spacing_collapsed(&t) {
+                t = Cow::Owned(t.split_whitespace().collect::<Vec<_>>().join(" "));
             }
             if level >= Level::Case {
-                t = t.to_lowercase();
+                if !t.is_ascii() {
+                    t = Cow::Owned(t.to_lowercase());
+                } else if t.bytes().any(|b| b.is_ascii_uppercase()) {
+                    t = Cow::Owned(t.to_ascii_lowercase());
+                }
             }
             Line { text: t, original }
         })
@@ -78,11 +96,22 @@ fn first_difference(student: &[Line], reference: &[Line]) -> Option<usize> {
 
 /// Compares the views; passes when they are equal at `loosest` or any stricter level.
 pub fn evaluate(student: &View, reference: &View, loosest: Level) -> Evaluation {
-    let passing = LEVELS.into_iter().find(|&level| {
+    let equal_at = |level: Level| {
         let s = normalize(&student.text, level);
         let r = normalize(&reference.text, level);
         first_difference(&s, &r).is_none()
-    });
+    };
+    // Each level includes the stricter ones: equal at a level means equal at every looser
+    // one. So the loosest allowed level decides, and only then is the strictest one named.
+    let passing = if equal_at(loosest) {
+        LEVELS
+            .into_iter()
+            .find(|&level| level <= loosest && equal_at(level))
+    } else {
+        LEVELS
+            .into_iter()
+            .find(|&level| level > loosest && equal_at(level))
+    };
     match passing {
         Some(level) if level <= loosest => {
             Evaluation::pass(format!("matches {}", level.describe()))
@@ -171,6 +200,26 @@ mod tests {
         let e = evaluate(&view("Score: 1 to 3\n"), &reference, Level::Case);
         assert!(!e.passed);
         assert_eq!(e.difference.expect("difference").relaxation, None);
+    }
+
+    #[test]
+    fn spacing_is_collapsed_only_where_needed() {
+        for (line, collapsed) in [
+            ("a b c", true),
+            ("", true),
+            (" a", false),
+            ("a  b", false),
+            ("a\tb", false),
+            ("a\u{b}b", false),
+            ("é b", false),
+        ] {
+            assert_eq!(spacing_collapsed(line), collapsed, "{line:?}");
+            if collapsed {
+                assert_eq!(line.split_whitespace().collect::<Vec<_>>().join(" "), line);
+            }
+        }
+        let reference = view("Ünïcode  Board\n");
+        assert!(evaluate(&view("ünïcode board\n"), &reference, Level::Case).passed);
     }
 
     #[test]

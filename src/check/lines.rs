@@ -1,6 +1,8 @@
 //! The `lines` check (the sequence of pattern matches) and the `contains` check (how often a
 //! message appears), both compared with the reference's own output.
 
+use std::borrow::Cow;
+
 use regex::Regex;
 
 use super::view::{difference, Spot, View};
@@ -48,6 +50,9 @@ pub fn reduce(text: &str, rules: ItemRules) -> String {
     if rules.numbers {
         return numbers_in(text).join(" ");
     }
+    if text.is_ascii() {
+        return reduce_ascii(text, rules);
+    }
     let mut t: String = if rules.ignore_punctuation {
         text.chars()
             .map(|c| if c.is_alphanumeric() { c } else { ' ' })
@@ -59,6 +64,33 @@ pub fn reduce(text: &str, rules: ItemRules) -> String {
         t = t.to_lowercase();
     }
     t.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// [`reduce`] of ASCII text in one pass, with one allocation.
+fn reduce_ascii(text: &str, rules: ItemRules) -> String {
+    let mut reduced = String::with_capacity(text.len());
+    let mut space = false;
+    for &byte in text.as_bytes() {
+        let byte = if rules.ignore_punctuation && !byte.is_ascii_alphanumeric() {
+            b' '
+        } else {
+            byte
+        };
+        if char::from(byte).is_whitespace() {
+            space = !reduced.is_empty();
+            continue;
+        }
+        if space {
+            reduced.push(' ');
+            space = false;
+        }
+        reduced.push(char::from(if rules.ignore_case {
+            byte.to_ascii_lowercase()
+        } else {
+            byte
+        }));
+    }
+    reduced
 }
 
 /// The integers written in `text`, in order (a minus sign directly before digits counts).
@@ -83,25 +115,36 @@ fn numbers_in(text: &str) -> Vec<String> {
     found
 }
 
+/// The text a match stands for: its capture groups joined by spaces, or the whole match.
+fn matched_text<'h>(captures: &regex::Captures<'h>, whole: regex::Match<'h>) -> Cow<'h, str> {
+    if captures.len() <= 1 {
+        return Cow::Borrowed(whole.as_str());
+    }
+    let mut groups = captures.iter().skip(1).flatten();
+    let Some(first) = groups.next() else {
+        return Cow::Borrowed("");
+    };
+    match groups.next() {
+        None => Cow::Borrowed(first.as_str()),
+        Some(second) => {
+            let mut joined = format!("{} {}", first.as_str(), second.as_str());
+            for group in groups {
+                joined.push(' ');
+                joined.push_str(group.as_str());
+            }
+            Cow::Owned(joined)
+        }
+    }
+}
+
 fn items(view: &View, pattern: &Regex, rules: ItemRules, dedup: bool) -> Vec<Item> {
     let mut found = Vec::new();
-    for (index, (start, line)) in view.lines().into_iter().enumerate() {
+    for (index, (start, line)) in view.lines().enumerate() {
         for captures in pattern.captures_iter(line) {
             let Some(whole) = captures.get(0) else {
                 continue;
             };
-            let raw = if captures.len() > 1 {
-                captures
-                    .iter()
-                    .skip(1)
-                    .flatten()
-                    .map(|m| m.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            } else {
-                whole.as_str().to_string()
-            };
-            let value = reduce(&raw, rules);
+            let value = reduce(&matched_text(&captures, whole), rules);
             if dedup && found.last().is_some_and(|last: &Item| last.value == value) {
                 continue;
             }
@@ -132,7 +175,7 @@ fn items_at_inputs(view: &View, pattern: &Regex, rules: ItemRules, presence: boo
                 .unwrap_or(view.text.len()),
         })
         .collect();
-    for (index, (start, line)) in view.lines().into_iter().enumerate() {
+    for (index, (start, line)) in view.lines().enumerate() {
         // A prompt line ends where its input was typed, so it belongs to that input.
         let segment = view.input_offsets.partition_point(|&o| o <= start);
         let Some(captures) = pattern.captures_iter(line).last() else {
@@ -141,35 +184,26 @@ fn items_at_inputs(view: &View, pattern: &Regex, rules: ItemRules, presence: boo
         let Some(whole) = captures.get(0) else {
             continue;
         };
-        let raw = if captures.len() > 1 {
-            captures
-                .iter()
-                .skip(1)
-                .flatten()
-                .map(|m| m.as_str())
-                .collect::<Vec<_>>()
-                .join(" ")
-        } else {
-            whole.as_str().to_string()
-        };
         if let Some(item) = found.get_mut(segment) {
             *item = Item {
                 value: if presence {
                     "(present)".to_string()
                 } else {
-                    reduce(&raw, rules)
+                    reduce(&matched_text(&captures, whole), rules)
                 },
                 line: index,
                 offset: start + whole.start(),
             };
         }
     }
-    let lines = view.lines();
-    for item in &mut found {
-        if item.line == usize::MAX {
-            item.line = lines
-                .partition_point(|(start, _)| *start <= item.offset)
-                .saturating_sub(1);
+    if found.iter().any(|item| item.line == usize::MAX) {
+        let starts: Vec<usize> = view.lines().map(|(start, _)| start).collect();
+        for item in &mut found {
+            if item.line == usize::MAX {
+                item.line = starts
+                    .partition_point(|start| *start <= item.offset)
+                    .saturating_sub(1);
+            }
         }
     }
     found
@@ -482,7 +516,7 @@ fn occurrences(view: &View, needle: &str, exact: bool) -> Vec<(usize, usize)> {
         return Vec::new();
     }
     let mut found = Vec::new();
-    for (index, (start, line)) in view.lines().into_iter().enumerate() {
+    for (index, (start, line)) in view.lines().enumerate() {
         let haystack = if exact {
             line.to_string()
         } else {
@@ -762,6 +796,40 @@ mod tests {
         assert!(!e.passed);
         assert!(e.detail.contains("expected 2"), "{}", e.detail);
         assert!(evaluate_lines(&view("x\n"), &view("y\n"), &pattern, rules).not_applicable);
+    }
+
+    #[test]
+    fn ascii_text_reduces_as_any_text_does() {
+        for text in [
+            "  Player  Turn -\tMatches: |||||  ||\x0b",
+            "",
+            " ",
+            "A,b.C!",
+            "x\r\n",
+        ] {
+            for bits in 0..4 {
+                let (ignore_case, ignore_punctuation) = (bits & 1 != 0, bits & 2 != 0);
+                let rules = ItemRules {
+                    numbers: false,
+                    ignore_case,
+                    ignore_punctuation,
+                };
+                // The general path on the same text, as it was before the ASCII fast path.
+                let mut slow: String = if ignore_punctuation {
+                    text.chars()
+                        .map(|c| if c.is_alphanumeric() { c } else { ' ' })
+                        .collect()
+                } else {
+                    text.to_string()
+                };
+                if ignore_case {
+                    slow = slow.to_lowercase();
+                }
+                let slow = slow.split_whitespace().collect::<Vec<_>>().join(" ");
+                assert_eq!(reduce(text, rules), slow, "{text:?} {rules:?}");
+            }
+        }
+        assert_eq!(reduce("ÉTÉ  Été", LOOSE.rules), "été été");
     }
 
     #[test]

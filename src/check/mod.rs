@@ -12,6 +12,7 @@ pub mod view;
 pub use kinds::{Compare, Level, RandomRule};
 
 use std::cell::OnceCell;
+use std::sync::Arc;
 
 use regex::Regex;
 
@@ -40,7 +41,9 @@ pub enum CheckKind {
     Transcript { level: Level },
     /// The sequence of pattern matches.
     Lines {
-        pattern: Regex,
+        /// Shared by every case whose check has the same pattern, and with it the pattern's
+        /// matching caches (its lazy DFA is built once, not once per case).
+        pattern: Arc<Regex>,
         rules: ItemRules,
         dedup: bool,
         compare: Compare,
@@ -525,7 +528,7 @@ mod tests {
             name: "computer-moves".into(),
             weight: 1.0,
             kind: CheckKind::Lines {
-                pattern: Regex::new(r"(?i)computer\s+removes?\D*(\d+)").expect("regex"),
+                pattern: Arc::new(Regex::new(r"(?i)computer\s+removes?\D*(\d+)").expect("regex")),
                 rules: ItemRules {
                     numbers: true,
                     ignore_case: true,
@@ -575,7 +578,7 @@ mod tests {
             name: "turn-order".into(),
             weight: 1.0,
             kind: CheckKind::Lines {
-                pattern: Regex::new(r"(?i)\b(player|computer)\s*turn\b").expect("regex"),
+                pattern: Arc::new(Regex::new(r"(?i)\b(player|computer)\s*turn\b").expect("regex")),
                 rules: ItemRules {
                     numbers: false,
                     ignore_case: true,
@@ -738,7 +741,7 @@ mod tests {
             name: "illegal".into(),
             weight: 1.0,
             kind: CheckKind::Lines {
-                pattern: Regex::new(r"(?i)illegal").expect("regex"),
+                pattern: Arc::new(Regex::new(r"(?i)illegal").expect("regex")),
                 rules: ItemRules {
                     numbers: false,
                     ignore_case: true,

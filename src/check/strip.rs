@@ -239,7 +239,7 @@ pub fn evaluate_start(student: &Transcript, view: &View) -> Evaluation {
             Difference {
                 location: "start".into(),
                 expected: "Enter the number of coins:".into(),
-                actual: super::view::context(&view.display.lines().collect::<Vec<_>>(), 0),
+                actual: super::view::context(&view.display().lines().collect::<Vec<_>>(), 0),
                 inputs_before: 0,
                 relaxation: None,
             },
@@ -302,7 +302,7 @@ fn up_to_last_coin(mut squares: Vec<Square>) -> Vec<Square> {
 fn strips_of(view: &View) -> Vec<Drawn> {
     let first_move = view.input_offsets.get(1).copied();
     let mut found: Vec<Drawn> = Vec::new();
-    for (index, (start, line)) in view.lines().into_iter().enumerate() {
+    for (index, (start, line)) in view.lines().enumerate() {
         let Some(squares) = read_strip(line).map(up_to_last_coin) else {
             continue;
         };

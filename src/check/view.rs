@@ -1,5 +1,7 @@
 //! Text views of a transcript that checks compare, each remembering where inputs were sent.
 
+use std::cell::OnceCell;
+
 use crate::results::Difference;
 use crate::transcript::{decode_visible, Event, Stream, Transcript};
 
@@ -16,28 +18,44 @@ pub enum InputShown {
 }
 
 /// Standard output of a transcript rendered as text, with the offsets where inputs were sent.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// The text is the only copy of the output a view holds: the terminal form shown in
+/// feedback ([`View::display`]) is rendered from it only when a difference is shown.
+#[derive(Clone, Debug)]
 pub struct View {
     /// The text.
     pub text: String,
-    /// The same lines as a terminal shows them (inputs echoed), for excerpts in feedback;
-    /// line for line like `text`, since an input adds no line break of its own.
-    pub display: String,
     /// For each input line, the byte offset in `text` at which it was sent.
     pub input_offsets: Vec<usize>,
+    /// The input lines, to echo into the display (only for [`InputShown::LineBreak`], whose
+    /// text leaves them out; empty otherwise).
+    echo: Vec<String>,
+    /// The display, once rendered (only for [`InputShown::LineBreak`]).
+    display: OnceCell<String>,
 }
+
+impl PartialEq for View {
+    fn eq(&self, other: &View) -> bool {
+        self.text == other.text
+            && self.input_offsets == other.input_offsets
+            && self.echo == other.echo
+    }
+}
+
+impl Eq for View {}
 
 impl View {
     /// Renders the standard output of `transcript` with inputs shown as `shown`.
     pub fn new(transcript: &Transcript, shown: InputShown) -> View {
         let mut text = String::new();
         let mut input_offsets = Vec::new();
+        let mut echo = Vec::new();
         for event in transcript.events() {
             match event {
                 Event::Output {
                     stream: Stream::Stdout,
                     bytes,
-                } => text.push_str(&decode_visible(bytes)),
+                } => push_visible(&mut text, bytes),
                 Event::Input { line } => {
                     input_offsets.push(text.len());
                     match shown {
@@ -45,21 +63,21 @@ impl View {
                             text.push_str(line);
                             text.push('\n');
                         }
-                        InputShown::LineBreak => text.push('\n'),
+                        InputShown::LineBreak => {
+                            text.push('\n');
+                            echo.push(line.clone());
+                        }
                         InputShown::Omitted => {}
                     }
                 }
                 Event::Output { .. } | Event::InputClosed => {}
             }
         }
-        let display = match shown {
-            InputShown::LineBreak => View::new(transcript, InputShown::Echoed).text,
-            InputShown::Echoed | InputShown::Omitted => text.clone(),
-        };
         View {
             text,
-            display,
             input_offsets,
+            echo,
+            display: OnceCell::new(),
         }
     }
 
@@ -68,9 +86,30 @@ impl View {
     pub fn from_text(text: &str) -> View {
         View {
             text: text.to_string(),
-            display: text.to_string(),
             input_offsets: Vec::new(),
+            echo: Vec::new(),
+            display: OnceCell::new(),
         }
+    }
+
+    /// The same lines as a terminal shows them (inputs echoed), for excerpts in feedback;
+    /// line for line like `text`, since an input adds no line break of its own.
+    pub fn display(&self) -> &str {
+        if self.echo.is_empty() {
+            return &self.text;
+        }
+        self.display.get_or_init(|| {
+            let extra: usize = self.echo.iter().map(String::len).sum();
+            let mut shown = String::with_capacity(self.text.len() + extra);
+            let mut from = 0;
+            for (offset, line) in self.input_offsets.iter().zip(&self.echo) {
+                shown.push_str(&self.text[from..*offset]);
+                shown.push_str(line);
+                from = *offset;
+            }
+            shown.push_str(&self.text[from..]);
+            shown
+        })
     }
 
     /// How many inputs had been sent before the text at `offset` was printed.
@@ -79,14 +118,22 @@ impl View {
     }
 
     /// The lines of the text with the byte offset where each starts.
-    pub fn lines(&self) -> Vec<(usize, &str)> {
-        let mut lines = Vec::new();
+    pub fn lines(&self) -> impl Iterator<Item = (usize, &str)> + '_ {
         let mut start = 0;
-        for line in self.text.split_inclusive('\n') {
-            lines.push((start, line.trim_end_matches('\n')));
+        self.text.split_inclusive('\n').map(move |line| {
+            let at = start;
             start += line.len();
-        }
-        lines
+            (at, line.strip_suffix('\n').unwrap_or(line))
+        })
+    }
+}
+
+/// Appends output bytes as text: valid UTF-8 as it is (the common case, without a copy),
+/// anything else as [`decode_visible`] shows it.
+fn push_visible(text: &mut String, bytes: &[u8]) {
+    match std::str::from_utf8(bytes) {
+        Ok(valid) => text.push_str(valid),
+        _ => text.push_str(&decode_visible(bytes)),
     }
 }
 
@@ -122,7 +169,7 @@ pub fn difference(
     relaxation: Option<String>,
 ) -> Difference {
     let excerpt = |view: &View, spot: Spot| {
-        let lines: Vec<&str> = view.display.lines().collect();
+        let lines: Vec<&str> = view.display().lines().collect();
         let at = spot.line.unwrap_or(lines.len());
         context(&lines, at)
     };
@@ -211,8 +258,9 @@ mod tests {
     #[test]
     fn lines_carry_offsets() {
         let view = View::new(&sample(), InputShown::LineBreak);
-        let lines = view.lines();
+        let lines: Vec<_> = view.lines().collect();
         assert_eq!(lines[1], (17, "Computer removes 1."));
+        assert_eq!(view.display(), "Remove (1 - 3): 3\nComputer removes 1.\n");
         assert_eq!(context(&["a", "b"], 5), "a\nb\n(end of output)");
     }
 }

@@ -359,6 +359,11 @@ pub struct GradeOptionArgs {
     /// Cases run at once (default: the number of CPU cores).
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
+
+    /// Build the submission even when the build cache holds the same build (same files,
+    /// compiler and flags) from an earlier grading.
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 impl From<&GradeOptionArgs> for GradeOptions {
@@ -378,6 +383,7 @@ impl From<&GradeOptionArgs> for GradeOptions {
             limits: LimitOverrides::from(&args.limits),
             require_sandbox: args.require_sandbox,
             jobs: args.jobs,
+            no_cache: args.no_cache,
         }
     }
 }

@@ -182,10 +182,10 @@ pub fn layers() -> Vec<Layer> {
     });
     let stdbuf = Path::new(sandbox::STDBUF_LIB).exists();
     out.push(Layer {
-        name: "unbuffered C stdio",
+        name: "line-buffered C stdio",
         on: stdbuf,
         detail: if stdbuf {
-            format!("LD_PRELOAD={} _STDBUF_O=0", sandbox::STDBUF_LIB)
+            format!("LD_PRELOAD={} _STDBUF_O=L _STDBUF_I=L", sandbox::STDBUF_LIB)
         } else {
             format!(
                 "{} missing: C printf prompts may appear late over pipes",

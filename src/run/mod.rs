@@ -20,8 +20,9 @@
 //!   `HOME` and `TMPDIR` = the working directory, `LANG=LC_ALL=C.UTF-8`, `TERM=dumb`
 //!   (`xterm` with a terminal), `GRADE_RUN_ID=<unique id>` (lets the kill sweep find
 //!   escapees); over pipes also `PYTHONUNBUFFERED=1` and, when present,
-//!   `LD_PRELOAD=/usr/libexec/coreutils/libstdbuf.so _STDBUF_O=0` so C stdio prompts appear
-//!   before reads; then `RunSpec::env`.
+//!   `LD_PRELOAD=/usr/libexec/coreutils/libstdbuf.so _STDBUF_O=L _STDBUF_I=L`: C stdio
+//!   buffers by line as on a terminal, and flushes stdout before each read of stdin, so
+//!   prompts appear before reads; then `RunSpec::env`.
 //! * A fresh temporary working directory holding only `RunSpec::files`, removed afterwards.
 //! * Own session and process group, no controlling terminal; stdin, stdout and stderr pipes,
 //!   or with `terminal` one pseudo-terminal for all three (stderr then merges into stdout, as

@@ -137,12 +137,17 @@ pub fn clean_env(workdir: &Path, terminal: bool, stdbuf: bool) -> Vec<(String, S
     if !terminal {
         env.push(("PYTHONUNBUFFERED".to_string(), "1".to_string()));
         if stdbuf && Path::new(STDBUF_LIB).exists() {
+            // Line-buffered stdout and stdin, as a terminal gives them: glibc flushes a
+            // line-buffered stdout whenever it reads a line-buffered stdin, so a prompt printed
+            // without a newline still appears before the read, and a line is one write.
             env.push(("LD_PRELOAD".to_string(), STDBUF_LIB.to_string()));
-            env.push(("_STDBUF_O".to_string(), "0".to_string()));
+            env.push(("_STDBUF_O".to_string(), "L".to_string()));
+            env.push(("_STDBUF_I".to_string(), "L".to_string()));
         }
     }
     env
 }
 
-/// coreutils' stdbuf helper, preloaded so C stdio writes stdout unbuffered on a pipe.
+/// coreutils' stdbuf helper, preloaded so C stdio buffers stdin and stdout by line on a pipe,
+/// as on a terminal.
 pub const STDBUF_LIB: &str = "/usr/libexec/coreutils/libstdbuf.so";
