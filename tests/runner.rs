@@ -906,6 +906,38 @@ fn parallel_runs_in_threads_do_not_interfere() {
     }
 }
 
+/// Spawns share the grader's memory, and with it its dumpable flag, which a uid drop clears:
+/// runs started at the same moment from several threads must all start (as root a race here
+/// showed as "cannot start …: Permission denied" on a few runs in a hundred).
+#[test]
+fn many_runs_started_at_once_all_start() {
+    let _g = serial();
+    let handles: Vec<_> = (0..4)
+        .map(|_| {
+            std::thread::spawn(|| {
+                for _ in 0..100 {
+                    let spec = grade::run::RunSpec {
+                        command: vec!["/bin/true".into()],
+                        files: Vec::new(),
+                        readable: Vec::new(),
+                        env: Vec::new(),
+                        input: Vec::new(),
+                        end_of_input: grade::run::EndOfInput::Stop,
+                        limits: grade::run::Limits::default(),
+                        terminal: false,
+                        workdir: None,
+                    };
+                    let outcome = grade::run::run(&spec).expect("every run starts");
+                    assert_eq!(outcome.ending, grade::run::Ending::Exited(0));
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().expect("thread");
+    }
+}
+
 #[test]
 fn missing_program_is_a_spawn_error_not_a_panic() {
     let spec = grade::run::RunSpec {
