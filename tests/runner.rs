@@ -938,6 +938,35 @@ fn many_runs_started_at_once_all_start() {
     }
 }
 
+/// Programs are found as `execvp` finds them: on the run's own `PATH` (not the grader's), and
+/// a script without `#!` is run by `/bin/sh`.
+#[test]
+fn programs_are_found_on_the_runs_path_and_scripts_without_shebang_run_in_sh() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let script = dir.path().join("greet");
+    std::fs::write(&script, "printf '%s-%s\\n' \"$1\" \"$2\"\n").expect("write");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let spec = grade::run::RunSpec {
+        command: vec!["greet".into(), "a".into(), "b".into()],
+        files: Vec::new(),
+        readable: vec![dir.path().to_path_buf()],
+        env: vec![(
+            "PATH".into(),
+            format!("/nonexistent:{}", dir.path().display()),
+        )],
+        input: Vec::new(),
+        end_of_input: grade::run::EndOfInput::Stop,
+        limits: grade::run::Limits::default(),
+        terminal: false,
+        workdir: None,
+    };
+    let outcome = grade::run::run(&spec).expect("run");
+    assert_eq!(outcome.ending, grade::run::Ending::Exited(0));
+    assert_eq!(outcome.transcript.terminal_text(), "a-b\n");
+}
+
 #[test]
 fn missing_program_is_a_spawn_error_not_a_panic() {
     let spec = grade::run::RunSpec {
