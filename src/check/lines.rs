@@ -850,6 +850,79 @@ mod tests {
         assert!(!e.passed);
         let relaxation = e.difference.and_then(|d| d.relaxation);
         assert_eq!(relaxation.as_deref(), Some("ignoring capitalisation"));
+        // Each relaxation is named only when it is the one that would have passed.
+        let hint = |student: &str, reference: &str, pattern: &str| {
+            let pattern = Regex::new(pattern).expect("regex");
+            evaluate_lines(&view(student), &view(reference), &pattern, strict)
+                .difference
+                .and_then(|d| d.relaxation)
+        };
+        assert_eq!(
+            hint("GAME OVER!!\n", "Game over.\n", r"(?i)game over[!.]*").as_deref(),
+            Some("ignoring capitalisation and punctuation")
+        );
+        assert_eq!(
+            hint(
+                "Computer takes 2\n",
+                "Computer removes 2\n",
+                r"(?i)computer \w+ \d+"
+            )
+            .as_deref(),
+            Some("comparing only the numbers")
+        );
+        assert_eq!(
+            hint(
+                "Computer takes 3\n",
+                "Computer removes 2\n",
+                r"(?i)computer \w+ \d+"
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn a_relaxation_holds_only_with_items_on_both_sides_that_agree() {
+        let items = |values: &[&str]| values.iter().map(|v| v.to_string()).collect::<Vec<_>>();
+        // One side empty: nothing would have passed, whatever the comparison.
+        assert!(!holds_under(&[], &items(&["a"]), Compare::Presence));
+        assert!(!holds_under(&items(&["a"]), &[], Compare::Presence));
+        assert!(!holds_under(
+            &items(&["a", ""]),
+            &items(&["a", "b"]),
+            Compare::Count
+        ));
+        assert!(holds_under(
+            &items(&["a", "b"]),
+            &items(&["c", "d"]),
+            Compare::Count
+        ));
+        assert!(!holds_under(
+            &items(&["a"]),
+            &items(&["a", "b"]),
+            Compare::Count
+        ));
+        assert!(!holds_under(
+            &items(&["a", "b"]),
+            &items(&["b", "a"]),
+            Compare::Sequence
+        ));
+    }
+
+    #[test]
+    fn a_presence_check_says_what_it_found() {
+        let pattern = Regex::new(r"(?i)invalid").expect("regex");
+        let presence = LineOptions {
+            compare: Compare::Presence,
+            ..LOOSE
+        };
+        let e = evaluate_lines(
+            &view("Invalid!\nInvalid!\n"),
+            &view("Invalid move.\n"),
+            &pattern,
+            presence,
+        );
+        assert!(e.passed);
+        assert_eq!(e.detail, "present, like the reference");
     }
 
     #[test]
