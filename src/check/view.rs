@@ -318,10 +318,7 @@ mod tests {
         t.push_output(Stream::Stderr, b"warning\n");
         t.push_output(Stream::Stdout, b"Done\r\nbye");
         let echoed = View::new(&t, InputShown::Echoed);
-        assert_eq!(
-            echoed.text,
-            "first\nRow: 3\n\nBad.\nCol:\n4 5\nDone\r\nbye"
-        );
+        assert_eq!(echoed.text, "first\nRow: 3\n\nBad.\nCol:\n4 5\nDone\r\nbye");
         let view = View::new(&t, InputShown::LineBreak);
         let lines: Vec<Cow<str>> = view.display_lines().collect();
         let expected: Vec<&str> = echoed.text.split_inclusive('\n').collect();
