@@ -906,6 +906,67 @@ fn parallel_runs_in_threads_do_not_interfere() {
     }
 }
 
+/// Spawns share the grader's memory, and with it its dumpable flag, which a uid drop clears:
+/// runs started at the same moment from several threads must all start (as root a race here
+/// showed as "cannot start …: Permission denied" on a few runs in a hundred).
+#[test]
+fn many_runs_started_at_once_all_start() {
+    let _g = serial();
+    let handles: Vec<_> = (0..4)
+        .map(|_| {
+            std::thread::spawn(|| {
+                for _ in 0..100 {
+                    let spec = grade::run::RunSpec {
+                        command: vec!["/bin/true".into()],
+                        files: Vec::new(),
+                        readable: Vec::new(),
+                        env: Vec::new(),
+                        input: Vec::new(),
+                        end_of_input: grade::run::EndOfInput::Stop,
+                        limits: grade::run::Limits::default(),
+                        terminal: false,
+                        workdir: None,
+                    };
+                    let outcome = grade::run::run(&spec).expect("every run starts");
+                    assert_eq!(outcome.ending, grade::run::Ending::Exited(0));
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().expect("thread");
+    }
+}
+
+/// Programs are found as `execvp` finds them: on the run's own `PATH` (not the grader's), and
+/// a script without `#!` is run by `/bin/sh`.
+#[test]
+fn programs_are_found_on_the_runs_path_and_scripts_without_shebang_run_in_sh() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let script = dir.path().join("greet");
+    std::fs::write(&script, "printf '%s-%s\\n' \"$1\" \"$2\"\n").expect("write");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let spec = grade::run::RunSpec {
+        command: vec!["greet".into(), "a".into(), "b".into()],
+        files: Vec::new(),
+        readable: vec![dir.path().to_path_buf()],
+        env: vec![(
+            "PATH".into(),
+            format!("/nonexistent:{}", dir.path().display()),
+        )],
+        input: Vec::new(),
+        end_of_input: grade::run::EndOfInput::Stop,
+        limits: grade::run::Limits::default(),
+        terminal: false,
+        workdir: None,
+    };
+    let outcome = grade::run::run(&spec).expect("run");
+    assert_eq!(outcome.ending, grade::run::Ending::Exited(0));
+    assert_eq!(outcome.transcript.terminal_text(), "a-b\n");
+}
+
 #[test]
 fn missing_program_is_a_spawn_error_not_a_panic() {
     let spec = grade::run::RunSpec {

@@ -47,8 +47,6 @@
 
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
-use std::os::unix::process::CommandExt;
-use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::Instant;
 
@@ -434,10 +432,10 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     let mut tty_path = None;
     // `stdin_reader`: the program's own stdin (the pipe's read end, or the terminal slave),
     // whose file status flags tell cheaply whether its reads block.
-    let (stdin_child, stdout_child, stderr_child, stdin, stdin_probe, stdin_reader, stdout_parent): (
-        Stdio,
-        Stdio,
-        Stdio,
+    // The child's ends (closed here once it has started) and the grader's.
+    let (child_ends, stdin, stdin_probe, stdin_reader, stdout_fd, stderr_fd): (
+        [OwnedFd; 3],
+        OwnedFd,
         OwnedFd,
         OwnedFd,
         OwnedFd,
@@ -450,28 +448,14 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         let s3 = p.slave.try_clone().map_err(RunError::Setup)?;
         let master = p.master.try_clone().map_err(RunError::Setup)?;
         let reader = p.slave.try_clone().map_err(RunError::Setup)?;
-        (
-            Stdio::from(s1),
-            Stdio::from(s2),
-            Stdio::from(s3),
-            p.master,
-            p.slave,
-            reader,
-            Some(master),
-        )
+        ([s1, s2, s3], p.master, p.slave, reader, master, None)
     } else {
         let (r, w) = pipe().map_err(RunError::Setup)?;
+        let (out_r, out_w) = pipe().map_err(RunError::Setup)?;
+        let (err_r, err_w) = pipe().map_err(RunError::Setup)?;
         let probe = w.try_clone().map_err(RunError::Setup)?;
         let reader = r.try_clone().map_err(RunError::Setup)?;
-        (
-            Stdio::from(r),
-            Stdio::piped(),
-            Stdio::piped(),
-            w,
-            probe,
-            reader,
-            None,
-        )
+        ([r, out_w, err_w], w, probe, reader, out_r, Some(err_r))
     };
     set_nonblocking(stdin.as_raw_fd());
     let stdin_id = fd_identity(stdin_probe.as_raw_fd());
@@ -563,28 +547,26 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         uid,
     };
 
-    let mut cmd = Command::new(program);
-    cmd.args(&spec.command[1..])
-        .env_clear()
-        .envs(sandbox::clean_env(workdir, spec.terminal, !off.stdbuf))
-        .env("GRADE_RUN_ID", &marker)
-        .envs(spec.env.iter().map(|(k, v)| (k, v)))
-        .current_dir(workdir)
-        .stdin(stdin_child)
-        .stdout(stdout_child)
-        .stderr(stderr_child);
-    // SAFETY: the closure only makes async-signal-safe syscalls on data prepared above.
-    unsafe {
-        cmd.pre_exec(move || sandbox::apply_in_child(&setup).map_err(io::Error::from_raw_os_error));
-    }
-    let start = Instant::now();
-    let spawned = cmd.spawn();
-    drop(cmd); // closes the child's ends of stdin/stdout in the parent
-    cgroups.close_join_fds();
-    let mut child = spawned.map_err(|source| RunError::Spawn {
+    let env = sandbox::clean_env(workdir, spec.terminal, !off.stdbuf)
+        .into_iter()
+        .chain([("GRADE_RUN_ID".to_string(), marker.clone())])
+        .chain(spec.env.iter().cloned());
+    let spawn_error = |source| RunError::Spawn {
         program: program.clone(),
         source,
-    })?;
+    };
+    let exec = sandbox::Exec::new(
+        &spec.command,
+        env,
+        workdir,
+        child_ends.each_ref().map(AsRawFd::as_raw_fd),
+    )
+    .map_err(spawn_error)?;
+    let start = Instant::now();
+    let spawned = sandbox::spawn(&setup, &exec);
+    drop(child_ends);
+    cgroups.close_join_fds();
+    let leader = spawned.map_err(spawn_error)?;
     let listener = sock_pair
         .as_ref()
         .and_then(|p| seccomp::receive_listener(&p.0));
@@ -595,15 +577,6 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         (None, _) if caps.proc_polling => Detection::ProcPolling,
         (None, _) => Detection::Quiescence,
     };
-    let leader = child.id() as i32;
-    let stdout_fd: OwnedFd = match stdout_parent {
-        Some(master) => master,
-        None => match child.stdout.take() {
-            Some(out) => out.into(),
-            None => return Err(RunError::Setup(io::Error::other("no stdout pipe"))),
-        },
-    };
-    let stderr_fd: Option<OwnedFd> = child.stderr.take().map(Into::into);
     set_nonblocking(stdout_fd.as_raw_fd());
     if let Some(fd) = &stderr_fd {
         set_nonblocking(fd.as_raw_fd());
@@ -680,7 +653,6 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
             poll_outputs(&sup, 10);
         }
     }
-    drop(child);
 
     let cpu = cgroups.cpu().unwrap_or_else(|| {
         let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);

@@ -1,11 +1,14 @@
-//! The child side of a spawn: every layer's apply step, in order ([`apply_in_child`]), and
+//! The spawn of a run ([`spawn`]): every layer's apply step, in order, in the children, and
 //! the clean environment. The layers themselves live in `layers/`.
 //!
-//! Everything that needs memory is built here, before `fork`; the child side
-//! ([`apply_in_child`]) only makes async-signal-safe syscalls.
+//! Everything that needs memory is built before the spawn ([`Exec`], [`ChildSetup`]); the
+//! children ([`spawn`]) share the grader's memory and only make async-signal-safe syscalls.
 
+use std::ffi::CString;
+use std::io;
 use std::os::fd::RawFd;
 use std::path::Path;
+use std::sync::atomic::{AtomicI32, Ordering};
 
 pub use super::layers::landlock::{
     build_landlock, landlock_abi, protect, Landlock, DEVICES, SYSTEM_DIRS,
@@ -40,28 +43,309 @@ unsafe impl Send for ChildSetup {}
 // SAFETY: read-only after construction.
 unsafe impl Sync for ChildSetup {}
 
-/// Applies the setup in the forked child. Async-signal-safe: syscalls only, no allocation.
-/// Every step is checked: an errno is returned (and the spawn fails) when a layer that was
-/// planned cannot be applied, so no run goes on with a layer silently missing.
+/// What the program is started as, built by the parent before the spawn: where to exec it
+/// (`PATH` searched in the run's own environment, as `execvp` would), its argument and
+/// environment vectors, its working directory and the descriptors that become its stdin,
+/// stdout and stderr.
+pub struct Exec {
+    /// Paths to try in order, each with its argument vector and the `/bin/sh` one for a
+    /// script without `#!` (`ENOEXEC`), as `execvp` does.
+    candidates: Vec<(CString, Vec<*const libc::c_char>)>,
+    argv: Vec<*const libc::c_char>,
+    envp: Vec<*const libc::c_char>,
+    cwd: CString,
+    stdio: [RawFd; 3],
+    /// The strings the pointers above point into.
+    _strings: Vec<CString>,
+}
+
+// SAFETY: the pointers point into `_strings`, owned by the value and never mutated.
+unsafe impl Send for Exec {}
+
+impl Exec {
+    /// `command` run in `cwd` with exactly `env` (later pairs override earlier ones), its
+    /// stdin, stdout and stderr being `stdio` (descriptors the parent keeps open until
+    /// [`spawn`] returns).
+    pub fn new(
+        command: &[String],
+        env: impl IntoIterator<Item = (String, String)>,
+        cwd: &Path,
+        stdio: [RawFd; 3],
+    ) -> io::Result<Exec> {
+        let c = |s: &[u8]| {
+            CString::new(s).map_err(|_| {
+                io::Error::new(io::ErrorKind::InvalidInput, "a NUL byte in the command")
+            })
+        };
+        let Some(program) = command.first() else {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, "empty command"));
+        };
+        let env: std::collections::BTreeMap<String, String> = env.into_iter().collect();
+        let mut strings = Vec::new();
+        let ptr = |s: CString, strings: &mut Vec<CString>| {
+            let p = s.as_ptr();
+            strings.push(s);
+            p
+        };
+        let args: Vec<*const libc::c_char> = command
+            .iter()
+            .map(|a| c(a.as_bytes()).map(|s| ptr(s, &mut strings)))
+            .collect::<io::Result<_>>()?;
+        let mut argv = args.clone();
+        argv.push(std::ptr::null());
+        let mut envp = env
+            .iter()
+            .map(|(k, v)| c(format!("{k}={v}").as_bytes()).map(|s| ptr(s, &mut strings)))
+            .collect::<io::Result<Vec<_>>>()?;
+        envp.push(std::ptr::null());
+        let paths: Vec<String> = if program.contains('/') {
+            vec![program.clone()]
+        } else {
+            env.get("PATH")
+                .map(String::as_str)
+                .unwrap_or("/bin:/usr/bin")
+                .split(':')
+                .map(|dir| match dir {
+                    "" => program.clone(),
+                    dir => format!("{}/{program}", dir.trim_end_matches('/')),
+                })
+                .collect()
+        };
+        let shell = ptr(c(b"/bin/sh")?, &mut strings);
+        let mut candidates = Vec::new();
+        for path in paths {
+            let path = c(path.as_bytes())?;
+            let mut script = vec![shell, path.as_ptr()];
+            script.extend_from_slice(&args[1..]);
+            script.push(std::ptr::null());
+            candidates.push((path, script));
+        }
+        Ok(Exec {
+            candidates,
+            argv,
+            envp,
+            cwd: c(cwd.as_os_str().as_encoded_bytes())?,
+            stdio,
+            _strings: strings,
+        })
+    }
+}
+
+/// Starts the program contained: a child sharing the grader's memory (no copy of its page
+/// tables, nothing for exec to tear down), the grader's thread paused until it has exec'd or
+/// failed, as `vfork`. It applies every layer up to the namespaces and, with a pid
+/// namespace, starts the program's own process sharing memory the same way
+/// (`CLONE_PARENT`: a child of the grader, pid 1 of its namespace) and exits. Returns the
+/// program's pid, or the errno of the first step that failed (no run goes on with a planned
+/// layer missing).
+pub fn spawn(setup: &ChildSetup, exec: &Exec) -> io::Result<libc::pid_t> {
+    const STACK: usize = 256 << 10;
+    const GUARD: usize = 64 << 10;
+    // Dumpability belongs to the memory, which the children share with the grader: the uid
+    // drop clears it and the next step sets it again so the child can write its uid map.
+    // Two spawns at once would clear it under each other's feet (EACCES on the map), so
+    // spawns that drop the uid take turns.
+    static UID_DROP: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = setup.uid.map(|_| {
+        UID_DROP
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    });
+    let shared = Shared {
+        setup,
+        exec,
+        error: AtomicI32::new(0),
+        program: AtomicI32::new(0),
+        inner_stack: std::ptr::null_mut(),
+    };
+    // SAFETY: a fresh private mapping, unmapped below; the guard pages below each stack turn
+    // an overflow into a fault instead of a write into the grader's memory.
+    unsafe {
+        let len = 2 * (GUARD + STACK);
+        let base = libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_STACK,
+            -1,
+            0,
+        );
+        if base == libc::MAP_FAILED {
+            return Err(io::Error::last_os_error());
+        }
+        let base = base.cast::<u8>();
+        let stacks = Stacks { base, len };
+        for guard in [base, base.add(GUARD + STACK)] {
+            if libc::mprotect(guard.cast(), GUARD, libc::PROT_NONE) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+        }
+        let outer_top = base.add(GUARD + STACK);
+        let mut shared = shared;
+        shared.inner_stack = base.add(2 * (GUARD + STACK)).cast();
+        // No grader signal handler may run in the child (it shares the grader's memory):
+        // everything blocked until the child has reset every handler.
+        let mut all: libc::sigset_t = std::mem::zeroed();
+        let mut old: libc::sigset_t = std::mem::zeroed();
+        libc::sigfillset(&mut all);
+        libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut old);
+        let pid = libc::clone(
+            outer_main,
+            outer_top.cast(),
+            libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+            (&shared as *const Shared).cast_mut().cast(),
+        );
+        let clone_error = io::Error::last_os_error();
+        libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+        drop(stacks);
+        if pid < 0 {
+            return Err(clone_error);
+        }
+        let error = shared.error.load(Ordering::SeqCst);
+        let program = if setup.namespaces.pid {
+            // The first child has exited (started the program or failed): reap it.
+            wait_for(pid);
+            shared.program.load(Ordering::SeqCst)
+        } else {
+            pid
+        };
+        if error != 0 {
+            if program > 0 {
+                wait_for(program);
+            }
+            return Err(io::Error::from_raw_os_error(error));
+        }
+        Ok(program)
+    }
+}
+
+/// What the children read (the parent's, alive while it is paused in `spawn`).
+struct Shared<'a> {
+    setup: &'a ChildSetup,
+    exec: &'a Exec,
+    /// The errno of the step that failed, or 0.
+    error: AtomicI32,
+    /// The program's pid in the grader's pid namespace (with a pid namespace).
+    program: AtomicI32,
+    /// Top of the second child's stack.
+    inner_stack: *mut libc::c_void,
+}
+
+/// The two children's stacks, unmapped when the spawn returns.
+struct Stacks {
+    base: *mut u8,
+    len: usize,
+}
+
+impl Drop for Stacks {
+    fn drop(&mut self) {
+        // SAFETY: the mapping made in `spawn`, no longer used by any child.
+        unsafe { libc::munmap(self.base.cast(), self.len) };
+    }
+}
+
+/// Reaps a child of ours that has exited or is about to.
+fn wait_for(pid: libc::pid_t) {
+    let mut status = 0;
+    // SAFETY: waitpid on our own child.
+    while unsafe { libc::waitpid(pid, &mut status, 0) } < 0 {
+        if io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            break;
+        }
+    }
+}
+
+/// The first child: runs [`apply_outer`], then starts the program (in the pid namespace) or
+/// becomes it.
+extern "C" fn outer_main(arg: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: `arg` is the parent's `Shared`, alive while the parent is paused.
+    let shared = unsafe { &*(arg as *const Shared) };
+    // SAFETY: in the child between clone and exec.
+    let result = unsafe {
+        apply_outer(shared.setup, shared.exec).and_then(|()| {
+            if !shared.setup.namespaces.pid {
+                return apply_inner(shared.setup, shared.exec);
+            }
+            // CLONE_PARENT: the program is the grader's child, and the one process of the
+            // run; this one ends as soon as it has exec'd.
+            let pid = libc::clone(
+                inner_main,
+                shared.inner_stack,
+                libc::CLONE_VM | libc::CLONE_VFORK | libc::CLONE_PARENT,
+                arg,
+            );
+            if pid < 0 {
+                return Err(*libc::__errno_location());
+            }
+            shared.program.store(pid, Ordering::SeqCst);
+            Ok(())
+        })
+    };
+    if let Err(errno) = result {
+        shared.error.store(errno, Ordering::SeqCst);
+    }
+    // SAFETY: ends this child only.
+    unsafe { libc::_exit(127) }
+}
+
+/// The program's process, pid 1 of its namespace: [`apply_inner`], which execs.
+extern "C" fn inner_main(arg: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: `arg` is the parent's `Shared`, alive while the parent is paused.
+    let shared = unsafe { &*(arg as *const Shared) };
+    // SAFETY: in the child between clone and exec.
+    if let Err(errno) = unsafe { apply_inner(shared.setup, shared.exec) } {
+        shared.error.store(errno, Ordering::SeqCst);
+    }
+    // SAFETY: ends this child only.
+    unsafe { libc::_exit(127) }
+}
+
+/// The first child's steps: default signal handlers; stdin, stdout, stderr; the working
+/// directory (as root, before the uid drop: its parents may be closed to the run's uid);
+/// cgroups; as root the namespaces that need no user namespace, then the uid drop; the user
+/// namespace and the namespaces it owns; rlimits (after the user namespace, so the process
+/// limit counts this run's processes only).
 ///
-/// Order: own session (and controlling terminal); cgroups; as root the namespaces that need
-/// no user namespace, then the uid drop; the user namespace and the namespaces it owns;
-/// rlimits (after the user namespace, so the process limit counts this run's processes only);
-/// the fork into the pid namespace; a fresh session keyring; no-new-privileges; Landlock;
-/// seccomp; finally every descriptor above 2 close-on-exec.
+/// The child shares the grader's memory: syscalls only, no allocation, no lock, and the uid
+/// change through raw syscalls (glibc's wrappers would signal every grader thread to change
+/// its uid too).
 ///
 /// # Safety
-/// Must be called only in the child between fork and exec, with a setup whose fds and
-/// pointers are valid.
-pub unsafe fn apply_in_child(s: &ChildSetup) -> Result<(), i32> {
-    use crate::run::layers::{fds, namespaces};
+/// Call only in the spawned child, with a setup whose fds and pointers are valid.
+unsafe fn apply_outer(s: &ChildSetup, exec: &Exec) -> Result<(), i32> {
+    use crate::run::layers::namespaces;
     // SAFETY: syscalls with valid arguments, in the child only.
     unsafe {
         let errno = || *libc::__errno_location();
-        if libc::setsid() < 0 {
-            return Err(errno());
+        // The kernel's own struct sigaction, all zero: SIG_DFL, no flags, nothing masked.
+        // The raw syscall so glibc's internal signals are reset too.
+        let default = [0u64; 4];
+        for sig in 1..=libc::SIGRTMAX() {
+            // SIGKILL and SIGSTOP refuse: nothing to reset there.
+            libc::syscall(
+                libc::SYS_rt_sigaction,
+                sig as libc::c_long,
+                default.as_ptr(),
+                std::ptr::null::<u64>(),
+                8 as libc::c_long,
+            );
         }
-        if s.controlling_tty && libc::ioctl(0, libc::TIOCSCTTY, 0) != 0 {
+        // Out of the way of 0, 1 and 2 first (a grader started with a standard descriptor
+        // closed may have been given one of them for a pipe).
+        let mut high = [-1; 3];
+        for (slot, &fd) in high.iter_mut().zip(&exec.stdio) {
+            *slot = libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 3);
+            if *slot < 0 {
+                return Err(errno());
+            }
+        }
+        for (target, &fd) in high.iter().enumerate() {
+            if libc::dup2(fd, target as libc::c_int) < 0 {
+                return Err(errno());
+            }
+            libc::close(fd);
+        }
+        if libc::chdir(exec.cwd.as_ptr()) != 0 {
             return Err(errno());
         }
         for &fd in &s.cgroup_fds {
@@ -71,9 +355,10 @@ pub unsafe fn apply_in_child(s: &ChildSetup) -> Result<(), i32> {
         }
         namespaces::apply_privileged(&s.namespaces)?;
         if let Some(id) = s.uid {
-            if libc::setgroups(0, std::ptr::null()) != 0
-                || libc::setresgid(id, id, id) != 0
-                || libc::setresuid(id, id, id) != 0
+            let (id, none) = (id as libc::c_long, std::ptr::null::<libc::gid_t>());
+            if libc::syscall(libc::SYS_setgroups, 0 as libc::c_long, none) != 0
+                || libc::syscall(libc::SYS_setresgid, id, id, id) != 0
+                || libc::syscall(libc::SYS_setresuid, id, id, id) != 0
             {
                 return Err(errno());
             }
@@ -88,7 +373,28 @@ pub unsafe fn apply_in_child(s: &ChildSetup) -> Result<(), i32> {
                 return Err(errno());
             }
         }
-        namespaces::enter_pid_namespace(&s.namespaces)?;
+        Ok(())
+    }
+}
+
+/// The program's own steps, as pid 1 of its namespace: own session (and controlling
+/// terminal); its `/proc`; a fresh session keyring; no-new-privileges; Landlock; seccomp;
+/// every descriptor above 2 close-on-exec; no signal blocked; exec. Returns only on failure.
+///
+/// # Safety
+/// Call only in the spawned child, after [`apply_outer`].
+unsafe fn apply_inner(s: &ChildSetup, exec: &Exec) -> Result<(), i32> {
+    use crate::run::layers::{fds, namespaces};
+    // SAFETY: syscalls with valid arguments, in the child only.
+    unsafe {
+        let errno = || *libc::__errno_location();
+        if libc::setsid() < 0 {
+            return Err(errno());
+        }
+        if s.controlling_tty && libc::ioctl(0, libc::TIOCSCTTY, 0) != 0 {
+            return Err(errno());
+        }
+        namespaces::mount_proc(&s.namespaces)?;
         if s.namespaces.mount && s.landlock_fd >= 0 {
             // The run's own /proc, mounted just now: readable as the grader's was.
             crate::run::layers::landlock::allow_in_child(
@@ -113,7 +419,28 @@ pub unsafe fn apply_in_child(s: &ChildSetup) -> Result<(), i32> {
             crate::run::seccomp::install_in_child(s.seccomp_prog, s.seccomp_sock);
         }
         fds::cloexec_above_stderr()?;
-        Ok(())
+        let mut none: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut none);
+        if libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut()) != 0 {
+            return Err(errno());
+        }
+        // As execvp: the next candidate on ENOENT and the like, EACCES if any was refused,
+        // /bin/sh for a script without `#!`.
+        let mut refused = false;
+        let mut last = libc::ENOENT;
+        for (path, script) in &exec.candidates {
+            libc::execve(path.as_ptr(), exec.argv.as_ptr(), exec.envp.as_ptr());
+            if errno() == libc::ENOEXEC {
+                libc::execve(c"/bin/sh".as_ptr(), script.as_ptr(), exec.envp.as_ptr());
+            }
+            last = errno();
+            match last {
+                libc::EACCES => refused = true,
+                libc::ENOENT | libc::ESTALE | libc::ENOTDIR | libc::ENODEV | libc::ETIMEDOUT => {}
+                _ => return Err(last),
+            }
+        }
+        Err(if refused { libc::EACCES } else { last })
     }
 }
 

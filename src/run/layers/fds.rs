@@ -4,8 +4,7 @@
 //!
 //! * prepare: nothing (every descriptor the runner opens itself is close-on-exec).
 //! * apply: `close_range(3, ~0, CLOSE_RANGE_CLOEXEC)` as the last step before exec (the
-//!   descriptors the child still needs until then, and the one the standard library uses to
-//!   report a failed exec, stay usable until exec); on kernels before 5.11, `FD_CLOEXEC` on
+//!   descriptors the child still needs until then stay usable until exec); on kernels before 5.11, `FD_CLOEXEC` on
 //!   every descriptor below the descriptor limit.
 //! * doctor: always on.
 
@@ -40,26 +39,5 @@ pub unsafe fn cloexec_above_stderr() -> Result<(), i32> {
             libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
         }
         Ok(())
-    }
-}
-
-/// Closes every descriptor (the pid-namespace shim keeps none). Child side: syscalls only.
-///
-/// # Safety
-/// Call only in a forked child that will never return to Rust code using descriptors.
-pub unsafe fn close_all() {
-    // SAFETY: plain syscalls without pointers.
-    unsafe {
-        if libc::syscall(
-            libc::SYS_close_range,
-            0 as libc::c_uint,
-            libc::c_uint::MAX,
-            0 as libc::c_uint,
-        ) != 0
-        {
-            for fd in 0..1024 {
-                libc::close(fd);
-            }
-        }
     }
 }

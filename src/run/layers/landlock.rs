@@ -8,7 +8,7 @@
 //!   or abstract unix sockets outside the run (ABI ≥ 6). The ruleset is created in the parent
 //!   and handed to the child as a descriptor.
 //! * apply: `landlock_restrict_self(fd)` in the child after no-new-privileges: one syscall, no
-//!   allocation, checked (see `sandbox::apply_in_child`). The crate's own `restrict_self`
+//!   allocation, checked (see `sandbox::spawn`). The crate's own `restrict_self`
 //!   is not used there: between `fork` and `exec` of a multi-threaded grader only
 //!   async-signal-safe calls are allowed.
 //! * doctor: the kernel's ABI version ([`landlock_abi`]); a kernel without Landlock is

@@ -5,19 +5,19 @@
 //!
 //! * prepare ([`plan`]): which namespaces this machine allows (probed once, see
 //!   [`probe`]) and the uid/gid map lines, built before `fork`.
-//! * apply ([`apply_privileged`], [`apply_user`], [`enter_pid_namespace`],
-//!   [`join_session_keyring`]): in the child, every step checked.
+//! * apply ([`apply_privileged`], [`apply_user`], [`mount_proc`], [`join_session_keyring`]):
+//!   in the spawned children (`sandbox::spawn`), every step checked.
 //!   - As root: `unshare(CLONE_NEWUSER | NEWPID | NEWIPC | NEWNET | NEWUTS)` after dropping
 //!     to the run's uid, mapping that uid (and gid) to itself: keys and per-uid keyrings then
 //!     belong to the run's user namespace and die with it. Where the kernel refuses user
 //!     namespaces, the other namespaces are unshared as root before the uid drop.
 //!   - Unprivileged: the same `unshare` as the grader's own uid, mapped to itself.
-//!   - pid namespace: `unshare(CLONE_NEWPID)` only affects children, so the child forks once
-//!     more. The inner process becomes pid 1 of the new namespace and execs the program; when
-//!     it ends, the kernel kills everything left in the namespace (double-forked `setsid`
-//!     escapees included). The outer process closes every descriptor and waits for it, then
-//!     exits the same way (same code, same signal), so the runner's pidfd, `wait4` and
-//!     process-group kill keep working on the outer process.
+//!   - pid namespace: `unshare(CLONE_NEWPID)` only affects children, so the first child
+//!     starts the program's process with `clone(CLONE_PARENT)`: a child of the grader and
+//!     pid 1 of the new namespace, which mounts its `/proc` and execs the program; the first
+//!     child then exits. When the program ends, the kernel kills everything left in the
+//!     namespace (double-forked `setsid` escapees included); the runner's pidfd, `wait4`
+//!     and process-group kill act on the program itself.
 //!   - keyring: `keyctl(KEYCTL_JOIN_SESSION_KEYRING, NULL)`: a new anonymous session keyring.
 //! * doctor ([`describe`]): which of these hold here, and what is missing.
 
@@ -170,7 +170,7 @@ pub struct Plan {
     pub uid_map: CString,
     /// `/proc/self/gid_map` content.
     pub gid_map: CString,
-    /// Fork once more into the new pid namespace.
+    /// A new pid namespace: the program is started as pid 1 of it (see `sandbox::spawn`).
     pub pid: bool,
     /// Join a fresh session keyring.
     pub keyring: bool,
@@ -345,7 +345,7 @@ pub unsafe fn apply_user(plan: &Plan) -> Result<(), i32> {
 /// Child side, in the new pid namespace: a `/proc` that shows only the run's processes.
 ///
 /// # Safety
-/// Call only in the forked child before exec, inside the new pid namespace.
+/// Call only in the spawned child before exec, as pid 1 of the new pid namespace.
 pub unsafe fn mount_proc(plan: &Plan) -> Result<(), i32> {
     if !plan.mount {
         return Ok(());
@@ -382,69 +382,6 @@ unsafe fn write_file(path: &std::ffi::CStr, content: &[u8]) -> Result<(), i32> {
         }
     }
     Ok(())
-}
-
-/// Child side: forks into the new pid namespace. Returns in the inner process (pid 1 there),
-/// which goes on to exec the program; the outer process never returns: it waits for the inner
-/// one and ends the same way.
-///
-/// # Safety
-/// Call only in the forked child before exec, after the pid namespace was unshared.
-pub unsafe fn enter_pid_namespace(plan: &Plan) -> Result<(), i32> {
-    if !plan.pid {
-        return Ok(());
-    }
-    // SAFETY: fork/wait/exit/signal syscalls only.
-    unsafe {
-        // The raw syscall, not glibc's fork: in the child of a multi-threaded grader, glibc's
-        // fork would run atfork handlers and take locks other threads held at the first fork.
-        let pid = libc::syscall(
-            libc::SYS_clone,
-            libc::SIGCHLD as libc::c_ulong,
-            0usize,
-            0usize,
-            0usize,
-            0usize,
-        ) as libc::pid_t;
-        if pid < 0 {
-            return Err(*libc::__errno_location());
-        }
-        if pid == 0 {
-            // The inner process: dies with the outer one whatever kills it.
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
-                return Err(*libc::__errno_location());
-            }
-            return mount_proc(plan);
-        }
-        super::fds::close_all();
-        // The outer process never execs, so it still has the grader's signal handlers (a
-        // SIGCHLD handler of a library, say): back to the defaults before waiting.
-        let default: libc::sigaction = std::mem::zeroed();
-        for sig in 1..libc::SIGRTMAX() {
-            libc::sigaction(sig, &default, std::ptr::null_mut());
-        }
-        let mut status = 0;
-        loop {
-            let r = libc::waitpid(pid, &mut status, 0);
-            if r == pid {
-                break;
-            }
-            if r < 0 && *libc::__errno_location() != libc::EINTR {
-                libc::_exit(127);
-            }
-        }
-        if libc::WIFSIGNALED(status) {
-            let sig = libc::WTERMSIG(status);
-            libc::signal(sig, libc::SIG_DFL);
-            let mut set: libc::sigset_t = std::mem::zeroed();
-            libc::sigemptyset(&mut set);
-            libc::sigaddset(&mut set, sig);
-            libc::sigprocmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
-            libc::kill(libc::getpid(), sig);
-            libc::_exit(128 + sig);
-        }
-        libc::_exit(libc::WEXITSTATUS(status));
-    }
 }
 
 /// Child side: a fresh anonymous session keyring, so keys the program adds there are its own

@@ -4,7 +4,7 @@
 //!
 //! * prepare: [`per_run_uid`] (the working directory is chowned to it).
 //! * apply: `setgroups(0)`, `setresgid`, `setresuid` in the child, checked
-//!   (`sandbox::apply_in_child`).
+//!   (`sandbox::spawn`).
 //! * doctor: on when root.
 
 use std::sync::atomic::{AtomicU32, Ordering};
