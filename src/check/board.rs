@@ -237,51 +237,67 @@ impl BoardSpec {
             columns: Some(columns),
         })
     }
+}
 
-    /// Finds every board in the view, in order.
-    ///
-    /// A double-spaced board (an empty line after every row) is one board: when its first two
-    /// rows are separated by one blank line, each later single blank line is skipped too;
-    /// a board whose first rows touch ends at its first blank line.
-    fn extract(&self, view: &View, cells: &mut Cells) -> Vec<Board> {
-        let mut boards = Vec::new();
-        // Each board is finished (aligned, its column positions dropped) when it ends.
-        let close = |boards: &mut Vec<Board>, board: Option<Board>| {
-            boards.extend(board.and_then(finish));
-        };
-        let mut current: Option<Board> = None;
-        // A blank line seen inside the current board, and whether that board is double-spaced
-        // (decided by its first two rows).
-        let mut blank_pending = false;
-        let mut spaced: Option<bool> = None;
-        for (index, (offset, line)) in view.lines().enumerate() {
+/// The boards of one view, read one at a time as its lines go by, so that a comparison holds
+/// only the board each side is at, never all of them.
+///
+/// A double-spaced board (an empty line after every row) is one board: when its first two
+/// rows are separated by one blank line, each later single blank line is skipped too;
+/// a board whose first rows touch ends at its first blank line.
+struct BoardReader<'v, L: Iterator<Item = (usize, &'v str)>> {
+    lines: std::iter::Enumerate<L>,
+    /// The board being read.
+    current: Option<Board>,
+    /// A blank line seen inside the current board.
+    blank_pending: bool,
+    /// Whether the current board is double-spaced (decided by its first two rows).
+    spaced: Option<bool>,
+}
+
+impl<'v, L: Iterator<Item = (usize, &'v str)>> BoardReader<'v, L> {
+    fn new(lines: L) -> Self {
+        BoardReader {
+            lines: lines.enumerate(),
+            current: None,
+            blank_pending: false,
+            spaced: None,
+        }
+    }
+
+    /// The next board, finished (aligned, its column positions dropped), or `None` at the end.
+    fn next_board(&mut self, spec: &BoardSpec, cells: &mut Cells) -> Option<Board> {
+        for (index, (offset, line)) in self.lines.by_ref() {
             let line = line.trim_end();
             if line.trim().is_empty() {
-                let rows = current.as_ref().map_or(0, |b| b.rows.len());
-                let may_continue = rows == 1 || spaced == Some(true);
-                if rows > 0 && may_continue && !blank_pending {
-                    blank_pending = true;
-                } else {
-                    close(&mut boards, current.take());
-                    blank_pending = false;
-                    spaced = None;
+                let rows = self.current.as_ref().map_or(0, |b| b.rows.len());
+                let may_continue = rows == 1 || self.spaced == Some(true);
+                if rows > 0 && may_continue && !self.blank_pending {
+                    self.blank_pending = true;
+                    continue;
                 }
+                self.blank_pending = false;
+                self.spaced = None;
+                match self.current.take().and_then(finish) {
+                    Some(board) => return Some(board),
+                    None => continue,
+                }
+            }
+            let skip = is_border_line(line) || (spec.labels && is_column_header(line));
+            if skip && self.current.is_some() {
                 continue;
             }
-            let skip = is_border_line(line) || (self.labels && is_column_header(line));
-            if skip && current.is_some() {
-                continue;
-            }
-            match (!skip).then(|| self.parse_row(line, cells)).flatten() {
+            match (!skip).then(|| spec.parse_row(line, cells)).flatten() {
                 Some(row) => {
-                    if current.as_ref().is_some_and(|b| b.rows.len() == 1) {
-                        spaced = Some(blank_pending);
-                    } else if blank_pending && spaced != Some(true) {
-                        close(&mut boards, current.take());
-                        spaced = None;
+                    let mut closed = None;
+                    if self.current.as_ref().is_some_and(|b| b.rows.len() == 1) {
+                        self.spaced = Some(self.blank_pending);
+                    } else if self.blank_pending && self.spaced != Some(true) {
+                        closed = self.current.take();
+                        self.spaced = None;
                     }
-                    blank_pending = false;
-                    let board = current.get_or_insert_with(|| Board {
+                    self.blank_pending = false;
+                    let board = self.current.get_or_insert_with(|| Board {
                         rows: Vec::new(),
                         first_line: index,
                         last_line: index,
@@ -289,17 +305,21 @@ impl BoardSpec {
                     });
                     board.rows.push(row);
                     board.last_line = index;
+                    if let Some(board) = closed.and_then(finish) {
+                        return Some(board);
+                    }
                 }
                 None if skip => {}
                 None => {
-                    close(&mut boards, current.take());
-                    blank_pending = false;
-                    spaced = None;
+                    self.blank_pending = false;
+                    self.spaced = None;
+                    if let Some(board) = self.current.take().and_then(finish) {
+                        return Some(board);
+                    }
                 }
             }
         }
-        close(&mut boards, current);
-        boards
+        self.current.take().and_then(finish)
     }
 }
 
@@ -364,15 +384,37 @@ fn boards_equal(a: &Board, b: &Board) -> bool {
     a.rows.len() == b.rows.len() && a.rows.iter().zip(&b.rows).all(|(x, y)| rows_equal(x, y))
 }
 
-/// Drops a board equal to the one before it (a redraw after an invalid input).
-fn dedup(boards: Vec<Board>) -> Vec<Board> {
-    let mut kept: Vec<Board> = Vec::new();
-    for board in boards {
-        if kept.last().is_none_or(|last| !boards_equal(last, &board)) {
-            kept.push(board);
+/// One side of a comparison: its boards, read one at a time, a board equal to the one before
+/// it (a redraw after an invalid input) skipped.
+struct Side<'v, L: Iterator<Item = (usize, &'v str)>> {
+    reader: BoardReader<'v, L>,
+    /// The board the comparison is at (`None` past the last one).
+    current: Option<Board>,
+    /// How many boards were read so far, the current one included.
+    count: usize,
+}
+
+impl<'v, L: Iterator<Item = (usize, &'v str)>> Side<'v, L> {
+    fn new(lines: L) -> Self {
+        Side {
+            reader: BoardReader::new(lines),
+            current: None,
+            count: 0,
         }
     }
-    kept
+
+    /// Moves to the next board that is not a redraw of the current one; false at the end.
+    fn advance(&mut self, spec: &BoardSpec, cells: &mut Cells) -> bool {
+        let previous = self.current.take();
+        while let Some(board) = self.reader.next_board(spec, cells) {
+            if previous.as_ref().is_none_or(|p| !boards_equal(p, &board)) {
+                self.current = Some(board);
+                self.count += 1;
+                return true;
+            }
+        }
+        false
+    }
 }
 
 fn board_text(view: &View, board: Option<&Board>) -> String {
@@ -389,27 +431,62 @@ fn board_text(view: &View, board: Option<&Board>) -> String {
 }
 
 /// Compares the boards printed; not applicable when neither side prints one.
+///
+/// Both sides are read board by board side by side: only the boards being compared (and,
+/// after a difference, the two that differ) are held.
 pub fn evaluate(student: &View, reference: &View, spec: &BoardSpec) -> Evaluation {
     let mut cells = Cells::new(spec);
-    let s = dedup(spec.extract(student, &mut cells));
-    let mut r = dedup(spec.extract(reference, &mut cells));
-    if s.is_empty() && r.is_empty() {
+    let mut s = Side::new(student.lines());
+    let mut r = Side::new(reference.lines());
+    s.advance(spec, &mut cells);
+    r.advance(spec, &mut cells);
+    if s.current.is_none() && r.current.is_none() {
         return Evaluation::not_applicable();
     }
-    if spec.first_optional && r.len() > 1 {
-        let skipped = s.first().is_none_or(|first| !boards_equal(first, &r[0]));
+    if spec.first_optional {
+        let skipped = r.current.as_ref().is_some_and(|first| {
+            s.current
+                .as_ref()
+                .is_none_or(|student_first| !boards_equal(student_first, first))
+        });
+        // Skipped only when the reference printed another board.
         if skipped {
-            r.remove(0);
+            let first = r.current.clone();
+            if r.advance(spec, &mut cells) {
+                r.count -= 1;
+            } else {
+                r.current = first;
+            }
         }
     }
-    let common = s.len().min(r.len());
-    let at = (0..common)
-        .find(|&i| !boards_equal(&s[i], &r[i]))
-        .or((s.len() != r.len()).then_some(common));
-    let Some(at) = at else {
-        return Evaluation::pass(format!("all {} boards match", r.len()));
+    // Index of the first difference (a differing board, or a board on one side only), and
+    // the two boards there.
+    let mut at: Option<(usize, Option<Board>, Option<Board>)> = None;
+    let mut offsets = (Vec::new(), Vec::new());
+    let mut in_game = false;
+    let mut index = 0;
+    while s.current.is_some() || r.current.is_some() {
+        if at.is_none() {
+            match (&s.current, &r.current) {
+                (Some(got), Some(want)) if boards_equal(got, want) => {
+                    offsets.0.push(got.offset);
+                    offsets.1.push(want.offset);
+                }
+                _ => at = Some((index, s.current.clone(), r.current.clone())),
+            }
+        }
+        if let Some(board) = &s.current {
+            in_game |= student.inputs_before(board.offset) >= 1;
+        }
+        s.advance(spec, &mut cells);
+        r.advance(spec, &mut cells);
+        index += 1;
+    }
+    let (s_len, r_len) = (s.count, r.count);
+    let Some((at, got, want)) = at else {
+        return Evaluation::pass(format!("all {r_len} boards match"));
     };
-    let detail = match (s.get(at), r.get(at)) {
+    let detail = match (&got, &want) {
         (Some(got), Some(want)) => {
             let row = got
                 .rows
@@ -419,22 +496,17 @@ pub fn evaluate(student: &View, reference: &View, spec: &BoardSpec) -> Evaluatio
                 .unwrap_or(got.rows.len().min(want.rows.len()));
             format!("board {} differs at row {}", at + 1, row + 1)
         }
-        (None, Some(_)) => format!("found {} boards, expected {}", s.len(), r.len()),
-        (Some(_), None) => format!("found {} boards, expected only {}", s.len(), r.len()),
+        (None, Some(_)) => format!("found {s_len} boards, expected {r_len}"),
+        (Some(_), None) => format!("found {s_len} boards, expected only {r_len}"),
         (None, None) => "no boards".to_string(),
     };
-    let offsets = |boards: &[Board]| boards.iter().map(|b| b.offset).collect::<Vec<_>>();
-    let matched = super::view::in_place(student, &offsets(&s), reference, &offsets(&r), at);
-    let total = if r.len() <= 1 {
-        1
-    } else {
-        s.len().max(r.len())
-    };
+    let matched = super::view::in_place(student, &offsets.0, reference, &offsets.1, at);
+    let total = if r_len <= 1 { 1 } else { s_len.max(r_len) };
     Evaluation {
-        in_game: s.iter().any(|b| student.inputs_before(b.offset) >= 1),
+        in_game,
         ..Evaluation::fail_after(
             detail,
-            board_difference(at, student, &s, reference, &r),
+            board_difference(at, student, got.as_ref(), reference, want.as_ref()),
             matched,
             total,
         )
@@ -445,19 +517,19 @@ pub fn evaluate(student: &View, reference: &View, spec: &BoardSpec) -> Evaluatio
 fn board_difference(
     at: usize,
     student: &View,
-    s: &[Board],
+    got: Option<&Board>,
     reference: &View,
-    r: &[Board],
+    want: Option<&Board>,
 ) -> Difference {
-    let inputs_before = match (s.get(at), r.get(at)) {
+    let inputs_before = match (got, want) {
         (Some(b), _) => student.inputs_before(b.offset),
         (None, Some(b)) => reference.inputs_before(b.offset),
         (None, None) => 0,
     };
     Difference {
         location: format!("board {}", at + 1),
-        expected: board_text(reference, r.get(at)),
-        actual: board_text(student, s.get(at)),
+        expected: board_text(reference, want),
+        actual: board_text(student, got),
         inputs_before,
         relaxation: None,
     }
@@ -586,7 +658,10 @@ mod tests {
         assert!(e.passed, "{}", e.detail);
         // Boards whose rows touch still end at a blank line: two boards, not one.
         let two = view("1 0 4\n0 5 4\n\n2 1 4\n3 3 3\n");
-        assert_eq!(s.extract(&two, &mut Cells::new(&s)).len(), 2);
+        let mut cells = Cells::new(&s);
+        let mut reader = BoardReader::new(two.lines());
+        let boards = std::iter::from_fn(|| reader.next_board(&s, &mut cells)).count();
+        assert_eq!(boards, 2);
         let wrong = view("1 0 4\n\n0 5 4\n\n2 1 5\n");
         assert_eq!(
             evaluate(&wrong, &reference, &s).detail,

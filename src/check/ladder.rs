@@ -46,24 +46,34 @@ fn spacing_collapsed(line: &str) -> bool {
         && !line.contains("  ")
 }
 
-/// Normalizes `text` to `level`, keeping track of original line numbers; lines the level
-/// leaves as they are borrow from `text`.
-fn normalize(text: &str, level: Level) -> Vec<Line<'_>> {
+/// A part of a line, borrowed when the line was.
+fn narrow<'t>(line: Cow<'t, str>, part: impl FnOnce(&str) -> &str) -> Cow<'t, str> {
+    match line {
+        Cow::Borrowed(l) => Cow::Borrowed(part(l)),
+        Cow::Owned(l) => Cow::Owned(part(&l).to_string()),
+    }
+}
+
+/// The line as [`str::lines`] gives it: without its `\n` or `\r\n`.
+fn without_break(line: &str) -> &str {
+    match line.strip_suffix('\n') {
+        Some(l) => l.strip_suffix('\r').unwrap_or(l),
+        None => line,
+    }
+}
+
+/// Normalizes the view's terminal form ([`View::display_lines`]) to `level`, keeping track of
+/// original line numbers; lines the level leaves as they are stay borrowed.
+fn normalize(view: &View, level: Level) -> Vec<Line<'_>> {
+    let lines = view.display_lines().enumerate();
     if level == Level::Exact {
-        return text
-            .split_inclusive('\n')
-            .enumerate()
-            .map(|(original, l)| Line {
-                text: Cow::Borrowed(l),
-                original,
-            })
+        return lines
+            .map(|(original, text)| Line { text, original })
             .collect();
     }
-    let mut lines: Vec<Line> = text
-        .lines()
-        .enumerate()
+    let mut lines: Vec<Line> = lines
         .map(|(original, l)| {
-            let mut t = Cow::Borrowed(l.trim_end());
+            let mut t = narrow(l, |l| without_break(l).trim_end());
             if level >= Level::Whitespace && !spacing_collapsed(&t) {
                 t = Cow::Owned(t.split_whitespace().collect::<Vec<_>>().join(" "));
             }
@@ -94,11 +104,12 @@ fn first_difference(student: &[Line], reference: &[Line]) -> Option<usize> {
         .or((student.len() != reference.len()).then_some(common))
 }
 
-/// Compares the views; passes when they are equal at `loosest` or any stricter level.
+/// Compares the views as a terminal shows them (inputs echoed); passes when they are equal at
+/// `loosest` or any stricter level.
 pub fn evaluate(student: &View, reference: &View, loosest: Level) -> Evaluation {
     let equal_at = |level: Level| {
-        let s = normalize(&student.text, level);
-        let r = normalize(&reference.text, level);
+        let s = normalize(student, level);
+        let r = normalize(reference, level);
         first_difference(&s, &r).is_none()
     };
     // Each level includes the stricter ones: equal at a level means equal at every looser
@@ -117,19 +128,19 @@ pub fn evaluate(student: &View, reference: &View, loosest: Level) -> Evaluation 
             Evaluation::pass(format!("matches {}", level.describe()))
         }
         _ => {
-            let s = normalize(&student.text, loosest);
-            let r = normalize(&reference.text, loosest);
+            let s = normalize(student, loosest);
+            let r = normalize(reference, loosest);
             let at = first_difference(&s, &r).unwrap_or(0);
             let s_line = s.get(at).map(|l| l.original);
             let r_line = r.get(at).map(|l| l.original);
-            let shown_line = r_line.unwrap_or_else(|| reference.text.lines().count()) + 1;
+            let shown_line = r_line.unwrap_or_else(|| reference.display_lines().count()) + 1;
             // Inputs are counted up to the start of the student's differing line.
-            let offset: usize = student
-                .text
-                .lines()
+            let shown_offset: usize = student
+                .display_lines()
                 .take(s_line.unwrap_or(usize::MAX))
-                .map(|l| l.len() + 1)
+                .map(|l| without_break(&l).len() + 1)
                 .sum();
+            let offset = student.offset_from_display(shown_offset);
             Evaluation::fail(
                 format!(
                     "differs {} at line {shown_line} of the output",
@@ -149,7 +160,7 @@ pub fn evaluate(student: &View, reference: &View, loosest: Level) -> Evaluation 
                     },
                     // A true hint only: the outputs still hold text at that level.
                     passing
-                        .filter(|&l| !normalize(&reference.text, l).is_empty())
+                        .filter(|&l| !normalize(reference, l).is_empty())
                         .map(|l| l.describe().to_string()),
                 ),
             )

@@ -192,13 +192,13 @@ impl Evaluation {
     }
 }
 
-/// The views both sides are compared in, each rendered at most once per case and shared by
-/// all its checks.
+/// The views both sides are compared in, rendered at most once per case and shared by all its
+/// checks: one view each, inputs as line breaks, whose terminal form (inputs echoed) is read
+/// from it line by line ([`View::display_lines`]) rather than kept as a second copy.
 pub struct CaseViews<'a> {
     student: &'a StudentRun<'a>,
     reference: &'a Transcript,
-    echoed: OnceCell<(View, View)>,
-    line_break: OnceCell<(View, View)>,
+    views: OnceCell<(View, View)>,
 }
 
 impl<'a> CaseViews<'a> {
@@ -207,24 +207,19 @@ impl<'a> CaseViews<'a> {
         CaseViews {
             student,
             reference,
-            echoed: OnceCell::new(),
-            line_break: OnceCell::new(),
+            views: OnceCell::new(),
         }
     }
 
-    /// The (student, reference) views with inputs shown as `shown`.
-    fn get(&self, shown: InputShown) -> (&View, &View) {
-        let cell = match shown {
-            InputShown::Echoed => &self.echoed,
-            InputShown::LineBreak | InputShown::Omitted => &self.line_break,
-        };
-        let (student, reference) = cell.get_or_init(|| {
+    /// The (student, reference) views.
+    fn get(&self) -> (&View, &View) {
+        let (student, reference) = self.views.get_or_init(|| {
             // A program whose prompts came late read all its input before printing: placing
             // the inputs in its text would scramble it, so both sides are compared without.
             let shown = if self.student.prompts_late {
                 InputShown::Omitted
             } else {
-                shown
+                InputShown::LineBreak
             };
             (
                 View::new(self.student.transcript, shown),
@@ -246,7 +241,7 @@ impl Check {
     ) -> Evaluation {
         match &self.kind {
             CheckKind::Transcript { level } => {
-                let (s, r) = views.get(InputShown::Echoed);
+                let (s, r) = views.get();
                 ladder::evaluate(s, r, *level)
             }
             CheckKind::Lines {
@@ -259,7 +254,7 @@ impl Check {
                 free_elsewhere,
                 game: _,
             } => {
-                let (s, r) = views.get(InputShown::LineBreak);
+                let (s, r) = views.get();
                 // Output that appeared only after the input was read cannot be placed between
                 // inputs: such a program is compared as a sequence (messages by count).
                 let late = *at_inputs && student.prompts_late;
@@ -277,7 +272,7 @@ impl Check {
                 lines::evaluate_lines(s, r, pattern, options)
             }
             CheckKind::Board(spec) => {
-                let (s, r) = views.get(InputShown::LineBreak);
+                let (s, r) = views.get();
                 board::evaluate(s, r, spec)
             }
             CheckKind::Contains {
@@ -285,20 +280,20 @@ impl Check {
                 exact,
                 presence_only,
             } => {
-                let (s, r) = views.get(InputShown::LineBreak);
+                let (s, r) = views.get();
                 lines::evaluate_contains(s, r, text, *exact, *presence_only)
             }
             CheckKind::Exit { code } => evaluate_exit(student, reference, *code),
             CheckKind::Volume { max_ratio } => {
-                let (s, r) = views.get(InputShown::LineBreak);
+                let (s, r) = views.get();
                 lines::evaluate_volume(s, r, *max_ratio)
             }
             CheckKind::StripStart => {
-                let (s, _) = views.get(InputShown::LineBreak);
+                let (s, _) = views.get();
                 strip::evaluate_start(student.transcript, s)
             }
             CheckKind::Strips => {
-                let (s, r) = views.get(InputShown::LineBreak);
+                let (s, r) = views.get();
                 strip::evaluate_strips(s, r)
             }
             CheckKind::RandomStarts { rule } => {

@@ -1,5 +1,6 @@
 //! Text views of a transcript that checks compare, each remembering where inputs were sent.
 
+use std::borrow::Cow;
 use std::cell::OnceCell;
 
 use crate::results::Difference;
@@ -112,6 +113,48 @@ impl View {
         })
     }
 
+    /// The lines of [`View::display`] (each with its line break), rendered one at a time:
+    /// a line an input was typed on is put together with its echo, any other is borrowed from
+    /// the text, so a check reading the terminal form line by line never holds it whole.
+    pub fn display_lines(&self) -> Box<dyn Iterator<Item = Cow<'_, str>> + '_> {
+        if self.echo.is_empty() || self.echo.iter().any(|e| e.contains('\n')) {
+            // An echo holding a line break adds lines: split the rendered display instead.
+            return Box::new(self.display().split_inclusive('\n').map(Cow::Borrowed));
+        }
+        // Each input's offset is the line break ending the line it was typed on.
+        let mut inputs = self.input_offsets.iter().zip(&self.echo).peekable();
+        Box::new(self.lines_inclusive().map(move |(start, line)| {
+            let end = start + line.len();
+            match inputs.next_if(|(offset, _)| **offset + 1 == end) {
+                Some((_, echo)) => {
+                    let bare = &line[..line.len() - 1];
+                    Cow::Owned(format!("{bare}{echo}\n"))
+                }
+                None => Cow::Borrowed(line),
+            }
+        }))
+    }
+
+    /// The offset in `text` after as many inputs as were sent before byte `offset` of
+    /// [`View::display`], so [`View::inputs_before`] counts the same there.
+    pub fn offset_from_display(&self, offset: usize) -> usize {
+        let mut echoed = 0;
+        let sent = self
+            .input_offsets
+            .iter()
+            .enumerate()
+            .take_while(|(i, o)| {
+                let at = **o + echoed;
+                echoed += self.echo.get(*i).map_or(0, String::len);
+                at < offset
+            })
+            .count();
+        match sent {
+            0 => 0,
+            n => self.input_offsets[n - 1] + 1,
+        }
+    }
+
     /// How many inputs had been sent before the text at `offset` was printed.
     pub fn inputs_before(&self, offset: usize) -> usize {
         self.input_offsets.partition_point(|&o| o < offset)
@@ -119,11 +162,17 @@ impl View {
 
     /// The lines of the text with the byte offset where each starts.
     pub fn lines(&self) -> impl Iterator<Item = (usize, &str)> + '_ {
+        self.lines_inclusive()
+            .map(|(at, line)| (at, line.strip_suffix('\n').unwrap_or(line)))
+    }
+
+    /// The lines of the text, each with its line break, and the byte offset where each starts.
+    fn lines_inclusive(&self) -> impl Iterator<Item = (usize, &str)> + '_ {
         let mut start = 0;
         self.text.split_inclusive('\n').map(move |line| {
             let at = start;
             start += line.len();
-            (at, line.strip_suffix('\n').unwrap_or(line))
+            (at, line)
         })
     }
 }
@@ -253,6 +302,35 @@ mod tests {
         assert_eq!(omitted.text, "Remove (1 - 3): Computer removes 1.\n");
         assert_eq!(omitted.inputs_before(0), 0);
         assert_eq!(omitted.inputs_before(20), 1);
+    }
+
+    #[test]
+    fn the_terminal_form_read_line_by_line_is_the_echoed_view() {
+        // Prompts with and without a line break, two inputs in a row, an empty input, an
+        // input before any output and output without a final line break.
+        let mut t = Transcript::new();
+        t.push_input("first");
+        t.push_output(Stream::Stdout, b"Row: ");
+        t.push_input("3");
+        t.push_input("");
+        t.push_output(Stream::Stdout, b"Bad.\nCol:\n");
+        t.push_input("4 5");
+        t.push_output(Stream::Stderr, b"warning\n");
+        t.push_output(Stream::Stdout, b"Done\r\nbye");
+        let echoed = View::new(&t, InputShown::Echoed);
+        assert_eq!(echoed.text, "first\nRow: 3\n\nBad.\nCol:\n4 5\nDone\r\nbye");
+        let view = View::new(&t, InputShown::LineBreak);
+        let lines: Vec<Cow<str>> = view.display_lines().collect();
+        let expected: Vec<&str> = echoed.text.split_inclusive('\n').collect();
+        assert_eq!(lines, expected);
+        assert!(matches!(lines[6], Cow::Borrowed(_)));
+        for offset in 0..=echoed.text.len() {
+            assert_eq!(
+                view.inputs_before(view.offset_from_display(offset)),
+                echoed.inputs_before(offset),
+                "at {offset}"
+            );
+        }
     }
 
     #[test]
