@@ -909,6 +909,34 @@ mod tests {
     }
 
     #[test]
+    fn a_number_is_named_only_when_the_words_around_it_agree() {
+        let moves = Regex::new(r"(?i)computer \w+ -?\d+").expect("regex");
+        let detail = |student: &str, reference: &str| {
+            evaluate_lines(&view(student), &view(reference), &moves, LOOSE).detail
+        };
+        assert_eq!(
+            detail("Computer takes 2\n", "Computer removes 1\n"),
+            "match 1 is \"computer takes 2\", expected \"computer removes 1\""
+        );
+        assert_eq!(
+            detail("Computer takes 2\n", "Computer removes 2\n"),
+            "match 1 is \"computer takes 2\", expected \"computer removes 2\""
+        );
+        assert_eq!(
+            detail("Computer removes -2\n", "Computer removes 1\n"),
+            "match 1 is \"computer removes -2\", expected \"computer removes 1\" \
+             (the number differs: -2 for 1)"
+        );
+    }
+
+    #[test]
+    fn output_within_the_volume_allowance_is_left_out_with_its_count() {
+        let e = evaluate_volume(&view("Hello there\n"), &view("Hi\n"), 3.0);
+        assert!(e.not_applicable);
+        assert_eq!(e.detail, "printed 10 visible characters; the reference 2");
+    }
+
+    #[test]
     fn a_presence_check_says_what_it_found() {
         let pattern = Regex::new(r"(?i)invalid").expect("regex");
         let presence = LineOptions {
