@@ -878,19 +878,14 @@ fn parallel_runs_in_threads_do_not_interfere() {
         .map(|i| {
             std::thread::spawn(move || {
                 let spec = grade::run::RunSpec {
-                    command: vec![
+                    files: vec![("data.txt".into(), b"x".to_vec())],
+                    input: vec![format!("{i}"), "z".into()],
+                    terminal: i % 2 == 1,
+                    ..grade::run::RunSpec::new(vec![
                         "/bin/sh".into(),
                         "-c".into(),
                         "printf 'a? '; read a; printf 'b? '; read b; echo \"$a$b\"".into(),
-                    ],
-                    files: vec![("data.txt".into(), b"x".to_vec())],
-                    readable: Vec::new(),
-                    env: Vec::new(),
-                    input: vec![format!("{i}"), "z".into()],
-                    end_of_input: grade::run::EndOfInput::Stop,
-                    limits: grade::run::Limits::default(),
-                    terminal: i % 2 == 1,
-                    workdir: None,
+                    ])
                 };
                 let outcome = grade::run::run(&spec).expect("run");
                 assert_eq!(outcome.ending, grade::run::Ending::Exited(0));
@@ -916,17 +911,7 @@ fn many_runs_started_at_once_all_start() {
         .map(|_| {
             std::thread::spawn(|| {
                 for _ in 0..100 {
-                    let spec = grade::run::RunSpec {
-                        command: vec!["/bin/true".into()],
-                        files: Vec::new(),
-                        readable: Vec::new(),
-                        env: Vec::new(),
-                        input: Vec::new(),
-                        end_of_input: grade::run::EndOfInput::Stop,
-                        limits: grade::run::Limits::default(),
-                        terminal: false,
-                        workdir: None,
-                    };
+                    let spec = grade::run::RunSpec::new(vec!["/bin/true".into()]);
                     let outcome = grade::run::run(&spec).expect("every run starts");
                     assert_eq!(outcome.ending, grade::run::Ending::Exited(0));
                 }
@@ -949,18 +934,12 @@ fn programs_are_found_on_the_runs_path_and_scripts_without_shebang_run_in_sh() {
     std::fs::write(&script, "printf '%s-%s\\n' \"$1\" \"$2\"\n").expect("write");
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     let spec = grade::run::RunSpec {
-        command: vec!["greet".into(), "a".into(), "b".into()],
-        files: Vec::new(),
         readable: vec![dir.path().to_path_buf()],
         env: vec![(
             "PATH".into(),
             format!("/nonexistent:{}", dir.path().display()),
         )],
-        input: Vec::new(),
-        end_of_input: grade::run::EndOfInput::Stop,
-        limits: grade::run::Limits::default(),
-        terminal: false,
-        workdir: None,
+        ..grade::run::RunSpec::new(vec!["greet".into(), "a".into(), "b".into()])
     };
     let outcome = grade::run::run(&spec).expect("run");
     assert_eq!(outcome.ending, grade::run::Ending::Exited(0));
@@ -969,17 +948,7 @@ fn programs_are_found_on_the_runs_path_and_scripts_without_shebang_run_in_sh() {
 
 #[test]
 fn missing_program_is_a_spawn_error_not_a_panic() {
-    let spec = grade::run::RunSpec {
-        command: vec!["/nonexistent/program".into()],
-        files: Vec::new(),
-        readable: Vec::new(),
-        env: Vec::new(),
-        input: Vec::new(),
-        end_of_input: grade::run::EndOfInput::Stop,
-        limits: grade::run::Limits::default(),
-        terminal: false,
-        workdir: None,
-    };
+    let spec = grade::run::RunSpec::new(vec!["/nonexistent/program".into()]);
     assert!(matches!(
         grade::run::run(&spec),
         Err(grade::run::RunError::Spawn { .. })

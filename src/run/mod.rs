@@ -143,6 +143,25 @@ pub struct RunSpec {
     pub workdir: Option<PathBuf>,
 }
 
+impl RunSpec {
+    /// A run of `command` with nothing else: no files, no extra environment or readable paths,
+    /// no input (it is stopped when it asks), the default limits, over pipes, in a fresh
+    /// directory. Fill in what a run needs with struct update syntax.
+    pub fn new(command: Vec<String>) -> RunSpec {
+        RunSpec {
+            command,
+            files: Vec::new(),
+            readable: Vec::new(),
+            env: Vec::new(),
+            input: Vec::new(),
+            end_of_input: EndOfInput::Stop,
+            limits: Limits::default(),
+            terminal: false,
+            workdir: None,
+        }
+    }
+}
+
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ending {
