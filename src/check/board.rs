@@ -670,6 +670,26 @@ mod tests {
     }
 
     #[test]
+    fn two_blank_lines_end_a_double_spaced_board_and_borders_never_do() {
+        let s = spec("[0-9]", None, false);
+        let read = |text: &str| {
+            let text = view(text);
+            let mut cells = Cells::new(&s);
+            let mut reader = BoardReader::new(text.lines());
+            std::iter::from_fn(|| reader.next_board(&s, &mut cells))
+                .map(|b| b.rows.len())
+                .collect::<Vec<_>>()
+        };
+        // Double-spaced rows, then two blank lines, then the next double-spaced board.
+        assert_eq!(read("1 0\n\n0 5\n\n\n2 1\n\n3 3\n"), [2, 2]);
+        // Border lines between the rows (no labels asked for) belong to the board.
+        assert_eq!(
+            read("+---+---+\n| 1 | 0 |\n+---+---+\n| 0 | 5 |\n+---+---+\n"),
+            [2]
+        );
+    }
+
+    #[test]
     fn not_applicable_without_boards() {
         let s = spec("[0-9]", None, false);
         assert!(evaluate(&view("hello\n"), &view("world\n"), &s).not_applicable);
