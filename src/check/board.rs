@@ -690,6 +690,43 @@ mod tests {
     }
 
     #[test]
+    fn an_optional_first_board_is_skipped_only_when_the_student_left_it_out() {
+        let mut s = spec("[0-9]", None, false);
+        s.first_optional = true;
+        let reference = view("1 1\n1 1\nMove: \n2 2\n2 2\n");
+        assert!(evaluate(&reference, &reference, &s).passed);
+        let without_first = view("2 2\n2 2\n");
+        assert!(evaluate(&without_first, &reference, &s).passed);
+        // The skipped board is not counted as expected.
+        let extra = view("2 2\n2 2\nMove: \n3 3\n3 3\n");
+        assert_eq!(
+            evaluate(&extra, &reference, &s).detail,
+            "found 2 boards, expected only 1"
+        );
+    }
+
+    #[test]
+    fn a_board_drawn_after_an_input_shows_a_game_being_played() {
+        use crate::check::view::InputShown;
+        let s = spec("[0-9]", None, false);
+        let reference = view("1 2\n3 4\n");
+        let student = |input_first: bool| {
+            let mut t = crate::transcript::Transcript::new();
+            if input_first {
+                t.push_input("x");
+            }
+            t.push_output(crate::transcript::Stream::Stdout, b"1 2\n3 5\n");
+            View::new(&t, InputShown::LineBreak)
+        };
+        let played = evaluate(&student(true), &reference, &s);
+        assert!(!played.passed);
+        assert!(played.in_game);
+        let dumped = evaluate(&student(false), &reference, &s);
+        assert!(!dumped.passed);
+        assert!(!dumped.in_game);
+    }
+
+    #[test]
     fn not_applicable_without_boards() {
         let s = spec("[0-9]", None, false);
         assert!(evaluate(&view("hello\n"), &view("world\n"), &s).not_applicable);
