@@ -281,6 +281,8 @@ fn resized_submission(
     );
     let root = copy.path().join(name);
     if submission.is_dir() {
+        std::fs::create_dir(&root)
+            .map_err(|e| format!("cannot make a directory for the rebuilt program: {e}"))?;
         run::workdir::copy_tree(
             submission,
             &root,

@@ -163,6 +163,54 @@ fn play_behaves_like_a_students_program_and_exits_quietly_at_end_of_input() {
         ));
 }
 
+/// The strip a `grade play silver_dollar` game drew (the line after the coin count) and the
+/// seed its note names on stderr.
+fn played_strip(args: &[&str]) -> (String, Option<u64>) {
+    let output = grade()
+        .args(["play", "silver_dollar"])
+        .args(args)
+        .write_stdin("10\n")
+        .output()
+        .expect("grade runs");
+    assert!(output.status.success());
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    // The handout's strip: squares "_" or coin numbers 0-9, after the coin-count prompt.
+    let strip = stdout
+        .split(": ")
+        .nth(1)
+        .and_then(|rest| rest.lines().next())
+        .unwrap_or_default()
+        .to_string();
+    assert_eq!(
+        strip.split_whitespace().filter(|t| *t != "_").count(),
+        10,
+        "{stdout}"
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let seed = stderr
+        .split("--seed ")
+        .nth(1)
+        .and_then(|rest| rest.split('`').next())
+        .and_then(|n| n.parse().ok());
+    (strip, seed)
+}
+
+/// The handout: "a random strip" — the reference a student plays draws a fresh one each time,
+/// says which seed on stderr, and that seed plays the same strip again.
+#[test]
+fn play_silver_dollar_draws_a_fresh_strip_and_names_its_seed() {
+    let (first, first_seed) = played_strip(&[]);
+    let (second, second_seed) = played_strip(&[]);
+    let (third, _) = played_strip(&[]);
+    let first_seed = first_seed.expect("the seed is printed on stderr");
+    assert_ne!(Some(first_seed), second_seed);
+    // Three strips of 10 coins from three fresh seeds are not all the same.
+    assert!(first != second || second != third, "{first}");
+    let (replayed, note) = played_strip(&["--seed", &first_seed.to_string()]);
+    assert_eq!(replayed, first);
+    assert_eq!(note, None, "a given seed needs no note");
+}
+
 #[test]
 fn bad_game_arguments_and_board_files_are_one_clear_line() {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -170,7 +170,7 @@ pub enum Command {
         each read. At end of input (Ctrl-D) it exits quietly with status 0.",
         after_help = "Game arguments:\n  \
         collect BOARD_FILE                       the board file, rows of digits separated by spaces\n  \
-        silver_dollar [--seed N]                 a random strip drawn from seed N (default 0)\n  \
+        silver_dollar [--seed N]                 a random strip drawn from seed N (default: a fresh seed, printed on stderr)\n  \
         silver_dollar --board \"_ _ 0 _ 1\"        a given strip: _ empty, coins numbered from 0\n  \
         connect6 [--size N]                      an N×N board (default 19)\n\n\
         Examples:\n  grade play nim\n  grade play collect board.txt\n  grade play silver_dollar --seed 7"

@@ -13,7 +13,10 @@ use crate::games::{self, Assignment, Setup};
 
 /// `grade play`: the reference game on this terminal.
 pub fn play(assignment: Assignment, game_args: &[String]) -> anyhow::Result<u8> {
-    let setup = Setup::from_args(assignment, game_args, Path::new("."))?;
+    let (setup, note) = Setup::for_play(assignment, game_args, Path::new("."))?;
+    if let Some(note) = note {
+        eprintln!("grade: {note}");
+    }
     let stdin = std::io::stdin();
     let mut console = TerminalConsole::new(stdin.lock(), std::io::stdout().lock());
     games::play(&setup, &mut console);

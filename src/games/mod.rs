@@ -188,6 +188,31 @@ impl Setup {
         }
     }
 
+    /// A setup for a person playing the reference (`grade play`): what the handout draws at
+    /// random is drawn afresh unless the arguments fix it, so the reference a student plays
+    /// does not repeat itself; the note says how to play the same game again.
+    pub fn for_play(
+        assignment: Assignment,
+        args: &[String],
+        base_dir: &Path,
+    ) -> Result<(Setup, Option<String>), SetupError> {
+        let setup = Setup::from_args(assignment, args, base_dir)?;
+        Ok(match setup {
+            Setup::SilverDollar(silver_dollar::Start::Seeded(_)) if args.is_empty() => {
+                let seed = fresh_seed();
+                let note = format!(
+                    "the strip is drawn from seed {seed}; replay this game with \
+                     `grade play silver_dollar --seed {seed}`"
+                );
+                (
+                    Setup::SilverDollar(silver_dollar::Start::Seeded(seed)),
+                    Some(note),
+                )
+            }
+            other => (other, None),
+        })
+    }
+
     /// The assignment this setup belongs to.
     pub fn assignment(&self) -> Assignment {
         match self {
@@ -198,6 +223,20 @@ impl Setup {
             Setup::Nim => Assignment::Nim,
         }
     }
+}
+
+/// A seed no two plays share: the standard library's per-process random SipHash keys, mixed
+/// with the time.
+fn fresh_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    hasher.write_u128(now);
+    // Seeds stay below 2^53 so that every tool reading the note (a spreadsheet, JSON) keeps
+    // them exact.
+    hasher.finish() >> 11
 }
 
 fn no_args(assignment: Assignment, args: &[String]) -> Result<(), SetupError> {
