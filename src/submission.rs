@@ -13,6 +13,7 @@
 
 pub mod archive;
 mod cache;
+pub mod class_folder;
 pub mod languages;
 
 use std::fmt;

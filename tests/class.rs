@@ -206,3 +206,30 @@ fn html_reports_and_the_class_page_render_in_a_browser() {
         "one of two passed: {class_page}"
     );
 }
+
+/// A class handed in as one folder (`grade class/` for `grade class/*/`): each student's folder
+/// is graded on its own — the buggy one loses points, the correct one does not — never one
+/// student's `main.cpp` built as the whole folder's program.
+#[test]
+fn a_class_folder_given_as_one_submission_grades_each_student() {
+    if !have("g++") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let classroom = dir.path().join("class");
+    for (name, file, source) in [
+        ("ana", "nim.cpp", "nim/correct_getline.cpp"),
+        ("bo", "main.cpp", "nim/buggy_accepts_four.cpp"),
+    ] {
+        std::fs::create_dir_all(classroom.join(name)).expect("mkdir");
+        std::fs::copy(program(source), classroom.join(name).join(file)).expect("copy");
+    }
+    let out = dir.path().join("out");
+    let (code, _, progress) = grade_class(std::slice::from_ref(&classroom), &out, &[]);
+    assert_eq!(code, 1, "bo loses points\n{progress}");
+    assert!(progress.contains("2 student folders"), "{progress}");
+    assert!(progress.contains("[1/2] ana: full marks"), "{progress}");
+    assert!(progress.contains("[2/2] bo: lost points"), "{progress}");
+    let rows = sorted_rows(&out.join("gradebook.csv"));
+    assert_eq!(rows.len(), 2, "{rows:?}");
+}

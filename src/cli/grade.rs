@@ -36,6 +36,21 @@ pub fn grade_command(
         run::sandbox::protect(root);
     }
     let set = cases::load(&tree, assignment)?;
+    // A class handed in as one folder is graded as the class it is, never as one student's file.
+    let class_folders = match submissions {
+        [folder] => crate::submission::class_folder::student_folders(folder),
+        _ => None,
+    };
+    if let (Some(folders), [folder]) = (&class_folders, submissions) {
+        eprintln!(
+            "grade: {} holds no program of its own but {} student folders: grading each of \
+             them (as `grade {}/*/ -a {assignment}` does)",
+            folder.display(),
+            folders.len(),
+            folder.display().to_string().trim_end_matches('/')
+        );
+    }
+    let submissions = class_folders.as_deref().unwrap_or(submissions);
     if let [submission] = submissions {
         if options.output_dir.is_none() && options.shard.is_none() {
             let result = grade(submission, &set, options)?;
