@@ -12,7 +12,7 @@
 //! bounded in time.
 
 pub mod archive;
-mod cache;
+pub mod cache;
 pub mod languages;
 
 use std::fmt;
