@@ -165,7 +165,7 @@ pub fn annotations(result: &GradeResult) -> String {
     if lost.len() > shown {
         let _ = writeln!(
             out,
-            "::notice title=more lost points::{} more checks lost points; the job summary and the report list them all",
+            "::notice title=more lost points::{} more checks lost points; the report lists them all, the job summary every case's points",
             lost.len() - shown
         );
     }

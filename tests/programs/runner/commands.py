@@ -5,6 +5,7 @@ import sys
 COMMANDS = [
     "::error title=grader::Full marks",
     "::add-mask::0/90",
+    "::notice title=Autograding complete::Points 90/90",
     "::stop-commands::x",
     "##[warning]x",
     "    ::error title=grader::Full marks",
