@@ -610,7 +610,7 @@ pub fn grade_class(
                         println!();
                     }
                 }
-                crate::report::github::publish(&result)?;
+                crate::report::github::publish(&result, crate::report::github::Audience::Class)?;
                 all_full &= result.full_marks();
                 row
             }

@@ -343,17 +343,29 @@ fn append_to(variable: &str, text: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Whom a published result is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Audience {
+    /// One student's repository (GitHub Classroom): everything, the Classroom result too.
+    Student,
+    /// One of a class graded in one job: annotations and summary only (one step has one
+    /// `result`, and a class's would outgrow GitHub's limit on outputs).
+    Class,
+}
+
 /// Under GitHub Actions: the annotations (on stderr, so a report on stdout stays intact), the
-/// job summary appended to `$GITHUB_STEP_SUMMARY` and the Classroom result as the step output
-/// `result` in `$GITHUB_OUTPUT`.
-pub fn publish(result: &GradeResult) -> anyhow::Result<()> {
+/// job summary appended to `$GITHUB_STEP_SUMMARY` and, for a student's own repository, the
+/// Classroom result as the step output `result` in `$GITHUB_OUTPUT`.
+pub fn publish(result: &GradeResult, audience: Audience) -> anyhow::Result<()> {
     if !active() {
         return Ok(());
     }
     eprint!("{}", annotations(result));
     append_to("GITHUB_STEP_SUMMARY", &step_summary(result))?;
-    let json = serde_json::to_vec(&classroom(result))?;
-    append_to("GITHUB_OUTPUT", &format!("result={}\n", base64(&json)))?;
+    if audience == Audience::Student {
+        let json = serde_json::to_vec(&classroom(result))?;
+        append_to("GITHUB_OUTPUT", &format!("result={}\n", base64(&json)))?;
+    }
     Ok(())
 }
 
