@@ -128,7 +128,7 @@ fn the_documented_classroom_workflow_reports_the_score() {
         grade.parent().expect("bin dir").display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let mut stderr_of_grade = String::new();
+    let mut log_of_grade = String::new();
     let mut ran = Vec::new();
     for step in &steps {
         let Some(script) = text(step, "run") else {
@@ -165,7 +165,12 @@ fn the_documented_classroom_workflow_reports_the_score() {
             String::from_utf8_lossy(&out.stderr)
         );
         if text(step, "id") == Some("grade") {
-            stderr_of_grade = String::from_utf8_lossy(&out.stderr).into_owned();
+            // The text report and its annotations on stdout, errors on stderr.
+            log_of_grade = format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
         }
         ran.push(name.to_string());
     }
@@ -213,13 +218,13 @@ fn the_documented_classroom_workflow_reports_the_score() {
     );
 
     // At most the 10 annotations GitHub shows, the largest loss first.
-    let annotations: Vec<&str> = stderr_of_grade
+    let annotations: Vec<&str> = log_of_grade
         .lines()
         .filter(|l| l.starts_with("::error ") || l.starts_with("::notice "))
         .collect();
     assert!(
         !annotations.is_empty() && annotations.len() <= 10,
-        "{stderr_of_grade}"
+        "{log_of_grade}"
     );
     let losses: Vec<f64> = annotations
         .iter()
@@ -229,7 +234,7 @@ fn the_documented_classroom_workflow_reports_the_score() {
             lost.parse::<f64>().ok()
         })
         .collect();
-    assert!(!losses.is_empty(), "{stderr_of_grade}");
+    assert!(!losses.is_empty(), "{log_of_grade}");
     assert!(
         losses.windows(2).all(|w| w[0] >= w[1]),
         "largest loss first: {losses:?}"

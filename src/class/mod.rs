@@ -610,7 +610,11 @@ pub fn grade_class(
                         println!();
                     }
                 }
-                crate::report::github::publish(&result, crate::report::github::Audience::Class)?;
+                crate::report::github::publish(
+                    &result,
+                    crate::report::github::Audience::Class,
+                    options.output_dir.is_none(),
+                )?;
                 all_full &= result.full_marks();
                 row
             }

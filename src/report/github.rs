@@ -353,14 +353,30 @@ pub enum Audience {
     Class,
 }
 
-/// Under GitHub Actions: the annotations (on stderr, so a report on stdout stays intact), the
-/// job summary appended to `$GITHUB_STEP_SUMMARY` and, for a student's own repository, the
-/// Classroom result as the step output `result` in `$GITHUB_OUTPUT`.
-pub fn publish(result: &GradeResult, audience: Audience) -> anyhow::Result<()> {
+/// Under GitHub Actions: the annotations, the job summary appended to `$GITHUB_STEP_SUMMARY`
+/// and, for a student's own repository, the Classroom result as the step output `result` in
+/// `$GITHUB_OUTPUT`.
+///
+/// The annotations go to stderr, so a report on stdout stays intact — except after a text
+/// report on stdout (`report_on_stdout`), where they follow it on stdout: the runner reads the
+/// two streams separately, and an annotation read on stderr before the report's fence closed
+/// on stdout would be dropped.
+pub fn publish(
+    result: &GradeResult,
+    audience: Audience,
+    report_on_stdout: bool,
+) -> anyhow::Result<()> {
     if !active() {
         return Ok(());
     }
-    eprint!("{}", annotations(result));
+    if report_on_stdout {
+        let mut stdout = std::io::stdout().lock();
+        let _ = stdout
+            .write_all(annotations(result).as_bytes())
+            .and_then(|()| stdout.flush());
+    } else {
+        eprint!("{}", annotations(result));
+    }
     append_to("GITHUB_STEP_SUMMARY", &step_summary(result))?;
     if audience == Audience::Student {
         let json = serde_json::to_vec(&classroom(result))?;

@@ -189,11 +189,16 @@ fn student_text_never_becomes_a_workflow_command() {
                 String::from_utf8_lossy(&out.stderr)
             );
             assert_no_students_commands(who, format, &out);
-            // Its own annotations still reach the runner.
+            // Its own annotations still reach the runner (after a text report on stdout, on
+            // stdout; else on stderr).
+            let stdout = String::from_utf8_lossy(&out.stdout);
             let stderr = String::from_utf8_lossy(&out.stderr);
             assert!(
-                commands_in(&stderr).iter().any(|c| c.name == "error"),
-                "{who:?} {format}: no annotation\n{stderr}"
+                commands_in(&stdout)
+                    .iter()
+                    .chain(&commands_in(&stderr))
+                    .any(|c| c.name == "error"),
+                "{who:?} {format}: no annotation\n{stdout}\n{stderr}"
             );
             // The machine-readable formats still parse, to the same values.
             if format == "json" || format == "gradescope" {
