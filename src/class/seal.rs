@@ -11,8 +11,9 @@ use std::path::{Path, PathBuf};
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
-/// `N` bytes from the kernel's random number generator.
-pub fn random_bytes<const N: usize>() -> [u8; N] {
+/// `N` bytes from the kernel's random number generator (`getrandom`, else `/dev/urandom`);
+/// an error where neither gives any (then nothing is sealed: a key must not be guessable).
+pub fn random_bytes<const N: usize>() -> io::Result<[u8; N]> {
     let mut bytes = [0u8; N];
     let mut filled = 0;
     while filled < N {
@@ -26,28 +27,18 @@ pub fn random_bytes<const N: usize>() -> [u8; N] {
         };
         if got > 0 {
             filled += got as usize;
-        } else if io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
-            // No getrandom (a very old kernel): the same source through its device.
-            if let Ok(mut urandom) = std::fs::File::open("/dev/urandom") {
-                if urandom.read_exact(&mut bytes[filled..]).is_ok() {
-                    return bytes;
-                }
-            }
-            // Nothing random to be had: time and process, mixed (never a fixed value).
-            let now = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos());
-            let seed = format!("{now} {}", std::process::id());
-            let mut h = <Sha256 as sha2::Digest>::new();
-            sha2::Digest::update(&mut h, seed.as_bytes());
-            let digest = sha2::Digest::finalize(h);
-            for (i, b) in bytes[filled..].iter_mut().enumerate() {
-                *b = digest[i % digest.len()];
-            }
-            return bytes;
+            continue;
         }
+        let error = io::Error::last_os_error();
+        if error.kind() == io::ErrorKind::Interrupted {
+            continue;
+        }
+        // No getrandom (a very old kernel): the same source through its device.
+        let mut urandom = std::fs::File::open("/dev/urandom")?;
+        urandom.read_exact(&mut bytes[filled..])?;
+        return Ok(bytes);
     }
-    bytes
+    Ok(bytes)
 }
 
 /// The sealing key: read from the grader's cache directory, made there on first use.
@@ -64,7 +55,7 @@ impl SealKey {
         if let Some(key) = Self::read(&path) {
             return Some(key);
         }
-        let key: [u8; 32] = random_bytes();
+        let key: [u8; 32] = random_bytes().ok()?;
         let made = std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
@@ -151,6 +142,9 @@ mod tests {
         let other = tempfile::tempdir().expect("tempdir");
         let other = SealKey::in_dir(other.path()).expect("key");
         assert!(!other.verify(&[b"ana", b"{\"score\": 3}"], &seal));
-        assert_ne!(random_bytes::<16>(), random_bytes::<16>());
+        assert_ne!(
+            random_bytes::<16>().expect("random"),
+            random_bytes::<16>().expect("random")
+        );
     }
 }
