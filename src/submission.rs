@@ -12,7 +12,7 @@
 //! bounded in time.
 
 pub mod archive;
-mod cache;
+pub mod cache;
 pub mod class_folder;
 pub mod languages;
 

@@ -201,6 +201,10 @@ fn text_and_html_are_worded_as_evidence_and_show_the_shared_code_side_by_side() 
     assert!(status.status.success());
     let html = std::fs::read_to_string(&page).expect("written");
     assert!(html.contains("class=\"side\""), "side by side");
+    assert!(
+        html.contains("Content-Security-Policy\" content=\"default-src 'none'"),
+        "the page forbids scripts"
+    );
     assert!(html.contains("<span class=\"m0\">"), "shared lines marked");
     // The source is shown escaped: the includes' angle brackets never reach the page raw.
     assert!(html.contains("#include &lt;iostream&gt;"));

@@ -3,6 +3,7 @@
 //! repeated run, and shards for spreading a large course over a batch engine.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -13,6 +14,10 @@ use crate::grade::{self, GradeOptions};
 use crate::report::{self, Format};
 use crate::results::GradeResult;
 use crate::run;
+
+pub mod seal;
+
+use seal::SealKey;
 
 /// One shard of a class: part `index` (1-based) of `count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -210,6 +215,25 @@ fn row_of(student: &str, result: &GradeResult) -> Row {
     }
 }
 
+/// A text cell a spreadsheet would read as a formula (`=`, `+`, `-`, `@`, tab, carriage return
+/// first) made plain text with a leading `'` (OWASP's rule for CSV injection). Number cells
+/// are not text cells and stay numbers.
+fn text_cell(text: &str) -> String {
+    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{text}")
+    } else {
+        text.to_string()
+    }
+}
+
+/// A text cell as written by [`text_cell`], read back.
+fn read_text_cell(cell: &str) -> String {
+    match cell.strip_prefix('\'') {
+        Some(rest) if rest.starts_with(['=', '+', '-', '@', '\t', '\r']) => rest.to_string(),
+        _ => cell.to_string(),
+    }
+}
+
 /// Writes `rows` as `gradebook.csv` with one column per case of `case_names`.
 pub fn write_gradebook(path: &Path, case_names: &[String], rows: &[Row]) -> anyhow::Result<()> {
     let mut writer =
@@ -221,20 +245,20 @@ pub fn write_gradebook(path: &Path, case_names: &[String], rows: &[Row]) -> anyh
         "max_score".to_string(),
         "status".to_string(),
     ];
-    header.extend(case_names.iter().cloned());
+    header.extend(case_names.iter().map(|c| text_cell(c)));
     header.push("notes".to_string());
     writer.write_record(&header)?;
     let number = |v: Option<f64>| v.map_or(String::new(), report::points);
     for row in rows {
         let mut record = vec![
-            row.student.clone(),
-            row.submission.clone(),
+            text_cell(&row.student),
+            text_cell(&row.submission),
             number(row.score),
             number(row.max_score),
-            row.status.clone(),
+            text_cell(&row.status),
         ];
         record.extend(case_names.iter().map(|c| number(row.cases.get(c).copied())));
-        record.push(row.notes.clone());
+        record.push(text_cell(&row.notes));
         writer.write_record(&record)?;
     }
     writer
@@ -259,11 +283,14 @@ pub fn read_gradebook(path: &Path) -> anyhow::Result<(Vec<String>, Vec<Row>)> {
     {
         bail!("{}: not a gradebook written by grade", path.display());
     }
-    let case_names: Vec<String> = header[5..header.len() - 1].to_vec();
+    let case_names: Vec<String> = header[5..header.len() - 1]
+        .iter()
+        .map(|c| read_text_cell(c))
+        .collect();
     let mut rows = Vec::new();
     for record in reader.records() {
         let record = record.with_context(|| format!("{}: a bad row", path.display()))?;
-        let get = |i: usize| record.get(i).unwrap_or("").to_string();
+        let get = |i: usize| read_text_cell(record.get(i).unwrap_or(""));
         let number = |i: usize| record.get(i).and_then(|v| v.parse::<f64>().ok());
         rows.push(Row {
             student: get(0),
@@ -348,7 +375,8 @@ impl Progress {
                 bar.set_message(format!("{failures} lost points or failed"));
             }
             Progress::Lines { total } => {
-                eprintln!("[{position}/{total}] {student}: {outcome}");
+                let line = format!("[{position}/{total}] {student}: {outcome}\n");
+                eprint!("{}", report::github::fence(&line));
             }
         }
     }
@@ -369,34 +397,94 @@ fn state_paths(dir: &Path, student: &str) -> (PathBuf, PathBuf) {
     )
 }
 
-/// A stored result's gradebook row, when its key still matches.
-fn resumed_row(dir: &Path, student: &str, key: &str) -> Option<Row> {
-    let (key_path, result_path) = state_paths(dir, student);
-    if std::fs::read_to_string(key_path).ok()?.trim() != key {
-        return None;
+/// What the output directory holds for a student from an earlier run.
+enum Stored {
+    /// A result for this very submission, sealed by this grader: its row.
+    Kept(Box<Row>),
+    /// Nothing usable for this submission (none, or for other files, cases or options).
+    Missing,
+    /// A result that claims to be for this submission but whose seal does not verify: edited
+    /// since it was written (or written without this grader's key).
+    Unverified,
+}
+
+/// Every string of a stored JSON value escaped as when it was written ([`report::escape`]).
+fn escaped(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::String(text) => *text = report::escape::field(text),
+        serde_json::Value::Array(items) => items.iter_mut().for_each(escaped),
+        serde_json::Value::Object(map) => map.values_mut().for_each(escaped),
+        _ => {}
     }
-    let stored: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(result_path).ok()?).ok()?;
-    let cases = stored["cases"]
-        .as_array()?
-        .iter()
-        .filter_map(|c| Some((c["name"].as_str()?.to_string(), c["score"].as_f64()?)))
-        .collect();
-    Some(Row {
-        student: student.to_string(),
-        submission: stored["submission"].as_str()?.to_string(),
-        score: stored["score"].as_f64(),
-        max_score: stored["max_score"].as_f64(),
-        status: stored["class_status"].as_str()?.to_string(),
-        cases,
-        notes: stored["class_notes"].as_str().unwrap_or("").to_string(),
-    })
+}
+
+/// What is sealed for a student: who, the resume key and the stored result's bytes.
+fn sealed_parts<'a>(student: &'a str, key: &'a str, result: &'a [u8]) -> [&'a [u8]; 4] {
+    [
+        b"grade resume 1",
+        student.as_bytes(),
+        key.as_bytes(),
+        result,
+    ]
+}
+
+/// A stored result's gradebook row and JSON, when its key still matches and its seal verifies
+/// under `seal` (the grader's key); what it claims is escaped again on the way in.
+fn resumed(
+    dir: &Path,
+    student: &str,
+    key: &str,
+    seal: Option<&SealKey>,
+) -> (Stored, Option<serde_json::Value>) {
+    let (key_path, result_path) = state_paths(dir, student);
+    let Ok(stored_key) = std::fs::read_to_string(key_path) else {
+        return (Stored::Missing, None);
+    };
+    let mut lines = stored_key.lines();
+    if lines.next().map(str::trim) != Some(key) {
+        return (Stored::Missing, None);
+    }
+    let Ok(bytes) = std::fs::read(result_path) else {
+        return (Stored::Missing, None);
+    };
+    let verified = match (seal, lines.next()) {
+        (Some(seal), Some(mac)) => seal.verify(&sealed_parts(student, key, &bytes), mac.trim()),
+        _ => false,
+    };
+    if !verified {
+        return (Stored::Unverified, None);
+    }
+    let Ok(mut stored) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+        return (Stored::Unverified, None);
+    };
+    escaped(&mut stored);
+    let row = (|| {
+        let cases = stored["cases"]
+            .as_array()?
+            .iter()
+            .filter_map(|c| Some((c["name"].as_str()?.to_string(), c["score"].as_f64()?)))
+            .collect();
+        Some(Row {
+            student: student.to_string(),
+            submission: stored["submission"].as_str()?.to_string(),
+            score: stored["score"].as_f64(),
+            max_score: stored["max_score"].as_f64(),
+            status: stored["class_status"].as_str()?.to_string(),
+            cases,
+            notes: stored["class_notes"].as_str().unwrap_or("").to_string(),
+        })
+    })();
+    match row {
+        Some(row) => (Stored::Kept(Box::new(row)), Some(stored)),
+        None => (Stored::Unverified, None),
+    }
 }
 
 fn store(
     dir: &Path,
     student: &str,
     key: &str,
+    seal: Option<&SealKey>,
     result: &GradeResult,
     row: &Row,
 ) -> anyhow::Result<()> {
@@ -405,15 +493,23 @@ fn store(
         std::fs::create_dir_all(parent)
             .with_context(|| format!("cannot create {}", parent.display()))?;
     }
-    let mut value = serde_json::to_value(result)?;
+    let mut value = serde_json::to_value(report::escape::for_display(result))?;
     value["class_status"] = serde_json::Value::String(row.status.clone());
     value["class_notes"] = serde_json::Value::String(row.notes.clone());
-    std::fs::write(&result_path, serde_json::to_vec(&value)?)
+    let bytes = serde_json::to_vec(&value)?;
+    std::fs::write(&result_path, &bytes)
         .with_context(|| format!("cannot write {}", result_path.display()))?;
-    std::fs::write(&key_path, key)
+    // Without the grader's key nothing is sealed, and nothing will be taken back.
+    let mac = seal.map_or(String::new(), |s| {
+        s.seal(&sealed_parts(student, key, &bytes))
+    });
+    std::fs::write(&key_path, format!("{key}\n{mac}\n"))
         .with_context(|| format!("cannot write {}", key_path.display()))?;
     Ok(())
 }
+
+/// The note a student's row and progress line carry when a stored result did not verify.
+const UNVERIFIED: &str = "the stored result did not verify (edited?), so it was graded again";
 
 /// Grades several submissions, writing one report each (named after the student) and
 /// `gradebook.csv` into `--output-dir`, or the reports to standard output in text.
@@ -444,6 +540,8 @@ pub fn grade_class(
         .map(|c| c.points)
         .sum();
     let progress = Progress::new(chosen.len());
+    // The key stored results are sealed with, kept where neither runs nor students reach.
+    let seal = options.output_dir.as_ref().and_then(|_| SealKey::grader());
     let mut rows: Vec<Row> = Vec::new();
     let mut summaries: Vec<report::html::StudentSummary> = Vec::new();
     let report_name = |student: &str| format!("{student}.{}", options.format.extension());
@@ -466,25 +564,28 @@ pub fn grade_class(
             .as_ref()
             .filter(|_| !options.force)
             .and_then(|_| resume_key(submission, cases_digest, options));
+        let mut unverified = false;
         if let (Some(dir), Some(key)) = (&options.output_dir, &key) {
-            if let Some(row) = resumed_row(dir, student, key) {
-                summaries.push(report::html::StudentSummary {
-                    student: (*student).clone(),
-                    report: Some(report_name(student)),
-                    result: std::fs::read(state_paths(dir, student).1)
-                        .ok()
-                        .and_then(|b| serde_json::from_slice(&b).ok()),
-                });
-                all_full &= row.status == "full marks";
-                failures += usize::from(row.status != "full marks");
-                progress.done(
-                    done + 1,
-                    student,
-                    &format!("{} (unchanged, kept)", row.status),
-                    failures,
-                );
-                rows.push(row);
-                continue;
+            match resumed(dir, student, key, seal.as_ref()) {
+                (Stored::Kept(row), result) => {
+                    summaries.push(report::html::StudentSummary {
+                        student: (*student).clone(),
+                        report: Some(report_name(student)),
+                        result,
+                    });
+                    all_full &= row.status == "full marks";
+                    failures += usize::from(row.status != "full marks");
+                    progress.done(
+                        done + 1,
+                        student,
+                        &format!("{} (unchanged, kept)", row.status),
+                        failures,
+                    );
+                    rows.push(*row);
+                    continue;
+                }
+                (Stored::Unverified, _) => unverified = true,
+                (Stored::Missing, _) => {}
             }
         }
         let row = match grade::grade(submission, set, options) {
@@ -501,7 +602,7 @@ pub fn grade_class(
                         let path = dir.join(format!("{student}.{}", options.format.extension()));
                         crate::report::write(&result, options.format, Some(&path))?;
                         if let Some(key) = resume_key(submission, cases_digest, options) {
-                            store(dir, student, &key, &result, &row)?;
+                            store(dir, student, &key, seal.as_ref(), &result, &row)?;
                         }
                     }
                     None => {
@@ -509,7 +610,11 @@ pub fn grade_class(
                         println!();
                     }
                 }
-                crate::report::github::publish(&result)?;
+                crate::report::github::publish(
+                    &result,
+                    crate::report::github::Audience::Class,
+                    options.output_dir.is_none(),
+                )?;
                 all_full &= result.full_marks();
                 row
             }
@@ -522,7 +627,10 @@ pub fn grade_class(
             Err(error) => {
                 any_error = true;
                 let error = report::escape::visible(&format!("{error:#}"));
-                eprintln!("grade: {student}: {error}");
+                eprint!(
+                    "{}",
+                    report::github::fence(&format!("grade: {student}: {error}\n"))
+                );
                 Row {
                     student: (*student).clone(),
                     submission: report::escape::visible(&submission.display().to_string()),
@@ -533,8 +641,21 @@ pub fn grade_class(
                 }
             }
         };
+        let mut row = row;
+        if unverified {
+            row.notes = if row.notes.is_empty() {
+                UNVERIFIED.to_string()
+            } else {
+                format!("{}; {UNVERIFIED}", row.notes)
+            };
+        }
         failures += usize::from(row.status != "full marks");
-        progress.done(done + 1, student, &row.status, failures);
+        let outcome = if unverified {
+            format!("{} ({UNVERIFIED})", row.status)
+        } else {
+            row.status.clone()
+        };
+        progress.done(done + 1, student, &outcome, failures);
         rows.push(row);
     }
     progress.finish();
@@ -562,14 +683,19 @@ pub fn grade_class(
         .map(|r| r.student.chars().count())
         .max()
         .unwrap_or(10);
-    println!("{} submissions of {}:", rows.len(), set.assignment);
+    let mut summary = format!("{} submissions of {}:\n", rows.len(), set.assignment);
     for row in &rows {
         let points = match (row.score, row.max_score) {
             (Some(s), Some(m)) => report::points_of(s, m),
             _ => "—".to_string(),
         };
-        println!("  {:<width$}  {points:>7}  {}", row.student, row.status);
+        let _ = writeln!(
+            summary,
+            "  {:<width$}  {points:>7}  {}",
+            row.student, row.status
+        );
     }
+    print!("{}", report::github::fence(&summary));
     Ok(if run::interrupt::interrupted() {
         run::interrupt::EXIT_INTERRUPTED
     } else if any_error {
@@ -665,5 +791,31 @@ mod tests {
             merge_gradebooks(&[one.clone(), one], &merged).is_err(),
             "a student twice"
         );
+    }
+
+    #[test]
+    fn formula_cells_are_text_and_read_back_as_written() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("gradebook.csv");
+        let cases = vec!["-case".to_string()];
+        let row = Row {
+            student: "=HYPERLINK(\"http://x\",\"click\")".into(),
+            submission: "+1".into(),
+            score: Some(2.5),
+            max_score: Some(10.0),
+            status: "@SUM(A1)".into(),
+            cases: [("-case".to_string(), 2.5)].into_iter().collect(),
+            notes: "\tx".into(),
+        };
+        write_gradebook(&path, &cases, std::slice::from_ref(&row)).expect("write");
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert_eq!(
+            text.lines().nth(1),
+            Some("\"'=HYPERLINK(\"\"http://x\"\",\"\"click\"\")\",'+1,2.5,10,'@SUM(A1),2.5,'\tx"),
+            "{text}"
+        );
+        assert!(text.starts_with("student,submission,score,max_score,status,'-case,notes"));
+        let (names, rows) = read_gradebook(&path).expect("read");
+        assert_eq!((names, rows), (cases, vec![row]));
     }
 }

@@ -55,7 +55,11 @@ pub fn grade_command(
         if options.output_dir.is_none() && options.shard.is_none() {
             let result = grade(submission, &set, options)?;
             report::write(&result, options.format, options.output.as_deref())?;
-            report::github::publish(&result)?;
+            report::github::publish(
+                &result,
+                report::github::Audience::Student,
+                options.output.is_none() && options.format == report::Format::Text,
+            )?;
             return Ok(if result.full_marks() { 0 } else { 1 });
         }
     }

@@ -76,13 +76,18 @@ fn explore(args: &ExploreArgs) -> anyhow::Result<u8> {
         Some(dir) => crate::explore::save_case(&exploration, args.assignment, dir)?,
         None => None,
     };
+    // What the program printed is quoted: under GitHub Actions, escaped or fenced.
     if json {
-        println!("{}", serde_json::to_string_pretty(&exploration)?);
+        let text = format!("{}\n", serde_json::to_string_pretty(&exploration)?);
+        let safe =
+            crate::report::github::structured(text.into_bytes(), crate::report::Format::Json);
+        print!("{}", String::from_utf8_lossy(&safe));
     } else {
-        print!("{}", crate::report::explore::render(&exploration));
+        let mut text = crate::report::explore::render(&exploration);
         if let Some(path) = saved {
-            println!("Saved as {}", path.display());
+            text.push_str(&format!("Saved as {}\n", path.display()));
         }
+        print!("{}", crate::report::github::fence(&text));
     }
     Ok(if exploration.finding.is_some() { 1 } else { 0 })
 }
@@ -187,10 +192,12 @@ fn dispatch(cli: Cli) -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
             // Errors quote paths and messages a student may control: escaped.
-            eprintln!(
-                "grade: {}",
+            // Under GitHub Actions, fenced: a quoted name could read as a workflow command.
+            let line = format!(
+                "grade: {}\n",
                 crate::report::escape::visible(&format!("{error:#}"))
             );
+            eprint!("{}", crate::report::github::fence(&line));
             ExitCode::from(2)
         }
     }

@@ -4,6 +4,7 @@
 //! escaped), then stderr, then one line saying how the run ended; `--json` prints all of it
 //! as one JSON object for scripts and tests.
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -154,7 +155,10 @@ pub fn run_command(args: &RunArgs) -> anyhow::Result<u8> {
             "detection": outcome.detection.name(),
             "sandbox": crate::run::layers::states(),
         });
-        println!("{value}");
+        let text = format!("{value}\n");
+        let safe =
+            crate::report::github::structured(text.into_bytes(), crate::report::Format::Json);
+        print!("{}", String::from_utf8_lossy(&safe));
     } else {
         for layer in crate::run::layers::states() {
             if layer.required && !layer.active {
@@ -164,16 +168,21 @@ pub fn run_command(args: &RunArgs) -> anyhow::Result<u8> {
                 );
             }
         }
-        print!("{}", escape_controls(&t.terminal_text()));
+        let mut shown = escape_controls(&t.terminal_text());
         if outcome.output_truncated {
-            println!("\n[output cut at {} bytes]", spec.limits.output_bytes);
+            let _ = writeln!(
+                shown,
+                "\n[output cut at {} bytes]",
+                spec.limits.output_bytes
+            );
         }
         let err = t.output_text(Stream::Stderr);
         if !err.is_empty() {
-            println!("--- stderr ---");
-            print!("{}", escape_controls(&err));
+            shown.push_str("--- stderr ---\n");
+            shown.push_str(&escape_controls(&err));
         }
-        println!(
+        let _ = writeln!(
+            shown,
             "--- {}{} · {} unread input line(s){} · wall {:.1} ms · cpu {:.1} ms · peak {} · input detection: {}",
             ending_name(outcome.ending),
             code.map(|c| format!(" ({c})")).unwrap_or_default(),
@@ -187,6 +196,8 @@ pub fn run_command(args: &RunArgs) -> anyhow::Result<u8> {
                 .unwrap_or_else(|| "unknown".into()),
             outcome.detection.name(),
         );
+        // The program's output, fenced under GitHub Actions: it may hold workflow commands.
+        print!("{}", crate::report::github::fence(&shown));
     }
     Ok(0)
 }

@@ -82,10 +82,31 @@ pub fn similarity_command(args: &SimilarityArgs) -> anyhow::Result<u8> {
         .collect::<anyhow::Result<Vec<_>>>()?;
     let similarity =
         crate::analyze::similarity::compare_loaded(args.assignment.name(), loaded, &args.base)?;
-    let report = match args.format {
-        SimilarityFormat::Text => crate::report::similarity::text(&similarity),
-        SimilarityFormat::Json => crate::report::similarity::json(&similarity)?,
-        SimilarityFormat::Html => crate::report::similarity::html(&similarity),
+    let (report, format) = match args.format {
+        SimilarityFormat::Text => (
+            crate::report::similarity::text(&similarity),
+            crate::report::Format::Text,
+        ),
+        SimilarityFormat::Json => (
+            crate::report::similarity::json(&similarity)?,
+            crate::report::Format::Json,
+        ),
+        SimilarityFormat::Html => (
+            crate::report::similarity::html(&similarity),
+            crate::report::Format::Html,
+        ),
+    };
+    // Names and code are the students': under GitHub Actions nothing may read as a command.
+    let report = if crate::report::github::active() {
+        let safe = crate::report::github::structured(report.into_bytes(), format);
+        let safe = String::from_utf8_lossy(&safe).into_owned();
+        if format == crate::report::Format::Text && args.output.is_none() {
+            crate::report::github::fence(&safe)
+        } else {
+            safe
+        }
+    } else {
+        report
     };
     match &args.output {
         Some(path) => std::fs::write(path, report)

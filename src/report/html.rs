@@ -29,6 +29,28 @@ pub fn escape(text: &str) -> String {
     out
 }
 
+/// A name made one relative URL path segment: every byte but the unreserved ones
+/// (`A-Z a-z 0-9 - . _ ~`) percent-encoded, so no `:` can start a scheme (a student folder
+/// named `javascript:alert(1)` links to `javascript%3Aalert%281%29.html`, a file beside the
+/// page) and no `/`, `?` or `#` can change where it points.
+pub fn url_segment(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for byte in name.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
+            out.push(char::from(byte));
+        } else {
+            let _ = write!(out, "%{byte:02X}");
+        }
+    }
+    out
+}
+
+/// The policy every page carries: no script, no request anywhere; inline style and inline
+/// images only (the pages need nothing else), so even markup that slipped past the escaping
+/// could run nothing.
+pub const CONTENT_SECURITY_POLICY: &str =
+    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'\">";
+
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em;max-width:60em}\
 table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}\
 .pass{color:#186a1d}.fail{color:#a31515}.na{color:#777}pre{background:#f6f6f6;padding:.6em;overflow-x:auto}\
@@ -37,7 +59,7 @@ table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em;tex
 fn page(title: &str, body: &str) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <title>{}</title><style>{STYLE}</style></head>\n<body>\n{body}</body></html>\n",
+         {CONTENT_SECURITY_POLICY}<title>{}</title><style>{STYLE}</style></head>\n<body>\n{body}</body></html>\n",
         escape(title)
     )
 }
@@ -70,11 +92,12 @@ impl Exporter for HtmlExporter {
             let full = case.status == CaseStatus::Passed && case.score + 1e-9 >= case.max_score;
             let _ = writeln!(
                 body,
-                "<tr><td><a href=\"#case-{0}\">{0}</a></td><td>{1}</td><td class=\"{2}\">{3}</td></tr>",
+                "<tr><td><a href=\"#case-{4}\">{0}</a></td><td>{1}</td><td class=\"{2}\">{3}</td></tr>",
                 escape(&case.name),
                 points_of(case.score, case.max_score),
                 if full { "pass" } else { "fail" },
-                if full { "✓" } else { "✗" }
+                if full { "✓" } else { "✗" },
+                url_segment(&case.name)
             );
         }
         body.push_str("</table>\n");
@@ -282,7 +305,7 @@ pub fn class_page(assignment: &str, students: &[StudentSummary]) -> String {
         let name = match &student.report {
             Some(link) => format!(
                 "<a href=\"{}\">{}</a>",
-                escape(link),
+                url_segment(link),
                 escape(&student.student)
             ),
             None => escape(&student.student),
@@ -334,5 +357,25 @@ mod tests {
         assert!(html.contains("<tr><td>40–49%</td><td>2</td>"), "{html}");
         assert!(html.contains("<a href=\"ana.html\">ana</a>"), "{html}");
         assert!(html.contains("<tr><td>cy</td><td>—</td></tr>"), "{html}");
+        assert!(html.contains(CONTENT_SECURITY_POLICY), "{html}");
+    }
+
+    #[test]
+    fn links_from_names_are_relative_and_encoded() {
+        assert_eq!(
+            url_segment("javascript:alert(document.domain).html"),
+            "javascript%3Aalert%28document.domain%29.html"
+        );
+        assert_eq!(url_segment("a/b?c#d é"), "a%2Fb%3Fc%23d%20%C3%A9");
+        let students = vec![StudentSummary {
+            student: "javascript:alert(1)".into(),
+            report: Some("javascript:alert(1).html".into()),
+            result: None,
+        }];
+        let html = class_page("nim", &students);
+        assert!(
+            html.contains("<a href=\"javascript%3Aalert%281%29.html\">javascript:alert(1)</a>"),
+            "{html}"
+        );
     }
 }

@@ -111,7 +111,15 @@ pub fn write(result: &GradeResult, format: Format, path: Option<&Path>) -> anyho
         && format == Format::Text
         && std::io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    let bytes = exporter(format, RenderOptions { color }).export(result)?;
+    let mut bytes = exporter(format, RenderOptions { color }).export(result)?;
+    if github::active() {
+        // Nothing the student wrote may reach the runner as a workflow command: every format
+        // escapes what could start one, and a text report on standard output is fenced.
+        bytes = github::structured(bytes, format);
+        if path.is_none() && format == Format::Text {
+            bytes = github::fence(&String::from_utf8_lossy(&bytes)).into_bytes();
+        }
+    }
     match path {
         Some(path) => std::fs::write(path, &bytes)
             .with_context(|| format!("cannot write the report to {}", path.display()))?,

@@ -239,8 +239,9 @@ pub fn html(similarity: &Similarity) -> String {
         body.push_str("</div>\n");
     }
     format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Similarity: {}</title>\
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">{}<title>Similarity: {}</title>\
          <style>{STYLE}</style></head>\n<body>\n{body}</body></html>\n",
+        super::html::CONTENT_SECURITY_POLICY,
         escape(&similarity.assignment)
     )
 }

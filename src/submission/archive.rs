@@ -37,7 +37,8 @@ pub fn format_of(path: &Path) -> Option<Format> {
 /// How much an archive may unpack to.
 #[derive(Debug, Clone, Copy)]
 pub struct Caps {
-    /// Files unpacked.
+    /// Entries unpacked: files and directories alike (a directory costs the grader as much
+    /// as a file, and an archive of empty folders is as large a bomb as one of files).
     pub files: u64,
     /// Bytes written, all files together.
     pub bytes: u64,
@@ -127,6 +128,15 @@ impl Budget {
         Ok(Some(into.join(relative)))
     }
 
+    /// Counts one more entry (file or directory) against the cap.
+    fn count(&mut self) -> Result<(), UnpackError> {
+        self.files += 1;
+        if self.files > self.caps.files {
+            return Err(too_many(self.caps.files));
+        }
+        Ok(())
+    }
+
     /// Writes one file from `reader`, counting its real size.
     fn write_file(
         &mut self,
@@ -134,13 +144,6 @@ impl Budget {
         reader: &mut dyn Read,
         executable: bool,
     ) -> Result<(), UnpackError> {
-        self.files += 1;
-        if self.files > self.caps.files {
-            return Err(UnpackError::TooLarge(format!(
-                "more than {} files",
-                self.caps.files
-            )));
-        }
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)?;
         }
@@ -192,12 +195,18 @@ impl Budget {
         let Some(path) = self.place(into, name)? else {
             return Ok(());
         };
+        self.count()?;
         match executable {
             None => std::fs::create_dir_all(&path)?,
             Some(executable) => self.write_file(&path, reader, executable)?,
         }
         Ok(())
     }
+}
+
+/// The refusal of an archive with more entries than `cap`.
+fn too_many(cap: u64) -> UnpackError {
+    UnpackError::TooLarge(format!("more than {cap} files and folders"))
 }
 
 /// Unpacks `archive` into the existing, empty directory `into`.
@@ -216,6 +225,10 @@ pub fn unpack(archive: &Path, format: Format, into: &Path, caps: Caps) -> Result
 
 fn unpack_zip(file: std::fs::File, into: &Path, budget: &mut Budget) -> Result<(), UnpackError> {
     let mut zip = zip::ZipArchive::new(file).map_err(|e| UnpackError::Corrupt(e.to_string()))?;
+    // The central directory lists every entry: too many is refused before anything is made.
+    if zip.len() as u64 > budget.caps.files {
+        return Err(too_many(budget.caps.files));
+    }
     for i in 0..zip.len() {
         let mut entry = zip
             .by_index(i)
@@ -348,6 +361,69 @@ mod tests {
         let into = tempfile::tempdir().expect("dir");
         let e = unpack(archive.path(), Format::Zip, into.path(), CAPS).expect_err("many");
         assert!(e.to_string().contains("more than 10 files"), "{e}");
+    }
+
+    #[test]
+    fn folders_count_and_a_zip_of_too_many_creates_nothing() {
+        let file = tempfile::Builder::new()
+            .suffix(".zip")
+            .tempfile()
+            .expect("temp");
+        let mut zip = zip::ZipWriter::new(file.reopen().expect("reopen"));
+        for i in 0..11 {
+            zip.add_directory(format!("d{i}/"), SimpleFileOptions::default())
+                .expect("dir");
+        }
+        zip.finish().expect("finish");
+        let into = tempfile::tempdir().expect("dir");
+        let e = unpack(file.path(), Format::Zip, into.path(), CAPS).expect_err("many");
+        assert!(
+            e.to_string().contains("more than 10 files and folders"),
+            "{e}"
+        );
+        assert_eq!(std::fs::read_dir(into.path()).expect("ls").count(), 0);
+        // Six folders and five files: eleven entries, one too many.
+        let names: Vec<String> = (0..6).map(|i| format!("d{i}/f.txt")).collect();
+        let mut entries: Vec<(&str, &[u8])> =
+            names.iter().map(|n| (n.as_str(), &b"1"[..])).collect();
+        entries.truncate(5);
+        let file = tempfile::Builder::new()
+            .suffix(".tar.gz")
+            .tempfile()
+            .expect("temp");
+        let gz = flate2::write::GzEncoder::new(
+            file.reopen().expect("reopen"),
+            flate2::Compression::fast(),
+        );
+        let mut tar = tar::Builder::new(gz);
+        for i in 0..6 {
+            let mut header = tar::Header::new_gnu();
+            header.set_entry_type(tar::EntryType::Directory);
+            header.set_size(0);
+            header.set_mode(0o755);
+            header.set_cksum();
+            tar.append_data(&mut header, format!("d{i}/"), io::empty())
+                .expect("dir");
+        }
+        for (name, bytes) in &entries {
+            let mut header = tar::Header::new_gnu();
+            header.set_size(bytes.len() as u64);
+            header.set_mode(0o644);
+            header.set_cksum();
+            tar.append_data(&mut header, name, *bytes).expect("file");
+        }
+        tar.into_inner()
+            .expect("tar")
+            .finish()
+            .expect("gz")
+            .flush()
+            .expect("flush");
+        let into = tempfile::tempdir().expect("dir");
+        let e = unpack(file.path(), Format::TarGz, into.path(), CAPS).expect_err("eleven");
+        assert!(
+            e.to_string().contains("more than 10 files and folders"),
+            "{e}"
+        );
     }
 
     #[test]

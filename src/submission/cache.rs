@@ -88,28 +88,38 @@ impl Key {
         Ok(self)
     }
 
-    /// Adds every regular file under `dir` (its path relative to `dir`, its mode and its
-    /// content), in name order.
+    /// Adds the whole tree under `dir`, in name order: every entry's path relative to `dir`,
+    /// its kind (a directory, empty or not, counts as much as a file: a build script can test
+    /// for it) and the permission bits a build can observe, and each file's content. A link or
+    /// a special file (which a submission never holds once copied) makes no key.
     pub fn files(mut self, dir: &Path) -> io::Result<Key> {
-        let mut files: Vec<PathBuf> = Vec::new();
         for entry in walkdir::WalkDir::new(dir)
             .follow_links(false)
             .sort_by_file_name()
+            .min_depth(1)
         {
             let entry = entry.map_err(io::Error::other)?;
-            if entry.file_type().is_file() {
-                files.push(entry.into_path());
+            let relative = entry.path().strip_prefix(dir).unwrap_or(entry.path());
+            let name = relative.as_os_str().as_encoded_bytes();
+            let kind = entry.file_type();
+            if kind.is_dir() {
+                let mode = entry.metadata().map_err(io::Error::other)?.mode() & 0o7777;
+                self.field(b"dir", name);
+                self.field(b"mode", format!("{mode:o}").as_bytes());
+            } else if kind.is_file() {
+                let mut content = Vec::new();
+                let mut file = std::fs::File::open(entry.path())?;
+                let mode = file.metadata()?.permissions().mode() & 0o7777;
+                file.read_to_end(&mut content)?;
+                self.field(b"file", name);
+                self.field(b"mode", format!("{mode:o}").as_bytes());
+                self.field(b"content", &content);
+            } else {
+                return Err(io::Error::other(format!(
+                    "{}: neither a file nor a directory",
+                    relative.display()
+                )));
             }
-        }
-        for path in files {
-            let relative = path.strip_prefix(dir).unwrap_or(&path);
-            let mut content = Vec::new();
-            let mut file = std::fs::File::open(&path)?;
-            let mode = file.metadata()?.permissions().mode() & 0o111;
-            file.read_to_end(&mut content)?;
-            self.field(b"file", relative.as_os_str().as_encoded_bytes());
-            self.field(b"mode", mode.to_string().as_bytes());
-            self.field(b"content", &content);
         }
         Ok(self)
     }
@@ -181,7 +191,7 @@ pub fn build(
 /// Everything that decides a build: its language, its tools, the options and every file.
 fn build_key(build: &Build<'_>) -> io::Result<Key> {
     let mut key = Key::default()
-        .with("cache", b"grade build 1")
+        .with("cache", b"grade build 2")
         .with("language", build.language.name.as_bytes());
     for tool in build.language.tools {
         let path = super::find_tool(tool).ok_or_else(|| io::Error::other("no tool"))?;
@@ -420,6 +430,31 @@ mod tests {
         assert_ne!(key(a.path(), "/bin/sh"), key(a.path(), "/bin/cat"));
         std::fs::write(b.path().join("nim.cpp"), "int main() { return 1; }\n").expect("write");
         assert_ne!(key(a.path(), "/bin/sh"), key(b.path(), "/bin/sh"));
+    }
+
+    #[test]
+    fn a_key_covers_the_shape_of_the_tree_and_refuses_links() {
+        let a = tempfile::tempdir().expect("tempdir");
+        let b = tempfile::tempdir().expect("tempdir");
+        for dir in [a.path(), b.path()] {
+            std::fs::write(dir.join("build.sh"), "test -d extra\n").expect("write");
+        }
+        let key = |dir: &Path| Key::default().files(dir).map(|k| k.bytes);
+        assert_eq!(key(a.path()).expect("a"), key(b.path()).expect("b"));
+        // An empty directory is part of the tree.
+        std::fs::create_dir(b.path().join("extra")).expect("mkdir");
+        assert_ne!(key(a.path()).expect("a"), key(b.path()).expect("b"));
+        std::fs::create_dir(a.path().join("extra")).expect("mkdir");
+        assert_eq!(key(a.path()).expect("a"), key(b.path()).expect("b"));
+        // So is a mode a build can observe.
+        std::fs::set_permissions(
+            b.path().join("build.sh"),
+            std::fs::Permissions::from_mode(0o755),
+        )
+        .expect("chmod");
+        assert_ne!(key(a.path()).expect("a"), key(b.path()).expect("b"));
+        std::os::unix::fs::symlink("/etc/passwd", a.path().join("link")).expect("symlink");
+        assert!(key(a.path()).is_err(), "a link makes no key");
     }
 
     #[test]
