@@ -339,6 +339,7 @@ fn not_resizable(case: &Case, reason: &str) -> CaseResult {
         input: Vec::new(),
         notes: Vec::new(),
         stderr: String::new(),
+        first_difference: None,
     }
 }
 
@@ -563,6 +564,7 @@ fn explore_case(
         input: if hidden { Vec::new() } else { input },
         notes: Vec::new(),
         stderr: String::new(),
+        first_difference: None,
     })
 }
 
@@ -602,6 +604,7 @@ fn grade_case(
                 },
                 notes: vec![format!("the program could not be run: {error}")],
                 stderr: String::new(),
+                first_difference: None,
             })
         }
     };
@@ -702,6 +705,7 @@ fn grade_case(
         } else {
             capped(&outcome.transcript.output_text(Stream::Stderr), 2000)
         },
+        first_difference: None,
     })
 }
 
@@ -840,6 +844,7 @@ fn build_failed(
             input: Vec::new(),
             notes: vec!["the submission did not build".to_string()],
             stderr: String::new(),
+            first_difference: None,
         })
         .collect::<Vec<_>>();
     GradeResult {

@@ -509,6 +509,7 @@ pub fn evaluate(student: &View, reference: &View, spec: &BoardSpec) -> Evaluatio
             board_difference(at, student, got.as_ref(), reference, want.as_ref()),
             matched,
             total,
+            "boards",
         )
     }
 }
@@ -532,6 +533,12 @@ fn board_difference(
         actual: board_text(student, got),
         inputs_before,
         relaxation: None,
+        student_line: Some(
+            got.map_or_else(
+                || student.first_line_after(inputs_before),
+                |b| student.line_at(b.offset),
+            ) + 1,
+        ),
     }
 }
 

@@ -160,6 +160,28 @@ impl View {
         self.input_offsets.partition_point(|&o| o < offset)
     }
 
+    /// The index of the line of the text that holds byte `offset` (the line count past the
+    /// end).
+    pub fn line_at(&self, offset: usize) -> usize {
+        let end = offset.min(self.text.len());
+        self.text.as_bytes()[..end]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+    }
+
+    /// The index of the first line printed after `inputs` inputs had been sent (the line an
+    /// input was typed on belongs to the output before it).
+    pub fn first_line_after(&self, inputs: usize) -> usize {
+        match inputs.checked_sub(1) {
+            None => 0,
+            Some(last) => match self.input_offsets.get(last) {
+                Some(&offset) => self.line_at(offset + 1),
+                None => self.line_at(self.text.len()),
+            },
+        }
+    }
+
     /// The lines of the text with the byte offset where each starts.
     pub fn lines(&self) -> impl Iterator<Item = (usize, &str)> + '_ {
         self.lines_inclusive()
@@ -227,12 +249,17 @@ pub fn difference(
         (None, Some(offset)) => reference.inputs_before(offset),
         (None, None) => 0,
     };
+    // Where the student printed nothing there: the first line after as many inputs.
+    let student_line = student_at
+        .line
+        .unwrap_or_else(|| student.first_line_after(inputs_before));
     Difference {
         location,
         expected: excerpt(reference, reference_at),
         actual: excerpt(student, student_at),
         inputs_before,
         relaxation,
+        student_line: Some(student_line + 1),
     }
 }
 

@@ -191,10 +191,12 @@ fn lost(score: f64, max_score: f64) -> bool {
 /// The feedback for one case, without a header line and without indentation.
 ///
 /// Hidden cases get only [`HIDDEN_NOTE`]; cases that never ran because the build failed get
-/// only a note saying so. Visible cases that lost points get the rule, the input sent with
-/// the point of the first difference marked, each failing check with its difference in
-/// context, how the run ended, stderr and notes; visible cases with full marks only their
-/// notes (or "passed" when there are none).
+/// only a note saying so. A visible case that lost points reads cause first: a limit the
+/// program hit (time, CPU, memory, output) or its crash on the first line; then the first
+/// difference in the run, with the check that found it and both sides in context, and the
+/// rule the case tests; the input sent, marked where that difference came; then the checks
+/// that differ later, one line each, as what may follow from it; how the run ended, stderr
+/// and notes. Visible cases with full marks get only their notes (or "passed").
 pub(crate) fn case_feedback(case: &CaseResult, style: Style) -> String {
     if case.run.ended == Ended::BuildFailed {
         return format!("{NOT_BUILT}\n");
@@ -204,36 +206,75 @@ pub(crate) fn case_feedback(case: &CaseResult, style: Style) -> String {
     }
     let failed = !full_marks(case);
     let mut out = String::new();
+    let mut limit_note = None;
 
     if failed {
-        if !case.description.is_empty() {
-            let _ = writeln!(out, "{} {}", style.bold("Rule:"), case.description);
+        limit_note = limit(case);
+        if let Some(note) = &limit_note {
+            let _ = writeln!(out, "{}", style.red(&style.bold(&capitalised(note))));
         }
-        let failing: Vec<&CheckResult> = case
-            .checks
-            .iter()
-            .filter(|c| !c.passed || lost(c.score, c.max_score))
-            .collect();
+        let cause = super::first_difference(case);
+        if let Some(check) = cause.map(|index| &case.checks[index]) {
+            let _ = writeln!(
+                out,
+                "{} {}",
+                style.red(&style.bold("First difference:")),
+                check_line(check, style)
+            );
+            difference_feedback(&mut out, check, style);
+        }
+        if !case.description.is_empty() {
+            let _ = writeln!(
+                out,
+                "{} {}",
+                style.bold(if cause.is_some() {
+                    "Rule it breaks:"
+                } else {
+                    "Rule:"
+                }),
+                shortened(&case.description, RULE_CHARS)
+            );
+        }
         if !case.input.is_empty() {
-            // Mark where a check that costs points first differed (informational ones only
-            // when nothing else differs).
-            let scored: Vec<&&CheckResult> = failing.iter().filter(|c| c.max_score > 0.0).collect();
-            let marked: Vec<&&CheckResult> = if scored.is_empty() {
-                failing.iter().collect()
-            } else {
-                scored
-            };
-            let marker = marked
-                .iter()
-                .filter_map(|c| c.difference.as_ref())
-                .map(|d| d.inputs_before)
-                .min();
+            let marker = cause
+                .and_then(|index| case.checks[index].difference.as_ref())
+                .map(|d| d.inputs_before);
             input_listing(&mut out, &case.input, marker, style);
         }
-        for check in failing {
-            check_feedback(&mut out, check, style);
+        let mut later: Vec<(usize, &CheckResult)> = case
+            .checks
+            .iter()
+            .enumerate()
+            .filter(|(index, c)| Some(*index) != cause && super::check_lost(c))
+            .collect();
+        // In the order they differ in the run; informational checks last.
+        later.sort_by_key(|(index, c)| {
+            (
+                c.max_score <= 0.0,
+                c.difference
+                    .as_ref()
+                    .map_or((usize::MAX, usize::MAX), |d| d.order()),
+                *index,
+            )
+        });
+        if !later.is_empty() {
+            let _ = writeln!(
+                out,
+                "{}",
+                style.bold(if cause.is_some() {
+                    "Also differing, after the first difference (may follow from it):"
+                } else {
+                    "Also differing:"
+                })
+            );
+            for (_, check) in later {
+                let _ = writeln!(out, "  {}", check_line(check, style));
+                if let Some(difference) = &check.difference {
+                    let _ = writeln!(out, "    {}", style.dim(&place(difference)));
+                }
+            }
         }
-        run_feedback(&mut out, case);
+        run_feedback(&mut out, case, limit_note.is_some());
         if !case.stderr.trim().is_empty() {
             let _ = writeln!(out, "{}", style.bold("The program's stderr:"));
             let lines: Vec<&str> = case.stderr.lines().collect();
@@ -250,12 +291,147 @@ pub(crate) fn case_feedback(case: &CaseResult, style: Style) -> String {
         }
     }
     for note in &case.notes {
+        if limit_note.as_ref() == Some(note) {
+            continue;
+        }
         let _ = writeln!(out, "{} {note}", style.bold("Note:"));
     }
     if out.is_empty() {
         out.push_str("passed\n");
     }
     out
+}
+
+/// Where a difference is: its location, and after how many input lines (once).
+fn place(difference: &crate::results::Difference) -> String {
+    let location = &difference.location;
+    if location.starts_with("after ") || location.starts_with("before ") {
+        return location.clone();
+    }
+    format!(
+        "at {location}, after {} input line{}",
+        difference.inputs_before,
+        plural(difference.inputs_before)
+    )
+}
+
+/// "" for one, "s" for any other count.
+fn plural(count: usize) -> &'static str {
+    if count == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// `text` with its first letter in capitals.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// What stopped the program, when a limit did (time, CPU, memory, output) or it crashed: the
+/// case's note saying so, else the run's ending. Everything else in such a case follows from it.
+fn limit(case: &CaseResult) -> Option<String> {
+    let run = &case.run;
+    let stopped = matches!(
+        run.ended,
+        Ended::Timeout | Ended::CpuLimit | Ended::MemoryLimit | Ended::OutputLimit | Ended::Signal
+    ) || run.output_truncated;
+    if !stopped {
+        return None;
+    }
+    let note = case.notes.iter().find(|n| {
+        n.starts_with("the program was stopped") || n.starts_with("the program crashed")
+    });
+    Some(match note {
+        Some(note) => note.clone(),
+        None if run.output_truncated && run.ended != Ended::Signal => {
+            "the program was stopped at the output limit".to_string()
+        }
+        None => match (run.ended, run.signal) {
+            (Ended::Signal, Some(signal)) => {
+                format!("the program crashed: killed by signal {signal}")
+            }
+            (ended, _) => format!(
+                "the program {} after {} s",
+                ended.describe(),
+                points(run.wall_ms as f64 / 1000.0)
+            ),
+        },
+    })
+}
+
+/// Characters of a case's rule the text report shows; the JSON and HTML reports carry it
+/// whole.
+const RULE_CHARS: usize = 400;
+
+/// `text` cut to at most about `max` characters at the end of a sentence (else of a word),
+/// marked with "…"; whole when it is short enough. Never cuts a word or a quotation in two
+/// when a boundary exists.
+pub(crate) fn shortened(text: &str, max: usize) -> String {
+    let text = text.trim();
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let limit = text
+        .char_indices()
+        .nth(max)
+        .map_or(text.len(), |(index, _)| index);
+    let head = &text[..limit];
+    // The end of the last sentence that fits: ". ", "! ", "? " (or with a closing quote).
+    let sentence = head
+        .char_indices()
+        .filter(|&(i, c)| {
+            matches!(c, '.' | '!' | '?') && {
+                let rest = &text[i + c.len_utf8()..];
+                let rest = rest.strip_prefix(['"', '\'', '”', ')']).unwrap_or(rest);
+                rest.starts_with(char::is_whitespace)
+            }
+        })
+        .map(|(i, c)| {
+            let after = i + c.len_utf8();
+            let rest = &text[after..];
+            after
+                + rest
+                    .chars()
+                    .next()
+                    .filter(|q| matches!(q, '"' | '\'' | '”' | ')'))
+                    .map_or(0, char::len_utf8)
+        })
+        .rfind(|&end| end <= limit && end * 2 >= limit);
+    let end = sentence.unwrap_or_else(|| {
+        head.rfind(char::is_whitespace)
+            .filter(|&i| i > 0)
+            .unwrap_or(limit)
+    });
+    format!("{} …", text[..end].trim_end())
+}
+
+/// One check on one line: its name, kind, points and what it found.
+fn check_line(check: &CheckResult, style: Style) -> String {
+    if check.max_score > 0.0 {
+        format!(
+            "{} {} ({}), {}: {}",
+            style.red("✗"),
+            style.bold(&format!("check {}", check.name)),
+            check.kind,
+            points_of(check.score, check.max_score),
+            check.detail
+        )
+    } else {
+        // A check without points only informs: how close the whole output is.
+        format!(
+            "{} {} ({}, for information, no points): {}",
+            style.dim("i"),
+            style.bold(&format!("check {}", check.name)),
+            check.kind,
+            check.detail
+        )
+    }
 }
 
 /// Lists the input lines, numbered, with a marker after the `marker`-th line.
@@ -312,36 +488,16 @@ fn input_listing(out: &mut String, input: &[String], marker: Option<usize>, styl
     }
 }
 
-/// One failing check: name, kind, detail, then its first difference and relaxation.
-fn check_feedback(out: &mut String, check: &CheckResult, style: Style) {
-    if check.max_score > 0.0 {
-        let _ = writeln!(
-            out,
-            "{} {} ({}), {}: {}",
-            style.red("✗"),
-            style.bold(&format!("check {}", check.name)),
-            check.kind,
-            points_of(check.score, check.max_score),
-            check.detail
-        );
-    } else {
-        // A check without points only informs: how close the whole output is.
-        let _ = writeln!(
-            out,
-            "{} {} ({}, for information, no points): {}",
-            style.dim("i"),
-            style.bold(&format!("check {}", check.name)),
-            check.kind,
-            check.detail
-        );
-    }
+/// A check's first difference: where, both sides with whitespace made visible, and the
+/// relaxation that would have passed.
+fn difference_feedback(out: &mut String, check: &CheckResult, style: Style) {
     let Some(difference) = &check.difference else {
         return;
     };
     let _ = writeln!(
         out,
-        "  First difference at {} (· space, → tab, ⏎ end of line):",
-        difference.location
+        "  {} (· space, → tab, ⏎ end of line):",
+        capitalised(&place(difference))
     );
     let expected = shown_lines(&difference.expected);
     let actual = shown_lines(&difference.actual);
@@ -378,7 +534,7 @@ fn shown_lines(text: &str) -> Vec<String> {
 }
 
 /// How the run ended, when that explains lost points: anything but a clean exit.
-fn run_feedback(out: &mut String, case: &CaseResult) {
+fn run_feedback(out: &mut String, case: &CaseResult, limit_shown: bool) {
     let run = &case.run;
     let ended = match run.ended {
         Ended::Exit => match run.exit_code {
@@ -394,14 +550,14 @@ fn run_feedback(out: &mut String, case: &CaseResult) {
         Ended::WaitingForInput => String::new(),
         other => other.describe().to_string(),
     };
-    if !ended.is_empty() {
+    if !ended.is_empty() && !limit_shown {
         let _ = writeln!(
             out,
             "Run: the program {ended} after {} s.",
             points(run.wall_ms as f64 / 1000.0)
         );
     }
-    if run.output_truncated {
+    if run.output_truncated && !limit_shown {
         let _ = writeln!(out, "Run: output was cut at the output limit.");
     }
     if run.unread_inputs > 0 {
