@@ -533,12 +533,10 @@ fn board_difference(
         actual: board_text(student, got),
         inputs_before,
         relaxation: None,
-        student_line: Some(
-            got.map_or_else(
-                || student.first_line_after(inputs_before),
-                |b| student.line_at(b.offset),
-            ) + 1,
-        ),
+        student_line: Some(got.map_or_else(
+            || super::view::missing_line(student, inputs_before),
+            |b| student.line_at(b.offset) + 1,
+        )),
     }
 }
 

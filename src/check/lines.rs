@@ -308,10 +308,10 @@ fn evaluate_at_inputs(
             .map_or_else(Spot::default, |i| Spot::at(i.line, i.offset))
     };
     let mut difference = difference(place(at), student, spot(&s), reference, spot(&r), None);
-    // A message missing after an input is missing from the first line of the answer to it:
-    // it comes before anything else the program printed there instead.
+    // A message missing after an input is missing right after the line the input was typed
+    // on: it comes before anything else the program printed there instead.
     if s.get(at).is_none_or(|item| item.value == NO_MATCH) {
-        difference.student_line = Some(student.first_line_after(at) + 1);
+        difference.student_line = Some(super::view::missing_line(student, at));
     }
     Evaluation::fail(detail, difference)
 }
@@ -444,8 +444,15 @@ fn compare_lines(
     // The program printed fewer: it differs from the first line after its last item that
     // agreed (and no earlier than the output answering the same inputs as the reference's).
     if let (None, Some(last)) = (s.get(at), at.checked_sub(1).and_then(|i| s.get(i))) {
-        let after = (last.line + 1).max(student.first_line_after(difference.inputs_before));
-        difference.student_line = Some(after + 1);
+        let answer = student.first_line_after(difference.inputs_before);
+        let after = (last.line + 1).max(answer);
+        // Missing from the answer to an input: right after the line it was typed on, like
+        // any missing output (see `view::difference`).
+        difference.student_line = Some(if after > answer {
+            after + 1
+        } else {
+            super::view::missing_line(student, difference.inputs_before)
+        });
         // And shows what it printed there instead.
         let lines: Vec<&str> = student.display().lines().collect();
         difference.actual = super::view::context(&lines, after);

@@ -249,18 +249,24 @@ pub fn difference(
         (None, Some(offset)) => reference.inputs_before(offset),
         (None, None) => 0,
     };
-    // Where the student printed nothing there: the first line after as many inputs.
-    let student_line = student_at
-        .line
-        .unwrap_or_else(|| student.first_line_after(inputs_before));
     Difference {
         location,
         expected: excerpt(reference, reference_at),
         actual: excerpt(student, student_at),
         inputs_before,
         relaxation,
-        student_line: Some(student_line + 1),
+        student_line: Some(match student_at.line {
+            Some(line) => line + 1,
+            None => missing_line(student, inputs_before),
+        }),
     }
+}
+
+/// The line (1-based) where output the student did not print is missing: right after the
+/// line the `inputs`-th input was typed on, before whatever it printed there instead (so a
+/// missing answer to an input comes before a wrong one printed after it).
+pub fn missing_line(student: &View, inputs: usize) -> usize {
+    student.first_line_after(inputs).max(1)
 }
 
 /// How many of the first `at` items (equal on both sides, found at byte `student_offsets` and

@@ -342,7 +342,7 @@ fn limit(case: &CaseResult) -> Option<String> {
         Ended::Timeout | Ended::CpuLimit | Ended::MemoryLimit | Ended::OutputLimit | Ended::Signal
     ) || run.output_truncated;
     if !stopped {
-        return None;
+        return crash(case);
     }
     let note = case.notes.iter().find(|n| {
         n.starts_with("the program was stopped") || n.starts_with("the program crashed")
@@ -363,6 +363,45 @@ fn limit(case: &CaseResult) -> Option<String> {
             ),
         },
     })
+}
+
+/// A program that died of an error before its game was over (an uncaught exception: it
+/// exited with a failure status, too early, something on stderr): what it said, in one line,
+/// since everything after follows from it.
+fn crash(case: &CaseResult) -> Option<String> {
+    let run = &case.run;
+    let status = run.exit_code.filter(|&code| code != 0)?;
+    // Ended too early: input left unread, or (a game driven move by move, which sends no
+    // more than the program reads) the exit check found it ended before the reference.
+    let early = run.unread_inputs > 0
+        || case
+            .checks
+            .iter()
+            .any(|c| c.kind == "exit" && super::check_lost(c));
+    if run.ended != Ended::Exit || !early {
+        return None;
+    }
+    // The error's own line: the last one not indented (Python's "ZeroDivisionError: …" after
+    // its traceback, Java's "Exception in thread …" before its "\tat" lines).
+    let said = case
+        .stderr
+        .lines()
+        .filter(|line| !line.trim().is_empty() && !line.starts_with(char::is_whitespace))
+        .filter(|line| !line.starts_with("Traceback ") && !line.starts_with("…"))
+        .last()?;
+    let read = case.input.len().saturating_sub(run.unread_inputs);
+    let when = if run.unread_inputs > 0 {
+        format!("after reading {read} of {} input lines", case.input.len())
+    } else {
+        format!(
+            "after {read} input line{}, before its game was over",
+            plural(read)
+        )
+    };
+    Some(format!(
+        "the program ended with status {status} {when}: {}",
+        shortened(said, 200)
+    ))
 }
 
 /// Characters of a case's rule the text report shows; the JSON and HTML reports carry it
