@@ -42,6 +42,15 @@ fn yaml_value() -> impl Strategy<Value = String> {
         Just("[y, \"3\", \"2\"]".to_string()),
         Just("'(unclosed'".to_string()),
         Just("'\\b(player|computer)\\s*turn\\b'".to_string()),
+        Just("'[0-9]'".to_string()),
+        Just("'(?P<x>a)(?P<x>b)'".to_string()),
+        Just("'a{1000000}'".to_string()),
+        Just("'^$'".to_string()),
+        Just("''".to_string()),
+        Just("sequence".to_string()),
+        Just("presence".to_string()),
+        Just("legal".to_string()),
+        Just("blank_lines".to_string()),
         Just("*anchor".to_string()),
         Just("&a [1, *a]".to_string()),
         "[a-z_]{0,12}",
@@ -78,12 +87,25 @@ fn yaml_checks() -> impl Strategy<Value = String> {
         Just("item"),
         Just("rule"),
         Just("max_ratio"),
+        Just("numbers"),
+        Just("dedup"),
         Just("unknown_key"),
     ];
     prop::collection::vec(
         (
             kind,
-            prop::collection::vec((field, yaml_value()), 0..5),
+            prop::collection::vec((field, yaml_value()), 0..5).prop_map(|fields| {
+                // Each key once (a repeated key is only a YAML error).
+                let mut seen = Vec::new();
+                fields
+                    .into_iter()
+                    .filter(|(key, _)| {
+                        let new = !seen.contains(key);
+                        seen.push(*key);
+                        new
+                    })
+                    .collect::<Vec<_>>()
+            }),
         ),
         0..4,
     )
@@ -120,8 +142,41 @@ fn case_yaml() -> impl Strategy<Value = String> {
         Just("robustness"),
         Just("typo_key"),
     ];
+    let optional_key = prop_oneof![
+        Just("visibility"),
+        Just("args"),
+        Just("reference_args"),
+        Just("limits"),
+        Just("end_of_input"),
+        Just("drive"),
+        Just("explore"),
+        Just("samples"),
+        Just("files"),
+        Just("board_size"),
+        Just("robustness"),
+    ];
     prop_oneof![
-        3 => (
+        // A valid start, then optional keys and checks with any values: reaches the checks'
+        // compilation, the driver and the limits.
+        4 => (
+            prop::collection::vec((optional_key, yaml_value()), 0..3),
+            yaml_checks(),
+        )
+            .prop_map(|(pairs, checks)| {
+                let mut text = String::from(
+                    "name: fuzz\ndescription: fuzzed\npoints: 5\ninput: [y, \"3\", \"1 2\"]\n",
+                );
+                let mut seen = Vec::new();
+                for (key, value) in pairs {
+                    if !seen.contains(&key) {
+                        seen.push(key);
+                        text.push_str(&format!("{key}: {value}\n"));
+                    }
+                }
+                text.push_str(&checks);
+                text
+            }),
+        2 => (
             prop::collection::vec((key, yaml_value()), 0..8),
             prop::option::of(yaml_checks()),
         )
