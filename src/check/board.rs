@@ -632,7 +632,7 @@ mod tests {
         assert_eq!(e.partial, 0.5);
         assert_eq!(
             e.detail,
-            "board 3 differs at row 2; 2 of 4 match before the first difference"
+            "board 3 differs at row 2; 2 of 4 boards agree before the first difference"
         );
         // The right boards printed all at once, before any input: nothing in place.
         let dumped = view("1 2\n3 4\nx\n1 2\n3 5\nx\n1 2\n3 9\n");

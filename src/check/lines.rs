@@ -642,6 +642,7 @@ mod tests {
     }
 
     const LOOSE: LineOptions = LineOptions {
+        noun: Noun::ITEM,
         rules: ItemRules {
             numbers: false,
             ignore_case: true,
@@ -678,7 +679,7 @@ mod tests {
         let moved = with_inputs(&["Move: ", "board\nMove: ", "Invalid!\nMove: ", "end\n"]);
         let e = evaluate_lines(&moved, &reference, &pattern, options);
         assert!(!e.passed);
-        assert!(e.detail.starts_with("after input 1:"), "{}", e.detail);
+        assert!(e.detail.contains("after input 1"), "{}", e.detail);
         let same_place = with_inputs(&[
             "Move: ",
             "That is invalid.\nMove: ",
@@ -730,8 +731,8 @@ mod tests {
         );
         assert_eq!(
             e.detail,
-            "match 1 is \"computer\", expected \"player\" (the same items in a different order); \
-             0 of 2 match before the first difference"
+            "item 1 is \"computer\", expected \"player\" (the same items in a different order); \
+             0 of 2 items agree before the first difference"
         );
         assert_eq!(e.difference.and_then(|d| d.relaxation), None);
         // A wrong number is named as such, with no hint.
@@ -744,7 +745,7 @@ mod tests {
         );
         assert_eq!(
             e.detail,
-            "match 1 is \"computer removes 2\", expected \"computer removes 1\" (the number differs: 2 for 1)"
+            "item 1 is \"computer removes 2\", expected \"computer removes 1\" (the number differs: 2 for 1)"
         );
         assert_eq!(e.difference.and_then(|d| d.relaxation), None);
         // A hint that holds is still given: the same items but for capitalisation.
@@ -828,7 +829,7 @@ mod tests {
             LOOSE,
         );
         assert!(!e.passed);
-        assert_eq!(e.detail, "match 1 is \"player\", expected \"computer\"");
+        assert_eq!(e.detail, "item 1 is \"player\", expected \"computer\"");
     }
 
     #[test]
@@ -975,15 +976,15 @@ mod tests {
         };
         assert_eq!(
             detail("Computer takes 2\n", "Computer removes 1\n"),
-            "match 1 is \"computer takes 2\", expected \"computer removes 1\""
+            "item 1 is \"computer takes 2\", expected \"computer removes 1\""
         );
         assert_eq!(
             detail("Computer takes 2\n", "Computer removes 2\n"),
-            "match 1 is \"computer takes 2\", expected \"computer removes 2\""
+            "item 1 is \"computer takes 2\", expected \"computer removes 2\""
         );
         assert_eq!(
             detail("Computer removes -2\n", "Computer removes 1\n"),
-            "match 1 is \"computer removes -2\", expected \"computer removes 1\" \
+            "item 1 is \"computer removes -2\", expected \"computer removes 1\" \
              (the number differs: -2 for 1)"
         );
     }
@@ -1115,5 +1116,47 @@ mod tests {
             )
             .passed
         );
+    }
+
+    #[test]
+    fn a_missing_message_comes_before_what_was_printed_instead() {
+        // Input 1 is refused by the reference; the program takes it and shows the next turn.
+        let reference = with_inputs(&["Move: ", "Illegal move!\nMove: ", "end\n"]);
+        let student = with_inputs(&["Move: ", "Turn 2\nMove: ", "end\n"]);
+        let message = evaluate_lines(
+            &student,
+            &reference,
+            &Regex::new(r"(?i)illegal").expect("regex"),
+            LineOptions {
+                at_inputs: true,
+                compare: Compare::Presence,
+                ..LOOSE
+            },
+        )
+        .difference
+        .expect("difference");
+        let turns = evaluate_lines(
+            &student,
+            &reference,
+            &Regex::new(r"(?i)turn \d").expect("regex"),
+            LineOptions {
+                noun: Noun {
+                    one: "turn",
+                    many: "turns",
+                },
+                ..LOOSE
+            },
+        );
+        assert_eq!(
+            turns.detail,
+            "found 1 turns, expected 0; the first extra is \"turn 2\""
+        );
+        let turns = turns.difference.expect("difference");
+        // Both after input 1: the message belongs right after the line the input was typed
+        // on (line 1), the turn was printed on line 2.
+        assert_eq!((message.inputs_before, message.student_line), (1, Some(1)));
+        assert_eq!((turns.inputs_before, turns.student_line), (1, Some(2)));
+        assert!(message.order() < turns.order());
+        assert_eq!(turns.location, "turn 1");
     }
 }

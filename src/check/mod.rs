@@ -567,7 +567,7 @@ mod tests {
         assert!(
             results[0]
                 .detail
-                .ends_with("2 of 3 match before the first difference"),
+                .ends_with("2 of 3 moves agree before the first difference"),
             "{}",
             results[0].detail
         );

@@ -374,4 +374,25 @@ mod tests {
         assert_eq!(view.display(), "Remove (1 - 3): 3\nComputer removes 1.\n");
         assert_eq!(context(&["a", "b"], 5), "a\nb\n(end of output)");
     }
+
+    #[test]
+    fn lines_are_counted_from_offsets_and_inputs() {
+        let mut t = Transcript::new();
+        t.push_output(Stream::Stdout, b"Hello\nMove: ");
+        t.push_input("3");
+        t.push_output(Stream::Stdout, b"Computer removes 1.\nMove: ");
+        t.push_input("2");
+        let view = View::new(&t, InputShown::LineBreak);
+        assert_eq!(view.line_at(0), 0);
+        assert_eq!(view.line_at(6), 1);
+        // Past the end: the count of lines (the last input's line break ends line 3).
+        assert_eq!(view.line_at(usize::MAX), 4);
+        assert_eq!(view.first_line_after(0), 0);
+        // The first input was typed on line 1 ("Move: 3"): its answer starts on line 2.
+        assert_eq!(view.first_line_after(1), 2);
+        assert_eq!(view.first_line_after(2), 4);
+        assert_eq!(view.first_line_after(9), 4);
+        assert_eq!(missing_line(&view, 1), 2);
+        assert_eq!(missing_line(&view, 0), 1);
+    }
 }

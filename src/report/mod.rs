@@ -535,6 +535,14 @@ pub(crate) mod tests {
         assert!(hidden.checks.iter().all(|c| c.difference.is_none()));
         assert!(hidden.checks.iter().all(|c| c.detail == HIDDEN_DETAIL));
         assert_eq!(hidden.score, raw.cases[2].score);
-        assert_eq!(shown.cases[1], raw.cases[1]);
+        assert_eq!(hidden.first_difference, None);
+        // A visible case is kept as it is, naming the check that differs first.
+        let mut visible = raw.cases[1].clone();
+        visible.first_difference = Some("output".into());
+        assert_eq!(shown.cases[1], visible);
+        assert_eq!(
+            shown.cases[0].first_difference, None,
+            "full marks: no difference"
+        );
     }
 }

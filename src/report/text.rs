@@ -344,9 +344,10 @@ fn limit(case: &CaseResult) -> Option<String> {
     if !stopped {
         return crash(case);
     }
-    let note = case.notes.iter().find(|n| {
-        n.starts_with("the program was stopped") || n.starts_with("the program crashed")
-    });
+    let note = case
+        .notes
+        .iter()
+        .find(|n| n.starts_with("the program was stopped") || n.starts_with("the program crashed"));
     Some(match note {
         Some(note) => note.clone(),
         None if run.output_truncated && run.ended != Ended::Signal => {
@@ -386,9 +387,9 @@ fn crash(case: &CaseResult) -> Option<String> {
     let said = case
         .stderr
         .lines()
+        .rev()
         .filter(|line| !line.trim().is_empty() && !line.starts_with(char::is_whitespace))
-        .filter(|line| !line.starts_with("Traceback ") && !line.starts_with("…"))
-        .last()?;
+        .find(|line| !line.starts_with("Traceback ") && !line.starts_with("…"))?;
     let read = case.input.len().saturating_sub(run.unread_inputs);
     let when = if run.unread_inputs > 0 {
         format!("after reading {read} of {} input lines", case.input.len())
@@ -641,7 +642,7 @@ mod tests {
     #[test]
     fn failed_case_shows_input_diff_and_relaxation() {
         let report = text(&sample(), false);
-        assert!(report.contains("Rule: \"You must remove between 1 and 3 coins.\""));
+        assert!(report.contains("Rule it breaks: \"You must remove between 1 and 3 coins.\""));
         assert!(report.contains("Input sent:"));
         assert!(report.contains("  1  3\n"), "{report}");
         // The marker comes right after the second input line.
@@ -651,8 +652,8 @@ mod tests {
             ),
             "{report}"
         );
-        assert!(report.contains("check output (transcript), 0/2.5"));
-        assert!(report.contains("First difference at line 4"));
+        assert!(report.contains("First difference: ✗ check output (transcript), 0/2.5"));
+        assert!(report.contains("At line 4, after 2 input lines"));
         assert!(
             report.contains(
                 "expected:\n        │ Computer·removes·2.⏎\n        │ Remove·(1·-·3):·⏎\n"
@@ -673,10 +674,12 @@ mod tests {
     #[test]
     fn timeout_shows_how_the_run_ended() {
         let report = text(&sample(), false);
+        // The limit is the first line of its case, said once.
         assert!(
-            report.contains("Run: the program timed out after 2 s."),
+            report.contains("✗ replay          0/2.5\n    The program timed out after 2 s\n"),
             "{report}"
         );
+        assert!(!report.contains("Run: the program timed out"), "{report}");
         assert!(report.contains("Run: 1 input line was never read."));
     }
 
@@ -734,5 +737,132 @@ mod tests {
             ),
             "{report}"
         );
+    }
+
+    /// The sample's failed case with a second failing check that differs earlier in the run
+    /// (listed after the first one).
+    fn with_an_earlier_difference() -> GradeResult {
+        let mut result = sample();
+        let case = &mut result.cases[1];
+        case.checks[1] = CheckResult {
+            name: "computer-moves".into(),
+            kind: "lines".into(),
+            passed: false,
+            score: 0.0,
+            max_score: 2.5,
+            detail: "computer move 1 is \"3\", expected \"2\"".into(),
+            difference: Some(crate::results::Difference {
+                location: "computer move 1".into(),
+                expected: "Computer removes 2.\n".into(),
+                actual: "Computer removes 3.\n".into(),
+                inputs_before: 1,
+                relaxation: None,
+                student_line: Some(3),
+            }),
+        };
+        case.score = 0.0;
+        result
+    }
+
+    #[test]
+    fn a_lost_case_opens_with_its_first_difference_and_the_rule_it_breaks() {
+        let report = text(&with_an_earlier_difference(), false);
+        let case = report
+            .split("✗ rejects_zero")
+            .nth(1)
+            .and_then(|rest| rest.split("✗ hidden_endgame").next())
+            .expect("the case");
+        let lines: Vec<&str> = case.lines().collect();
+        // After one input, before the transcript's difference after two: the cause.
+        assert_eq!(
+            lines[1].trim(),
+            "First difference: ✗ check computer-moves (lines), 0/2.5: computer move 1 is \"3\", \
+             expected \"2\"",
+            "{case}"
+        );
+        assert!(
+            lines[2].contains("At computer move 1, after 1 input line "),
+            "{case}"
+        );
+        let rule = lines
+            .iter()
+            .position(|l| l.contains("Rule it breaks:"))
+            .expect("rule");
+        assert!(rule < 10, "{case}");
+        // The marker is where the cause is, after the first input.
+        assert!(
+            case.contains("1  3\n      ▶ first difference here (after 1 input line)"),
+            "{case}"
+        );
+        // The later difference is grouped under it, one line and its place.
+        assert!(
+            case.contains(
+                "Also differing, after the first difference (may follow from it):\n      ✗ check \
+                 output (transcript), 0/2.5: differs at every level (exact … ignore case)\n        \
+                 at line 4, after 2 input lines\n"
+            ),
+            "{case}"
+        );
+        assert_eq!(case.matches("expected:").count(), 1, "{case}");
+    }
+
+    #[test]
+    fn a_crash_is_the_first_line_of_its_case() {
+        let mut result = sample();
+        let case = &mut result.cases[1];
+        case.run.exit_code = Some(1);
+        case.run.unread_inputs = 1;
+        case.stderr =
+            "Traceback (most recent call last):\n  File \"m.py\", line 9, in <module>\n    \
+                       a % b\nZeroDivisionError: integer modulo by zero\n"
+                .into();
+        let report = text(&result, false);
+        assert!(
+            report.contains(
+                "✗ rejects_zero    2.5/5\n    The program ended with status 1 after reading 2 of 3 \
+                 input lines: ZeroDivisionError: integer modulo by zero\n    First difference:"
+            ),
+            "{report}"
+        );
+        // A program that read everything and then exited 1 (an EOF traceback) did not crash.
+        result.cases[1].run.unread_inputs = 0;
+        let report = text(&result, false);
+        assert!(
+            !report.contains("The program ended with status 1"),
+            "{report}"
+        );
+    }
+
+    #[test]
+    fn a_long_rule_is_shortened_at_a_sentence_never_cut_in_a_word() {
+        let rule = "Play Again Loop: \"you must include a loop. This loop should start at asking \
+                    the player whether they want to play first.\" The first round is the handout's \
+                    example; \"y\" starts a second round.";
+        assert_eq!(shortened(rule, 500), rule);
+        assert_eq!(
+            shortened(rule, 130),
+            "Play Again Loop: \"you must include a loop. This loop should start at asking the \
+             player whether they want to play first.\" …"
+        );
+        // Without a sentence end in reach: at a word boundary.
+        let words = "alpha beta gamma delta epsilon";
+        assert_eq!(shortened(words, 13), "alpha beta …");
+        // One long word has no boundary: cut there, marked.
+        assert_eq!(shortened("abcdefghij", 4), "abcd …");
+        // A full rule in the text report: shortened, with nothing cut mid-word.
+        let mut result = sample();
+        result.cases[1].description = format!("{} {}", "Word.".repeat(50), "x".repeat(400));
+        let report = text(&result, false);
+        assert!(!report.contains("characters cut"), "{report}");
+        assert!(report.contains("Word. …\n"), "{report}");
+    }
+
+    #[test]
+    fn every_format_keeps_the_rule_whole() {
+        let long = format!("\"{}\"", "The rule says so. ".repeat(40).trim_end());
+        let mut result = sample();
+        result.cases[1].description = long.clone();
+        let shown = crate::report::for_students(&result);
+        assert_eq!(shown.cases[1].description, long);
     }
 }
