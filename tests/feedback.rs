@@ -416,3 +416,41 @@ fn connect6_causes_come_first() {
 fn silver_dollar_causes_come_first() {
     measure("silver_dollar");
 }
+
+/// A limit hit is the first line of its case: an endless loop (time) and a flood (output).
+#[test]
+fn a_limit_hit_is_the_first_line_of_its_case() {
+    if !have("gcc") {
+        return;
+    }
+    for (relative, says) in [
+        (
+            "misc/infinite_loop.c",
+            "The program was stopped after the time limit of 1 s",
+        ),
+        (
+            "misc/output_flood.c",
+            "The program was stopped after printing more than",
+        ),
+    ] {
+        let (_, text) = grade_text(
+            &program(relative),
+            "nim",
+            &[
+                "--case",
+                "example-execution",
+                "--wall-limit",
+                "1",
+                "--cpu-limit",
+                "1",
+            ],
+        );
+        let lines = case_lines(&text, "example-execution");
+        assert!(lines.len() > 1, "{relative}:\n{text}");
+        assert!(
+            lines[1].trim_start().starts_with(says),
+            "{relative}: the case does not open with its limit:\n{}",
+            lines.join("\n")
+        );
+    }
+}
