@@ -228,6 +228,7 @@ proptest! {
         if let Err(error) = load(&tree, assignment) {
             prop_assert!(error.file.ends_with("fuzz.yaml"), "{error}");
             prop_assert!(!error.message.trim().is_empty(), "{error}");
+            prop_assert!(!error.to_string().contains('\n'), "one line: {error}");
         }
     }
 
@@ -253,6 +254,7 @@ proptest! {
         if let Err(error) = load(&tree, Assignment::Nim) {
             prop_assert!(error.file.ends_with("assignment.yaml"), "{error}");
             prop_assert!(!error.message.trim().is_empty(), "{error}");
+            prop_assert!(!error.to_string().contains('\n'), "one line: {error}");
         }
     }
 }
