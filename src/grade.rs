@@ -341,6 +341,7 @@ fn not_resizable(case: &Case, reason: &str) -> CaseResult {
         input: Vec::new(),
         notes: Vec::new(),
         stderr: String::new(),
+        first_difference: None,
     }
 }
 
@@ -565,6 +566,7 @@ fn explore_case(
         input: if hidden { Vec::new() } else { input },
         notes: Vec::new(),
         stderr: String::new(),
+        first_difference: None,
     })
 }
 
@@ -604,6 +606,7 @@ fn grade_case(
                 },
                 notes: vec![format!("the program could not be run: {error}")],
                 stderr: String::new(),
+                first_difference: None,
             })
         }
     };
@@ -704,6 +707,7 @@ fn grade_case(
         } else {
             capped(&outcome.transcript.output_text(Stream::Stderr), 2000)
         },
+        first_difference: None,
     })
 }
 
@@ -842,6 +846,7 @@ fn build_failed(
             input: Vec::new(),
             notes: vec!["the submission did not build".to_string()],
             stderr: String::new(),
+            first_difference: None,
         })
         .collect::<Vec<_>>();
     GradeResult {

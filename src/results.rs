@@ -123,6 +123,20 @@ pub struct Difference {
     pub inputs_before: usize,
     /// A relaxation under which the check would have passed, if any (e.g. "ignoring case").
     pub relaxation: Option<String>,
+    /// The line of the student's output (1-based, as a terminal shows it) where the
+    /// difference begins, when it has one (not for the end of the run or the whole output):
+    /// with `inputs_before` it orders a case's differences, so reports show the earliest
+    /// first, as the cause of those after it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub student_line: Option<usize>,
+}
+
+impl Difference {
+    /// Where the difference comes in the student's run: after how many inputs, then at which
+    /// line (a difference without a line comes last among those after as many inputs).
+    pub fn order(&self) -> (usize, usize) {
+        (self.inputs_before, self.student_line.unwrap_or(usize::MAX))
+    }
 }
 
 /// The result of one check of one case.
@@ -170,6 +184,11 @@ pub struct CaseResult {
     pub notes: Vec<String>,
     /// The student's program's stderr, when it printed any (empty for hidden cases; capped).
     pub stderr: String,
+    /// The name of the check whose difference comes first in the run: the cause a report's
+    /// feedback opens with (set by `report::for_students` for visible lost cases; None
+    /// otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_difference: Option<String>,
 }
 
 /// A submission that did not build: the compiler's messages.

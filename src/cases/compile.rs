@@ -65,6 +65,8 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
             at_inputs,
             free_elsewhere,
             game,
+            item,
+            items,
         } => {
             if *free_elsewhere && !*at_inputs {
                 return Err(format!(
@@ -90,6 +92,11 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
                     at_inputs: *at_inputs,
                     free_elsewhere: *free_elsewhere,
                     game: *game,
+                    item: item.clone().unwrap_or_else(|| "item".into()),
+                    items: items.clone().unwrap_or_else(|| match item {
+                        Some(one) => format!("{one}s"),
+                        None => "items".into(),
+                    }),
                 },
             )
         }

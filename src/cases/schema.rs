@@ -271,6 +271,12 @@ pub enum CheckSpec {
         /// input, its other checks (messages, the ending) earn nothing (default false).
         #[serde(default)]
         game: bool,
+        /// What one item is called in feedback, in the game's own words ("turn", "computer
+        /// move", "score line"); default "item". A report then says "turn 3 is …" and "found
+        /// 2 turns", never "match" for a matching line.
+        item: Option<String>,
+        /// What several are called (default: `item` with an "s").
+        items: Option<String>,
     },
     /// The sequence of boards printed, cell by cell.
     Board {

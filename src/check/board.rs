@@ -509,6 +509,7 @@ pub fn evaluate(student: &View, reference: &View, spec: &BoardSpec) -> Evaluatio
             board_difference(at, student, got.as_ref(), reference, want.as_ref()),
             matched,
             total,
+            "boards",
         )
     }
 }
@@ -532,6 +533,10 @@ fn board_difference(
         actual: board_text(student, got),
         inputs_before,
         relaxation: None,
+        student_line: Some(got.map_or_else(
+            || super::view::missing_line(student, inputs_before),
+            |b| student.line_at(b.offset) + 1,
+        )),
     }
 }
 
@@ -627,7 +632,7 @@ mod tests {
         assert_eq!(e.partial, 0.5);
         assert_eq!(
             e.detail,
-            "board 3 differs at row 2; 2 of 4 match before the first difference"
+            "board 3 differs at row 2; 2 of 4 boards agree before the first difference"
         );
         // The right boards printed all at once, before any input: nothing in place.
         let dumped = view("1 2\n3 4\nx\n1 2\n3 5\nx\n1 2\n3 9\n");

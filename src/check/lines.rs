@@ -20,9 +20,36 @@ pub struct ItemRules {
     pub ignore_punctuation: bool,
 }
 
+/// What a check's items are called in its feedback: the game's own noun ("turn", "move",
+/// "score line"), so a report never says "match" for a matching line where matches are the
+/// game's pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Noun<'a> {
+    /// One item ("turn").
+    pub one: &'a str,
+    /// Several ("turns").
+    pub many: &'a str,
+}
+
+impl Noun<'static> {
+    /// The neutral noun, for checks whose case file names none.
+    pub const ITEM: Noun<'static> = Noun {
+        one: "item",
+        many: "items",
+    };
+}
+
+impl Default for Noun<'_> {
+    fn default() -> Self {
+        Noun::ITEM
+    }
+}
+
 /// Everything that shapes a `lines` comparison.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct LineOptions {
+pub struct LineOptions<'a> {
+    /// What the items are called in feedback.
+    pub noun: Noun<'a>,
     /// How items are reduced.
     pub rules: ItemRules,
     /// Collapse consecutive equal items.
@@ -215,7 +242,7 @@ fn evaluate_at_inputs(
     student: &View,
     reference: &View,
     pattern: &Regex,
-    options: LineOptions,
+    options: LineOptions<'_>,
 ) -> Evaluation {
     let presence = options.compare != Compare::Sequence;
     let mut s = items_at_inputs(student, pattern, options.rules, presence);
@@ -249,6 +276,13 @@ fn evaluate_at_inputs(
         }
     };
     let detail = match (s.get(at), r.get(at)) {
+        (Some(got), Some(_)) if presence && got.value == NO_MATCH => {
+            format!("not printed {}, where the reference prints it", place(at))
+        }
+        (Some(_), Some(want)) if presence && want.value == NO_MATCH => format!(
+            "printed {}, where the reference does not print it",
+            place(at)
+        ),
         (Some(got), Some(want)) => format!(
             "{}: found \"{}\", expected \"{}\"",
             place(at),
@@ -273,10 +307,13 @@ fn evaluate_at_inputs(
             .get(at)
             .map_or_else(Spot::default, |i| Spot::at(i.line, i.offset))
     };
-    Evaluation::fail(
-        detail,
-        difference(place(at), student, spot(&s), reference, spot(&r), None),
-    )
+    let mut difference = difference(place(at), student, spot(&s), reference, spot(&r), None);
+    // A message missing after an input is missing right after the line the input was typed
+    // on: it comes before anything else the program printed there instead.
+    if s.get(at).is_none_or(|item| item.value == NO_MATCH) {
+        difference.student_line = Some(super::view::missing_line(student, at));
+    }
+    Evaluation::fail(detail, difference)
 }
 
 /// Compares the sequences of `pattern` matches; not applicable when neither side has one.
@@ -285,7 +322,7 @@ pub fn evaluate_lines(
     student: &View,
     reference: &View,
     pattern: &Regex,
-    options: LineOptions,
+    options: LineOptions<'_>,
 ) -> Evaluation {
     let mut evaluation = compare_lines(student, reference, pattern, options);
     if !evaluation.passed {
@@ -300,12 +337,13 @@ fn compare_lines(
     student: &View,
     reference: &View,
     pattern: &Regex,
-    options: LineOptions,
+    options: LineOptions<'_>,
 ) -> Evaluation {
     if options.at_inputs {
         return evaluate_at_inputs(student, reference, pattern, options);
     }
     let LineOptions {
+        noun,
         rules,
         dedup,
         compare,
@@ -367,39 +405,58 @@ fn compare_lines(
 
     let detail = match (s.get(at), r.get(at)) {
         (Some(got), Some(want)) => format!(
-            "match {} is \"{}\", expected \"{}\"{}",
+            "{} {} is \"{}\", expected \"{}\"{}",
+            noun.one,
             at + 1,
             got.value,
             want.value,
             what_differs(&s, &r, &got.value, &want.value)
         ),
         (None, Some(want)) => format!(
-            "found {} matches, expected {}; the next expected is \"{}\"",
+            "found {} {}, expected {}; the next expected is \"{}\"",
             s.len(),
+            noun.many,
             r.len(),
             want.value
         ),
         (Some(got), None) => format!(
-            "found {} matches, expected {}; the first extra is \"{}\"",
+            "found {} {}, expected {}; the first extra is \"{}\"",
             s.len(),
+            noun.many,
             r.len(),
             got.value
         ),
-        (None, None) => "no matches".to_string(),
+        (None, None) => format!("no {}", noun.many),
     };
     let spot = |items: &[Item]| {
         items
             .get(at)
             .map_or_else(Spot::default, |i| Spot::at(i.line, i.offset))
     };
-    let difference = difference(
-        format!("match {}", at + 1),
+    let mut difference = difference(
+        format!("{} {}", noun.one, at + 1),
         student,
         spot(&s),
         reference,
         spot(&r),
         relaxation,
     );
+    // The program printed fewer: it differs from the first line after its last item that
+    // agreed (and no earlier than the output answering the same inputs as the reference's).
+    if let (None, Some(last)) = (s.get(at), at.checked_sub(1).and_then(|i| s.get(i))) {
+        let answer = student.first_line_after(difference.inputs_before);
+        let after = (last.line + 1).max(answer);
+        // Missing from the answer to an input: right after the line it was typed on, like
+        // any missing output (see `view::difference`).
+        difference.student_line = Some(if after > answer {
+            after + 1
+        } else {
+            super::view::missing_line(student, difference.inputs_before)
+        });
+        // And shows what it printed there instead.
+        let lines: Vec<&str> = student.display().lines().collect();
+        difference.actual = super::view::context(&lines, after);
+    }
     if compare == Compare::Sequence {
         let offsets = |items: &[Item]| items.iter().map(|i| i.offset).collect::<Vec<_>>();
         let matched = super::view::in_place(student, &offsets(&s), reference, &offsets(&r), at);
@@ -409,7 +466,7 @@ fn compare_lines(
         } else {
             s.len().max(r.len())
         };
-        Evaluation::fail_after(detail, difference, matched, total)
+        Evaluation::fail_after(detail, difference, matched, total, noun.many)
     } else {
         Evaluation::fail(detail, difference)
     }
@@ -494,8 +551,10 @@ pub fn evaluate_volume(student: &View, reference: &View, max_ratio: f64) -> Eval
             location: "the whole output".into(),
             expected: format!("at most {allowed} visible characters"),
             actual: format!("{s} visible characters"),
-            inputs_before: 0,
+            // Judged on the whole run: after every input.
+            inputs_before: student.input_offsets.len(),
             relaxation: None,
+            student_line: None,
         },
     )
 }
@@ -583,6 +642,7 @@ mod tests {
     }
 
     const LOOSE: LineOptions = LineOptions {
+        noun: Noun::ITEM,
         rules: ItemRules {
             numbers: false,
             ignore_case: true,
@@ -619,7 +679,7 @@ mod tests {
         let moved = with_inputs(&["Move: ", "board\nMove: ", "Invalid!\nMove: ", "end\n"]);
         let e = evaluate_lines(&moved, &reference, &pattern, options);
         assert!(!e.passed);
-        assert!(e.detail.starts_with("after input 1:"), "{}", e.detail);
+        assert!(e.detail.contains("after input 1"), "{}", e.detail);
         let same_place = with_inputs(&[
             "Move: ",
             "That is invalid.\nMove: ",
@@ -671,8 +731,8 @@ mod tests {
         );
         assert_eq!(
             e.detail,
-            "match 1 is \"computer\", expected \"player\" (the same items in a different order); \
-             0 of 2 match before the first difference"
+            "item 1 is \"computer\", expected \"player\" (the same items in a different order); \
+             0 of 2 items agree before the first difference"
         );
         assert_eq!(e.difference.and_then(|d| d.relaxation), None);
         // A wrong number is named as such, with no hint.
@@ -685,7 +745,7 @@ mod tests {
         );
         assert_eq!(
             e.detail,
-            "match 1 is \"computer removes 2\", expected \"computer removes 1\" (the number differs: 2 for 1)"
+            "item 1 is \"computer removes 2\", expected \"computer removes 1\" (the number differs: 2 for 1)"
         );
         assert_eq!(e.difference.and_then(|d| d.relaxation), None);
         // A hint that holds is still given: the same items but for capitalisation.
@@ -769,7 +829,7 @@ mod tests {
             LOOSE,
         );
         assert!(!e.passed);
-        assert_eq!(e.detail, "match 1 is \"player\", expected \"computer\"");
+        assert_eq!(e.detail, "item 1 is \"player\", expected \"computer\"");
     }
 
     #[test]
@@ -916,15 +976,15 @@ mod tests {
         };
         assert_eq!(
             detail("Computer takes 2\n", "Computer removes 1\n"),
-            "match 1 is \"computer takes 2\", expected \"computer removes 1\""
+            "item 1 is \"computer takes 2\", expected \"computer removes 1\""
         );
         assert_eq!(
             detail("Computer takes 2\n", "Computer removes 2\n"),
-            "match 1 is \"computer takes 2\", expected \"computer removes 2\""
+            "item 1 is \"computer takes 2\", expected \"computer removes 2\""
         );
         assert_eq!(
             detail("Computer removes -2\n", "Computer removes 1\n"),
-            "match 1 is \"computer removes -2\", expected \"computer removes 1\" \
+            "item 1 is \"computer removes -2\", expected \"computer removes 1\" \
              (the number differs: -2 for 1)"
         );
     }
@@ -1056,5 +1116,47 @@ mod tests {
             )
             .passed
         );
+    }
+
+    #[test]
+    fn a_missing_message_comes_before_what_was_printed_instead() {
+        // Input 1 is refused by the reference; the program takes it and shows the next turn.
+        let reference = with_inputs(&["Move: ", "Illegal move!\nMove: ", "end\n"]);
+        let student = with_inputs(&["Move: ", "Turn 2\nMove: ", "end\n"]);
+        let message = evaluate_lines(
+            &student,
+            &reference,
+            &Regex::new(r"(?i)illegal").expect("regex"),
+            LineOptions {
+                at_inputs: true,
+                compare: Compare::Presence,
+                ..LOOSE
+            },
+        )
+        .difference
+        .expect("difference");
+        let turns = evaluate_lines(
+            &student,
+            &reference,
+            &Regex::new(r"(?i)turn \d").expect("regex"),
+            LineOptions {
+                noun: Noun {
+                    one: "turn",
+                    many: "turns",
+                },
+                ..LOOSE
+            },
+        );
+        assert_eq!(
+            turns.detail,
+            "found 1 turns, expected 0; the first extra is \"turn 2\""
+        );
+        let turns = turns.difference.expect("difference");
+        // Both after input 1: the message belongs right after the line the input was typed
+        // on (line 1), the turn was printed on line 2.
+        assert_eq!((message.inputs_before, message.student_line), (1, Some(1)));
+        assert_eq!((turns.inputs_before, turns.student_line), (1, Some(2)));
+        assert!(message.order() < turns.order());
+        assert_eq!(turns.location, "turn 1");
     }
 }

@@ -51,6 +51,10 @@ pub enum CheckKind {
         at_inputs: bool,
         free_elsewhere: bool,
         game: bool,
+        /// What one item is called in feedback, in the game's words ("turn").
+        item: String,
+        /// What several are called ("turns").
+        items: String,
     },
     /// The sequence of boards.
     Board(BoardSpec),
@@ -159,13 +163,14 @@ impl Evaluation {
         }
     }
 
-    /// A failing verdict on a sequence whose first `matched` of `total` items agree: it earns
-    /// that share, and its detail says so.
+    /// A failing verdict on a sequence whose first `matched` of `total` items (called
+    /// `nouns`: "turns", "boards") agree: it earns that share, and its detail says so.
     pub fn fail_after(
         detail: impl Into<String>,
         difference: Difference,
         matched: usize,
         total: usize,
+        nouns: &str,
     ) -> Self {
         let detail = detail.into();
         if total <= 1 {
@@ -173,7 +178,9 @@ impl Evaluation {
         }
         let matched = matched.min(total);
         Evaluation {
-            detail: format!("{detail}; {matched} of {total} match before the first difference"),
+            detail: format!(
+                "{detail}; {matched} of {total} {nouns} agree before the first difference"
+            ),
             partial: matched as f64 / total as f64,
             ..Evaluation::fail("", difference)
         }
@@ -253,12 +260,18 @@ impl Check {
                 at_inputs,
                 free_elsewhere,
                 game: _,
+                item,
+                items,
             } => {
                 let (s, r) = views.get();
                 // Output that appeared only after the input was read cannot be placed between
                 // inputs: such a program is compared as a sequence (messages by count).
                 let late = *at_inputs && student.prompts_late;
                 let options = lines::LineOptions {
+                    noun: lines::Noun {
+                        one: item,
+                        many: items,
+                    },
                     rules: *rules,
                     dedup: *dedup,
                     compare: match compare {
@@ -317,6 +330,7 @@ fn evaluate_exit(student: &StudentRun, reference: &Recording, code: bool) -> Eva
         actual,
         inputs_before: sent,
         relaxation: None,
+        student_line: None,
     };
     if reference.wanted_more_input {
         // The reference was still playing when the script ran out.
@@ -535,6 +549,8 @@ mod tests {
                 at_inputs: false,
                 free_elsewhere: false,
                 game: false,
+                item: "move".into(),
+                items: "moves".into(),
             },
         }];
         let run = StudentRun {
@@ -551,7 +567,7 @@ mod tests {
         assert!(
             results[0]
                 .detail
-                .ends_with("2 of 3 match before the first difference"),
+                .ends_with("2 of 3 moves agree before the first difference"),
             "{}",
             results[0].detail
         );
@@ -585,6 +601,8 @@ mod tests {
                 at_inputs: false,
                 free_elsewhere: false,
                 game: true,
+                item: "turn".into(),
+                items: "turns".into(),
             },
         };
         let checks = vec![
@@ -748,6 +766,8 @@ mod tests {
                 at_inputs,
                 free_elsewhere: false,
                 game: false,
+                item: "move".into(),
+                items: "moves".into(),
             },
         };
         let mut r = Transcript::new();

@@ -242,6 +242,7 @@ pub fn evaluate_start(student: &Transcript, view: &View) -> Evaluation {
                 actual: super::view::context(&view.display().lines().collect::<Vec<_>>(), 0),
                 inputs_before: 0,
                 relaxation: None,
+                student_line: None,
             },
         );
     };
@@ -274,6 +275,7 @@ pub fn evaluate_start(student: &Transcript, view: &View) -> Evaluation {
                 },
                 inputs_before: 1,
                 relaxation: None,
+                student_line: None,
             },
         ),
     }
@@ -432,6 +434,7 @@ pub fn evaluate_random_starts(rule: crate::check::RandomRule, runs: &[Transcript
         actual: text,
         inputs_before: 1,
         relaxation: None,
+        student_line: None,
     };
     match rule {
         RandomRule::Legal => {

@@ -160,6 +160,28 @@ impl View {
         self.input_offsets.partition_point(|&o| o < offset)
     }
 
+    /// The index of the line of the text that holds byte `offset` (the line count past the
+    /// end).
+    pub fn line_at(&self, offset: usize) -> usize {
+        let end = offset.min(self.text.len());
+        self.text.as_bytes()[..end]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+    }
+
+    /// The index of the first line printed after `inputs` inputs had been sent (the line an
+    /// input was typed on belongs to the output before it).
+    pub fn first_line_after(&self, inputs: usize) -> usize {
+        match inputs.checked_sub(1) {
+            None => 0,
+            Some(last) => match self.input_offsets.get(last) {
+                Some(&offset) => self.line_at(offset + 1),
+                None => self.line_at(self.text.len()),
+            },
+        }
+    }
+
     /// The lines of the text with the byte offset where each starts.
     pub fn lines(&self) -> impl Iterator<Item = (usize, &str)> + '_ {
         self.lines_inclusive()
@@ -233,7 +255,18 @@ pub fn difference(
         actual: excerpt(student, student_at),
         inputs_before,
         relaxation,
+        student_line: Some(match student_at.line {
+            Some(line) => line + 1,
+            None => missing_line(student, inputs_before),
+        }),
     }
+}
+
+/// The line (1-based) where output the student did not print is missing: right after the
+/// line the `inputs`-th input was typed on, before whatever it printed there instead (so a
+/// missing answer to an input comes before a wrong one printed after it).
+pub fn missing_line(student: &View, inputs: usize) -> usize {
+    student.first_line_after(inputs).max(1)
 }
 
 /// How many of the first `at` items (equal on both sides, found at byte `student_offsets` and
@@ -340,5 +373,26 @@ mod tests {
         assert_eq!(lines[1], (17, "Computer removes 1."));
         assert_eq!(view.display(), "Remove (1 - 3): 3\nComputer removes 1.\n");
         assert_eq!(context(&["a", "b"], 5), "a\nb\n(end of output)");
+    }
+
+    #[test]
+    fn lines_are_counted_from_offsets_and_inputs() {
+        let mut t = Transcript::new();
+        t.push_output(Stream::Stdout, b"Hello\nMove: ");
+        t.push_input("3");
+        t.push_output(Stream::Stdout, b"Computer removes 1.\nMove: ");
+        t.push_input("2");
+        let view = View::new(&t, InputShown::LineBreak);
+        assert_eq!(view.line_at(0), 0);
+        assert_eq!(view.line_at(6), 1);
+        // Past the end: the count of lines (the last input's line break ends line 3).
+        assert_eq!(view.line_at(usize::MAX), 4);
+        assert_eq!(view.first_line_after(0), 0);
+        // The first input was typed on line 1 ("Move: 3"): its answer starts on line 2.
+        assert_eq!(view.first_line_after(1), 2);
+        assert_eq!(view.first_line_after(2), 4);
+        assert_eq!(view.first_line_after(9), 4);
+        assert_eq!(missing_line(&view, 1), 2);
+        assert_eq!(missing_line(&view, 0), 1);
     }
 }

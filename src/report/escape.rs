@@ -11,7 +11,9 @@
 //!   characters ("Trojan source") likewise. Newlines and tabs stay.
 //! * each line is cut at [`LINE_WIDTH`] characters, each text at [`FIELD_BYTES`], the cut
 //!   marked with how much was left out; a case's whole report is then bounded by the number of
-//!   its checks, which the instructor decides.
+//!   its checks, which the instructor decides. Text from the case files themselves (a case's
+//!   rule, the names of cases and checks) is escaped and bounded the same way but never cut
+//!   line by line ([`case_text`]): a rule is shown whole.
 
 use std::fmt::Write as _;
 
@@ -83,6 +85,13 @@ pub fn field(text: &str) -> String {
     bounded(text, LINE_WIDTH, FIELD_BYTES)
 }
 
+/// Text the case files give (a case's rule, the names of cases and checks), as every report
+/// shows it: [`visible`] and bounded as a whole, but never cut line by line: a rule is shown
+/// in full (the text report shortens it at a sentence's end itself).
+pub fn case_text(text: &str) -> String {
+    bounded(text, usize::MAX, FIELD_BYTES)
+}
+
 /// A copy of `result` in which every string is safe to print (see the module documentation).
 pub fn for_display(result: &GradeResult) -> GradeResult {
     let mut shown = result.clone();
@@ -115,16 +124,19 @@ pub fn for_display(result: &GradeResult) -> GradeResult {
 }
 
 fn case_for_display(case: &mut CaseResult) {
-    case.name = field(&case.name);
-    case.description = field(&case.description);
+    case.name = case_text(&case.name);
+    case.description = case_text(&case.description);
     case.stderr = field(&case.stderr);
     for line in case.input.iter_mut().chain(case.notes.iter_mut()) {
         *line = field(line);
     }
     case.run.detection = field(&case.run.detection);
+    if let Some(name) = &mut case.first_difference {
+        *name = case_text(name);
+    }
     for check in &mut case.checks {
-        check.name = field(&check.name);
-        check.kind = field(&check.kind);
+        check.name = case_text(&check.name);
+        check.kind = case_text(&check.kind);
         check.detail = field(&check.detail);
         if let Some(d) = &mut check.difference {
             d.location = field(&d.location);

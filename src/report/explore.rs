@@ -104,6 +104,7 @@ mod tests {
                         actual: "\u{1b}[2JScore: 90/90".into(),
                         inputs_before: 2,
                         relaxation: None,
+                        student_line: None,
                     }),
                 },
                 reference: String::new(),

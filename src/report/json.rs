@@ -41,6 +41,7 @@ mod tests {
     #[test]
     fn has_exactly_the_documented_keys() {
         let report = json_of(&sample());
+        assert_eq!(report["cases"][1]["first_difference"], "output");
         assert_eq!(
             keys(&report),
             [
@@ -54,21 +55,28 @@ mod tests {
             ]
         );
         for case in report["cases"].as_array().unwrap() {
+            let mut expected = vec![
+                "checks",
+                "description",
+                "input",
+                "max_score",
+                "name",
+                "notes",
+                "run",
+                "score",
+                "status",
+                "stderr",
+                "visibility",
+            ];
+            // Only a visible case that lost points names its first difference.
+            if case.get("first_difference").is_some() {
+                expected.insert(2, "first_difference");
+            }
+            assert_eq!(keys(case), expected);
             assert_eq!(
-                keys(case),
-                [
-                    "checks",
-                    "description",
-                    "input",
-                    "max_score",
-                    "name",
-                    "notes",
-                    "run",
-                    "score",
-                    "status",
-                    "stderr",
-                    "visibility"
-                ]
+                case.get("first_difference").is_some(),
+                case["visibility"] == "visible" && case["score"] != case["max_score"],
+                "{case:#}"
             );
             assert_eq!(
                 keys(&case["run"]),

@@ -20,7 +20,7 @@ use std::path::Path;
 
 use anyhow::Context as _;
 
-use crate::results::{CaseResult, GradeResult, Visibility};
+use crate::results::{CaseResult, CheckResult, GradeResult, Visibility};
 
 /// The report formats `--format` accepts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -139,7 +139,8 @@ pub const HIDDEN_DETAIL: &str = "hidden case: details not shown";
 ///
 /// Hidden cases keep their name, description, points, status, run summary and each
 /// check's name, kind, points and pass/fail; their input, stderr and notes are emptied,
-/// differences removed and check details replaced by [`HIDDEN_DETAIL`]. Then every string is
+/// differences removed and check details replaced by [`HIDDEN_DETAIL`]. Each visible case
+/// names its [`first_difference`] (the cause its feedback opens with). Then every string is
 /// escaped and bounded ([`escape::for_display`]): no control character reaches a terminal
 /// and no quoted line makes a report huge. Every exporter renders this copy, never the raw
 /// result.
@@ -147,6 +148,11 @@ pub fn for_students(result: &GradeResult) -> GradeResult {
     let mut shown = result.clone();
     for case in &mut shown.cases {
         redact_case(case);
+        case.first_difference = if case.visibility == Visibility::Hidden {
+            None
+        } else {
+            first_difference(case).map(|index| case.checks[index].name.clone())
+        };
     }
     escape::for_display(&shown)
 }
@@ -179,6 +185,41 @@ fn redact_case(case: &mut CaseResult) {
         check.difference = None;
         check.detail = HIDDEN_DETAIL.to_string();
     }
+}
+
+/// Whether a check cost points (or, for an informational one, found a difference).
+pub fn check_lost(check: &CheckResult) -> bool {
+    !check.passed || check.score + 1e-9 < check.max_score
+}
+
+/// The index in `case.checks` of the check that differs first in the run: the cause a lost
+/// case's feedback opens with, every later difference possibly following from it. Among the
+/// checks that cost points (informational ones only when none did), the one whose
+/// difference comes first ([`crate::results::Difference::order`]); a tie goes to the check
+/// listed first, one without a difference comes last.
+pub fn first_difference(case: &CaseResult) -> Option<usize> {
+    let failing: Vec<(usize, &CheckResult)> = case
+        .checks
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| check_lost(c))
+        .collect();
+    let scored: Vec<(usize, &CheckResult)> = failing
+        .iter()
+        .copied()
+        .filter(|(_, c)| c.max_score > 0.0)
+        .collect();
+    let candidates = if scored.is_empty() { failing } else { scored };
+    candidates
+        .into_iter()
+        .min_by_key(|(index, c)| {
+            let order = c
+                .difference
+                .as_ref()
+                .map_or((usize::MAX, usize::MAX), |d| d.order());
+            (order, *index)
+        })
+        .map(|(index, _)| index)
 }
 
 /// Formats points without needless decimals: `5`, `2.5`, `0.33` (rounded to 2 decimals).
@@ -260,6 +301,7 @@ pub(crate) mod tests {
             input: vec!["3".to_string(), "2".to_string()],
             notes: vec![],
             stderr: String::new(),
+            first_difference: None,
         };
 
         let mut transcript = check(
@@ -275,6 +317,7 @@ pub(crate) mod tests {
             actual: "Computer removes 2.\nRemove (1-3):\tgarbage\n".to_string(),
             inputs_before: 2,
             relaxation: Some("ignoring case".to_string()),
+            student_line: None,
         });
         let failed = CaseResult {
             name: "rejects_zero".to_string(),
@@ -291,6 +334,7 @@ pub(crate) mod tests {
             input: vec!["3".to_string(), "0".to_string(), "1".to_string()],
             notes: vec!["prompts were not flushed before reading input".to_string()],
             stderr: "warning: unused variable\n".to_string(),
+            first_difference: None,
         };
 
         let mut hidden_check = check(
@@ -306,6 +350,7 @@ pub(crate) mod tests {
             actual: "something else\n".to_string(),
             inputs_before: 1,
             relaxation: None,
+            student_line: None,
         });
         let hidden = CaseResult {
             name: "hidden_endgame".to_string(),
@@ -319,6 +364,7 @@ pub(crate) mod tests {
             input: vec![SECRET_INPUT.to_string()],
             notes: vec![SECRET_NOTE.to_string()],
             stderr: format!("{SECRET_STDERR}\n"),
+            first_difference: None,
         };
 
         let mut timeout_run = run(Ended::Timeout, None, 2000);
@@ -335,6 +381,7 @@ pub(crate) mod tests {
             input: vec!["1".to_string(), "N".to_string()],
             notes: vec![],
             stderr: String::new(),
+            first_difference: None,
         };
 
         GradeResult {
@@ -496,6 +543,14 @@ pub(crate) mod tests {
         assert!(hidden.checks.iter().all(|c| c.difference.is_none()));
         assert!(hidden.checks.iter().all(|c| c.detail == HIDDEN_DETAIL));
         assert_eq!(hidden.score, raw.cases[2].score);
-        assert_eq!(shown.cases[1], raw.cases[1]);
+        assert_eq!(hidden.first_difference, None);
+        // A visible case is kept as it is, naming the check that differs first.
+        let mut visible = raw.cases[1].clone();
+        visible.first_difference = Some("output".into());
+        assert_eq!(shown.cases[1], visible);
+        assert_eq!(
+            shown.cases[0].first_difference, None,
+            "full marks: no difference"
+        );
     }
 }

@@ -191,10 +191,12 @@ fn lost(score: f64, max_score: f64) -> bool {
 /// The feedback for one case, without a header line and without indentation.
 ///
 /// Hidden cases get only [`HIDDEN_NOTE`]; cases that never ran because the build failed get
-/// only a note saying so. Visible cases that lost points get the rule, the input sent with
-/// the point of the first difference marked, each failing check with its difference in
-/// context, how the run ended, stderr and notes; visible cases with full marks only their
-/// notes (or "passed" when there are none).
+/// only a note saying so. A visible case that lost points reads cause first: a limit the
+/// program hit (time, CPU, memory, output) or its crash on the first line; then the first
+/// difference in the run, with the check that found it and both sides in context, and the
+/// rule the case tests; the input sent, marked where that difference came; then the checks
+/// that differ later, one line each, as what may follow from it; how the run ended, stderr
+/// and notes. Visible cases with full marks get only their notes (or "passed").
 pub(crate) fn case_feedback(case: &CaseResult, style: Style) -> String {
     if case.run.ended == Ended::BuildFailed {
         return format!("{NOT_BUILT}\n");
@@ -204,36 +206,75 @@ pub(crate) fn case_feedback(case: &CaseResult, style: Style) -> String {
     }
     let failed = !full_marks(case);
     let mut out = String::new();
+    let mut limit_note = None;
 
     if failed {
-        if !case.description.is_empty() {
-            let _ = writeln!(out, "{} {}", style.bold("Rule:"), case.description);
+        limit_note = limit(case);
+        if let Some(note) = &limit_note {
+            let _ = writeln!(out, "{}", style.red(&style.bold(&capitalised(note))));
         }
-        let failing: Vec<&CheckResult> = case
-            .checks
-            .iter()
-            .filter(|c| !c.passed || lost(c.score, c.max_score))
-            .collect();
+        let cause = super::first_difference(case);
+        if let Some(check) = cause.map(|index| &case.checks[index]) {
+            let _ = writeln!(
+                out,
+                "{} {}",
+                style.red(&style.bold("First difference:")),
+                check_line(check, style)
+            );
+            difference_feedback(&mut out, check, style);
+        }
+        if !case.description.is_empty() {
+            let _ = writeln!(
+                out,
+                "{} {}",
+                style.bold(if cause.is_some() {
+                    "Rule it breaks:"
+                } else {
+                    "Rule:"
+                }),
+                shortened(&case.description, RULE_CHARS)
+            );
+        }
         if !case.input.is_empty() {
-            // Mark where a check that costs points first differed (informational ones only
-            // when nothing else differs).
-            let scored: Vec<&&CheckResult> = failing.iter().filter(|c| c.max_score > 0.0).collect();
-            let marked: Vec<&&CheckResult> = if scored.is_empty() {
-                failing.iter().collect()
-            } else {
-                scored
-            };
-            let marker = marked
-                .iter()
-                .filter_map(|c| c.difference.as_ref())
-                .map(|d| d.inputs_before)
-                .min();
+            let marker = cause
+                .and_then(|index| case.checks[index].difference.as_ref())
+                .map(|d| d.inputs_before);
             input_listing(&mut out, &case.input, marker, style);
         }
-        for check in failing {
-            check_feedback(&mut out, check, style);
+        let mut later: Vec<(usize, &CheckResult)> = case
+            .checks
+            .iter()
+            .enumerate()
+            .filter(|(index, c)| Some(*index) != cause && super::check_lost(c))
+            .collect();
+        // In the order they differ in the run; informational checks last.
+        later.sort_by_key(|(index, c)| {
+            (
+                c.max_score <= 0.0,
+                c.difference
+                    .as_ref()
+                    .map_or((usize::MAX, usize::MAX), |d| d.order()),
+                *index,
+            )
+        });
+        if !later.is_empty() {
+            let _ = writeln!(
+                out,
+                "{}",
+                style.bold(if cause.is_some() {
+                    "Also differing, after the first difference (may follow from it):"
+                } else {
+                    "Also differing:"
+                })
+            );
+            for (_, check) in later {
+                let _ = writeln!(out, "  {}", check_line(check, style));
+                if let Some(difference) = &check.difference {
+                    let _ = writeln!(out, "    {}", style.dim(&place(difference)));
+                }
+            }
         }
-        run_feedback(&mut out, case);
+        run_feedback(&mut out, case, limit_note.is_some());
         if !case.stderr.trim().is_empty() {
             let _ = writeln!(out, "{}", style.bold("The program's stderr:"));
             let lines: Vec<&str> = case.stderr.lines().collect();
@@ -250,12 +291,187 @@ pub(crate) fn case_feedback(case: &CaseResult, style: Style) -> String {
         }
     }
     for note in &case.notes {
+        if limit_note.as_ref() == Some(note) {
+            continue;
+        }
         let _ = writeln!(out, "{} {note}", style.bold("Note:"));
     }
     if out.is_empty() {
         out.push_str("passed\n");
     }
     out
+}
+
+/// Where a difference is: its location, and after how many input lines (once).
+fn place(difference: &crate::results::Difference) -> String {
+    let location = &difference.location;
+    if location.starts_with("after ") || location.starts_with("before ") {
+        return location.clone();
+    }
+    format!(
+        "at {location}, after {} input line{}",
+        difference.inputs_before,
+        plural(difference.inputs_before)
+    )
+}
+
+/// "" for one, "s" for any other count.
+fn plural(count: usize) -> &'static str {
+    if count == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// `text` with its first letter in capitals.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// What stopped the program, when a limit did (time, CPU, memory, output) or it crashed: the
+/// case's note saying so, else the run's ending. Everything else in such a case follows from it.
+fn limit(case: &CaseResult) -> Option<String> {
+    let run = &case.run;
+    let stopped = matches!(
+        run.ended,
+        Ended::Timeout | Ended::CpuLimit | Ended::MemoryLimit | Ended::OutputLimit | Ended::Signal
+    ) || run.output_truncated;
+    if !stopped {
+        return crash(case);
+    }
+    let note = case
+        .notes
+        .iter()
+        .find(|n| n.starts_with("the program was stopped") || n.starts_with("the program crashed"));
+    Some(match note {
+        Some(note) => note.clone(),
+        None if run.output_truncated && run.ended != Ended::Signal => {
+            "the program was stopped at the output limit".to_string()
+        }
+        None => match (run.ended, run.signal) {
+            (Ended::Signal, Some(signal)) => {
+                format!("the program crashed: killed by signal {signal}")
+            }
+            (ended, _) => format!(
+                "the program {} after {} s",
+                ended.describe(),
+                points(run.wall_ms as f64 / 1000.0)
+            ),
+        },
+    })
+}
+
+/// A program that died of an error before its game was over (an uncaught exception: it
+/// exited with a failure status, too early, something on stderr): what it said, in one line,
+/// since everything after follows from it.
+fn crash(case: &CaseResult) -> Option<String> {
+    let run = &case.run;
+    let status = run.exit_code.filter(|&code| code != 0)?;
+    // Ended too early: input left unread, or (a game driven move by move, which sends no
+    // more than the program reads) the exit check found it ended before the reference.
+    let early = run.unread_inputs > 0
+        || case
+            .checks
+            .iter()
+            .any(|c| c.kind == "exit" && super::check_lost(c));
+    if run.ended != Ended::Exit || !early {
+        return None;
+    }
+    // The error's own line: the last one not indented (Python's "ZeroDivisionError: …" after
+    // its traceback, Java's "Exception in thread …" before its "\tat" lines).
+    let said = case
+        .stderr
+        .lines()
+        .rev()
+        .filter(|line| !line.trim().is_empty() && !line.starts_with(char::is_whitespace))
+        .find(|line| !line.starts_with("Traceback ") && !line.starts_with("…"))?;
+    let read = case.input.len().saturating_sub(run.unread_inputs);
+    let when = if run.unread_inputs > 0 {
+        format!("after reading {read} of {} input lines", case.input.len())
+    } else {
+        format!(
+            "after {read} input line{}, before its game was over",
+            plural(read)
+        )
+    };
+    Some(format!(
+        "the program ended with status {status} {when}: {}",
+        shortened(said, 200)
+    ))
+}
+
+/// Characters of a case's rule the text report shows; the JSON and HTML reports carry it
+/// whole.
+const RULE_CHARS: usize = 400;
+
+/// `text` cut to at most about `max` characters at the end of a sentence (else of a word),
+/// marked with "…"; whole when it is short enough. Never cuts a word or a quotation in two
+/// when a boundary exists.
+pub(crate) fn shortened(text: &str, max: usize) -> String {
+    let text = text.trim();
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let limit = text
+        .char_indices()
+        .nth(max)
+        .map_or(text.len(), |(index, _)| index);
+    let head = &text[..limit];
+    // The end of the last sentence that fits: ". ", "! ", "? " (or with a closing quote).
+    let sentence = head
+        .char_indices()
+        .filter(|&(i, c)| {
+            matches!(c, '.' | '!' | '?') && {
+                let rest = &text[i + c.len_utf8()..];
+                let rest = rest.strip_prefix(['"', '\'', '”', ')']).unwrap_or(rest);
+                rest.starts_with(char::is_whitespace)
+            }
+        })
+        .map(|(i, c)| {
+            let after = i + c.len_utf8();
+            let rest = &text[after..];
+            after
+                + rest
+                    .chars()
+                    .next()
+                    .filter(|q| matches!(q, '"' | '\'' | '”' | ')'))
+                    .map_or(0, char::len_utf8)
+        })
+        .rfind(|&end| end <= limit && end * 2 >= limit);
+    let end = sentence.unwrap_or_else(|| {
+        head.rfind(char::is_whitespace)
+            .filter(|&i| i > 0)
+            .unwrap_or(limit)
+    });
+    format!("{} …", text[..end].trim_end())
+}
+
+/// One check on one line: its name, kind, points and what it found.
+fn check_line(check: &CheckResult, style: Style) -> String {
+    if check.max_score > 0.0 {
+        format!(
+            "{} {} ({}), {}: {}",
+            style.red("✗"),
+            style.bold(&format!("check {}", check.name)),
+            check.kind,
+            points_of(check.score, check.max_score),
+            check.detail
+        )
+    } else {
+        // A check without points only informs: how close the whole output is.
+        format!(
+            "{} {} ({}, for information, no points): {}",
+            style.dim("i"),
+            style.bold(&format!("check {}", check.name)),
+            check.kind,
+            check.detail
+        )
+    }
 }
 
 /// Lists the input lines, numbered, with a marker after the `marker`-th line.
@@ -312,36 +528,16 @@ fn input_listing(out: &mut String, input: &[String], marker: Option<usize>, styl
     }
 }
 
-/// One failing check: name, kind, detail, then its first difference and relaxation.
-fn check_feedback(out: &mut String, check: &CheckResult, style: Style) {
-    if check.max_score > 0.0 {
-        let _ = writeln!(
-            out,
-            "{} {} ({}), {}: {}",
-            style.red("✗"),
-            style.bold(&format!("check {}", check.name)),
-            check.kind,
-            points_of(check.score, check.max_score),
-            check.detail
-        );
-    } else {
-        // A check without points only informs: how close the whole output is.
-        let _ = writeln!(
-            out,
-            "{} {} ({}, for information, no points): {}",
-            style.dim("i"),
-            style.bold(&format!("check {}", check.name)),
-            check.kind,
-            check.detail
-        );
-    }
+/// A check's first difference: where, both sides with whitespace made visible, and the
+/// relaxation that would have passed.
+fn difference_feedback(out: &mut String, check: &CheckResult, style: Style) {
     let Some(difference) = &check.difference else {
         return;
     };
     let _ = writeln!(
         out,
-        "  First difference at {} (· space, → tab, ⏎ end of line):",
-        difference.location
+        "  {} (· space, → tab, ⏎ end of line):",
+        capitalised(&place(difference))
     );
     let expected = shown_lines(&difference.expected);
     let actual = shown_lines(&difference.actual);
@@ -378,7 +574,7 @@ fn shown_lines(text: &str) -> Vec<String> {
 }
 
 /// How the run ended, when that explains lost points: anything but a clean exit.
-fn run_feedback(out: &mut String, case: &CaseResult) {
+fn run_feedback(out: &mut String, case: &CaseResult, limit_shown: bool) {
     let run = &case.run;
     let ended = match run.ended {
         Ended::Exit => match run.exit_code {
@@ -394,14 +590,14 @@ fn run_feedback(out: &mut String, case: &CaseResult) {
         Ended::WaitingForInput => String::new(),
         other => other.describe().to_string(),
     };
-    if !ended.is_empty() {
+    if !ended.is_empty() && !limit_shown {
         let _ = writeln!(
             out,
             "Run: the program {ended} after {} s.",
             points(run.wall_ms as f64 / 1000.0)
         );
     }
-    if run.output_truncated {
+    if run.output_truncated && !limit_shown {
         let _ = writeln!(out, "Run: output was cut at the output limit.");
     }
     if run.unread_inputs > 0 {
@@ -446,7 +642,7 @@ mod tests {
     #[test]
     fn failed_case_shows_input_diff_and_relaxation() {
         let report = text(&sample(), false);
-        assert!(report.contains("Rule: \"You must remove between 1 and 3 coins.\""));
+        assert!(report.contains("Rule it breaks: \"You must remove between 1 and 3 coins.\""));
         assert!(report.contains("Input sent:"));
         assert!(report.contains("  1  3\n"), "{report}");
         // The marker comes right after the second input line.
@@ -456,8 +652,8 @@ mod tests {
             ),
             "{report}"
         );
-        assert!(report.contains("check output (transcript), 0/2.5"));
-        assert!(report.contains("First difference at line 4"));
+        assert!(report.contains("First difference: ✗ check output (transcript), 0/2.5"));
+        assert!(report.contains("At line 4, after 2 input lines"));
         assert!(
             report.contains(
                 "expected:\n        │ Computer·removes·2.⏎\n        │ Remove·(1·-·3):·⏎\n"
@@ -478,10 +674,12 @@ mod tests {
     #[test]
     fn timeout_shows_how_the_run_ended() {
         let report = text(&sample(), false);
+        // The limit is the first line of its case, said once.
         assert!(
-            report.contains("Run: the program timed out after 2 s."),
+            report.contains("✗ replay          0/2.5\n    The program timed out after 2 s\n"),
             "{report}"
         );
+        assert!(!report.contains("Run: the program timed out"), "{report}");
         assert!(report.contains("Run: 1 input line was never read."));
     }
 
@@ -539,5 +737,132 @@ mod tests {
             ),
             "{report}"
         );
+    }
+
+    /// The sample's failed case with a second failing check that differs earlier in the run
+    /// (listed after the first one).
+    fn with_an_earlier_difference() -> GradeResult {
+        let mut result = sample();
+        let case = &mut result.cases[1];
+        case.checks[1] = CheckResult {
+            name: "computer-moves".into(),
+            kind: "lines".into(),
+            passed: false,
+            score: 0.0,
+            max_score: 2.5,
+            detail: "computer move 1 is \"3\", expected \"2\"".into(),
+            difference: Some(crate::results::Difference {
+                location: "computer move 1".into(),
+                expected: "Computer removes 2.\n".into(),
+                actual: "Computer removes 3.\n".into(),
+                inputs_before: 1,
+                relaxation: None,
+                student_line: Some(3),
+            }),
+        };
+        case.score = 0.0;
+        result
+    }
+
+    #[test]
+    fn a_lost_case_opens_with_its_first_difference_and_the_rule_it_breaks() {
+        let report = text(&with_an_earlier_difference(), false);
+        let case = report
+            .split("✗ rejects_zero")
+            .nth(1)
+            .and_then(|rest| rest.split("✗ hidden_endgame").next())
+            .expect("the case");
+        let lines: Vec<&str> = case.lines().collect();
+        // After one input, before the transcript's difference after two: the cause.
+        assert_eq!(
+            lines[1].trim(),
+            "First difference: ✗ check computer-moves (lines), 0/2.5: computer move 1 is \"3\", \
+             expected \"2\"",
+            "{case}"
+        );
+        assert!(
+            lines[2].contains("At computer move 1, after 1 input line "),
+            "{case}"
+        );
+        let rule = lines
+            .iter()
+            .position(|l| l.contains("Rule it breaks:"))
+            .expect("rule");
+        assert!(rule < 10, "{case}");
+        // The marker is where the cause is, after the first input.
+        assert!(
+            case.contains("1  3\n      ▶ first difference here (after 1 input line)"),
+            "{case}"
+        );
+        // The later difference is grouped under it, one line and its place.
+        assert!(
+            case.contains(
+                "Also differing, after the first difference (may follow from it):\n      ✗ check \
+                 output (transcript), 0/2.5: differs at every level (exact … ignore case)\n        \
+                 at line 4, after 2 input lines\n"
+            ),
+            "{case}"
+        );
+        assert_eq!(case.matches("expected:").count(), 1, "{case}");
+    }
+
+    #[test]
+    fn a_crash_is_the_first_line_of_its_case() {
+        let mut result = sample();
+        let case = &mut result.cases[1];
+        case.run.exit_code = Some(1);
+        case.run.unread_inputs = 1;
+        case.stderr =
+            "Traceback (most recent call last):\n  File \"m.py\", line 9, in <module>\n    \
+                       a % b\nZeroDivisionError: integer modulo by zero\n"
+                .into();
+        let report = text(&result, false);
+        assert!(
+            report.contains(
+                "✗ rejects_zero    2.5/5\n    The program ended with status 1 after reading 2 of 3 \
+                 input lines: ZeroDivisionError: integer modulo by zero\n    First difference:"
+            ),
+            "{report}"
+        );
+        // A program that read everything and then exited 1 (an EOF traceback) did not crash.
+        result.cases[1].run.unread_inputs = 0;
+        let report = text(&result, false);
+        assert!(
+            !report.contains("The program ended with status 1"),
+            "{report}"
+        );
+    }
+
+    #[test]
+    fn a_long_rule_is_shortened_at_a_sentence_never_cut_in_a_word() {
+        let rule = "Play Again Loop: \"you must include a loop. This loop should start at asking \
+                    the player whether they want to play first.\" The first round is the handout's \
+                    example; \"y\" starts a second round.";
+        assert_eq!(shortened(rule, 500), rule);
+        assert_eq!(
+            shortened(rule, 130),
+            "Play Again Loop: \"you must include a loop. This loop should start at asking the \
+             player whether they want to play first.\" …"
+        );
+        // Without a sentence end in reach: at a word boundary.
+        let words = "alpha beta gamma delta epsilon";
+        assert_eq!(shortened(words, 13), "alpha beta …");
+        // One long word has no boundary: cut there, marked.
+        assert_eq!(shortened("abcdefghij", 4), "abcd …");
+        // A full rule in the text report: shortened, with nothing cut mid-word.
+        let mut result = sample();
+        result.cases[1].description = format!("{} {}", "Word.".repeat(50), "x".repeat(400));
+        let report = text(&result, false);
+        assert!(!report.contains("characters cut"), "{report}");
+        assert!(report.contains("Word. …\n"), "{report}");
+    }
+
+    #[test]
+    fn every_format_keeps_the_rule_whole() {
+        let long = format!("\"{}\"", "The rule says so. ".repeat(40).trim_end());
+        let mut result = sample();
+        result.cases[1].description = long.clone();
+        let shown = crate::report::for_students(&result);
+        assert_eq!(shown.cases[1].description, long);
     }
 }

@@ -59,17 +59,28 @@ pub enum UnpackError {
     Io(io::Error),
 }
 
+/// Text from inside an archive (an entry's name, a reader's complaint quoting one) as one
+/// line a terminal can show: control characters spelled out, line breaks too.
+fn one_line(text: &str) -> String {
+    crate::report::escape::visible(text)
+        .replace('\n', "\\n")
+        .replace('\t', "\\t")
+}
+
 impl fmt::Display for UnpackError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             UnpackError::Unsafe { entry, reason } => {
                 write!(
                     f,
-                    "the archive holds {reason} ({entry}); it was not unpacked"
+                    "the archive holds {reason} ({}); it was not unpacked",
+                    one_line(entry)
                 )
             }
-            UnpackError::TooLarge(what) => write!(f, "the archive is too large: {what}"),
-            UnpackError::Corrupt(why) => write!(f, "not a readable archive: {why}"),
+            UnpackError::TooLarge(what) => {
+                write!(f, "the archive is too large: {}", one_line(what))
+            }
+            UnpackError::Corrupt(why) => write!(f, "not a readable archive: {}", one_line(why)),
             UnpackError::Io(e) => write!(f, "cannot unpack the archive: {e}"),
         }
     }
