@@ -347,3 +347,20 @@ fn completions_and_the_manual_page_come_from_the_cli_definition() {
     assert!(page.contains("explore"), "{page}");
     grade().args(["completions", "tcsh"]).assert().code(2);
 }
+
+/// `grade list nim | head -1`: a reader that stops early ends grade quietly (status 141, as a
+/// Unix tool killed by SIGPIPE), never with an "internal error" line.
+#[test]
+fn a_reader_that_stops_early_ends_grade_quietly() {
+    let binary = assert_cmd::cargo::cargo_bin("grade");
+    let output = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("\"$0\" list nim | head -c 1 >/dev/null; \"$0\" list nim 2>&1 >&- | cat; exec \"$0\" show nim example-execution | true")
+        .arg(&binary)
+        .output()
+        .expect("sh runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(!stderr.contains("internal error"), "{stderr}");
+    assert!(!stdout.contains("internal error"), "{stdout}");
+}

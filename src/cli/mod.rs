@@ -36,6 +36,12 @@ pub fn main() -> ExitCode {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown panic".to_string());
+        // A reader that stopped early (`grade list | head`): end as Unix tools do on SIGPIPE,
+        // quietly with status 141, instead of reporting a bug. (SIGPIPE itself stays ignored:
+        // the runner writes to programs that may have exited.)
+        if message.starts_with("failed printing to std") && message.contains("Broken pipe") {
+            std::process::exit(141);
+        }
         let place = info
             .location()
             .map_or(String::new(), |l| format!(" at {}:{}", l.file(), l.line()));
