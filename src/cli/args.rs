@@ -142,6 +142,18 @@ pub enum GradescopeCommand {
         /// The zip to write.
         #[arg(short, long, default_value = "autograder.zip")]
         output: PathBuf,
+        /// What students see of hidden cases; the default keeps their total visible.
+        #[arg(long, value_enum, default_value_t = HiddenVisibility::Visible)]
+        hidden_visibility: HiddenVisibility,
+        /// The languages the course accepts, whose toolchains setup.sh installs from Ubuntu's
+        /// packages (comma-separated; `all` for the eleven of docs/languages.md).
+        #[arg(
+            long,
+            value_delimiter = ',',
+            value_name = "LANGUAGES",
+            default_value = "c,cpp,python,java"
+        )]
+        languages: Vec<crate::cli::gradescope::CourseLanguage>,
     },
 }
 

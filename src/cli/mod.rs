@@ -121,7 +121,15 @@ fn dispatch(cli: Cli) -> ExitCode {
                 assignment,
                 cases,
                 output,
-            }) => gradescope::package(assignment, cases.as_deref(), &output),
+                hidden_visibility,
+                languages,
+            }) => gradescope::package(&gradescope::Package {
+                assignment,
+                cases,
+                output,
+                hidden: hidden_visibility,
+                languages,
+            }),
             None => match args.assignment {
                 Some(assignment) => {
                     crate::run::interrupt::install();
