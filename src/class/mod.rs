@@ -263,8 +263,11 @@ pub fn write_gradebook(path: &Path, columns: &[String], rows: &[Row]) -> anyhow:
     writer.write_record(&header)?;
     let number = |v: Option<f64>| v.map_or(String::new(), report::points);
     for row in rows {
+        // Of the points as written (two decimals), so a gradebook read back and merged says
+        // the same.
+        let written = |v: f64| (v * 100.0).round() / 100.0;
         let percent = match (row.score, row.max_score) {
-            (Some(score), Some(max)) => Some(crate::results::percent(score, max)),
+            (Some(score), Some(max)) => Some(crate::results::percent(written(score), written(max))),
             _ => None,
         };
         let mut record = vec![
