@@ -390,12 +390,26 @@ pub struct GradeResult {
 impl GradeResult {
     /// Sets `score` and `max_score`: the cases' and requirements' points added up, or, with a
     /// rubric (name, part, points), the rubric's lines, each part scaled to its points.
+    ///
+    /// A requirement that is not applicable (the program is in another language) earns the
+    /// share of the cases' points the program earned: the total is the same in every
+    /// language, and a program in another language scores the same percentage as its cases.
     pub fn total(&mut self, rubric: &[(String, RubricPart, f64)]) {
         let round = |v: f64| (v * 1000.0).round() / 1000.0;
         let cases: (f64, f64) = self
             .cases
             .iter()
             .fold((0.0, 0.0), |(s, m), c| (s + c.score, m + c.max_score));
+        let cases_share = if cases.1 > 0.0 {
+            (cases.0 / cases.1).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        for requirement in &mut self.requirements {
+            if requirement.status == RequirementStatus::NotApplicable {
+                requirement.score = round(requirement.max_score * cases_share);
+            }
+        }
         let requirements: (f64, f64) = self
             .requirements
             .iter()
@@ -584,6 +598,25 @@ mod tests {
         assert_eq!(columns, ["a", "b", "requirement: r", "requirement: s"]);
         assert_eq!(sums(&parts), (18.0, 22.0));
         assert_eq!(result.percent(), 81.82);
+    }
+
+    #[test]
+    fn a_requirement_that_cannot_apply_earns_the_cases_share() {
+        let mut result = result();
+        for r in &mut result.requirements {
+            r.status = RequirementStatus::NotApplicable;
+        }
+        result.total(&[]);
+        // Cases 15 of 16; each requirement 3 × 15/16 = 2.8125 (2.813 to thousandths).
+        let scores: Vec<f64> = result.requirements.iter().map(|r| r.score).collect();
+        assert_eq!(scores, [2.813, 2.813]);
+        assert_eq!((result.score, result.max_score), (20.626, 22.0));
+        // Nothing played: nothing earned.
+        for case in &mut result.cases {
+            case.score = 0.0;
+        }
+        result.total(&[]);
+        assert_eq!((result.score, result.max_score), (0.0, 22.0));
     }
 
     #[test]

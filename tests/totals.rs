@@ -314,3 +314,44 @@ fn nims_gradebook_has_requirement_columns_and_one_total_for_cpp_and_python() {
     }
     assert!(number(&rows["buggy_accepts_four.cpp"]["score"]) < 96.0);
 }
+
+#[test]
+fn in_another_language_the_requirements_count_as_the_cases_do() {
+    // A program that plays nothing earns nothing, in any language: no requirement's points
+    // come for free.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let silent = dir.path().join("nim");
+    std::fs::write(&silent, "#!/bin/sh\ncat >/dev/null\n").expect("write");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&silent, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    let (_, report) = grade_json(&silent, "nim", &[]);
+    assert_eq!(
+        (report["score"].as_f64(), report["max_score"].as_f64()),
+        (Some(0.0), Some(96.0))
+    );
+    // A buggy JavaScript nim: each requirement earns the share of the cases' points it earned,
+    // so its percentage is its cases' percentage.
+    let buggy = program("nim/buggy_accepts_four.js");
+    if !ready(&buggy) {
+        return;
+    }
+    let (_, report) = grade_json(&buggy, "nim", &[]);
+    let cases = report["cases"].as_array().expect("cases");
+    let earned: f64 = cases.iter().filter_map(|c| c["score"].as_f64()).sum();
+    let possible: f64 = cases.iter().filter_map(|c| c["max_score"].as_f64()).sum();
+    assert_eq!(possible, 90.0);
+    assert!(earned < 90.0, "the bug costs points");
+    for r in report["requirements"].as_array().expect("requirements") {
+        assert_eq!(r["status"], "not_applicable");
+        let expected = 3.0 * earned / 90.0;
+        let score = r["score"].as_f64().expect("score");
+        assert!((score - expected).abs() < 0.001, "{score} vs {expected}");
+    }
+    let score = report["score"].as_f64().expect("score");
+    assert!(
+        (score / 96.0 - earned / 90.0).abs() < 0.0001,
+        "{score}/96 vs {earned}/90"
+    );
+}

@@ -126,7 +126,7 @@ pub fn list(assignment: Option<Assignment>, cases: Option<&Path>) -> anyhow::Res
             }
             for (name, requirement_points) in set.requirements() {
                 println!(
-                    "  {:<width$} {:>5}  {:<18} code requirement (any language: credited when not applicable)",
+                    "  {:<width$} {:>5}  {:<18} code requirement (another language: the cases' share of it)",
                     format!("requirement: {name}"),
                     points(requirement_points),
                     ""

@@ -39,7 +39,8 @@ pub(crate) fn mark(requirement: &RequirementResult, style: Style) -> String {
     }
 }
 
-/// The points of a requirement as listed ("2/2", or "3/3 (n/a)": credited, not checked).
+/// The points of a requirement as listed ("2/2", or "2.7/3 (n/a)": the cases' share, not
+/// checked).
 pub(crate) fn requirement_points(requirement: &RequirementResult) -> String {
     let points = points_of(requirement.score, requirement.max_score);
     match requirement.status {
