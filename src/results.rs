@@ -268,7 +268,8 @@ pub struct RequirementResult {
     pub status: RequirementStatus,
     /// Points earned.
     pub score: f64,
-    /// Points possible (0 when not applicable).
+    /// Points possible: the requirement's points, applicable or not (a program in another
+    /// language is graded out of the same total; docs/requirements.md).
     pub max_score: f64,
     /// One line saying what was found.
     pub detail: String,
@@ -316,6 +317,59 @@ pub struct RubricLine {
     pub max_score: f64,
 }
 
+/// `score` as a percentage of `max_score`, to two decimals (0 when `max_score` is 0).
+pub fn percent(score: f64, max_score: f64) -> f64 {
+    if max_score > 0.0 {
+        (score / max_score * 10_000.0).round() / 100.0
+    } else {
+        0.0
+    }
+}
+
+/// What a part of the total is: a case, a code requirement, or a rubric line that counts
+/// neither (`submitted`, `compiled`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PartKind {
+    /// A case.
+    Case,
+    /// A requirement on the code.
+    Requirement,
+    /// A rubric line of its own.
+    Rubric,
+}
+
+/// One part of a result's total: the gradebook's columns and Gradescope's tests are these,
+/// so they add up to the score. Under a rubric, cases and requirements are scaled to their
+/// rubric line's points.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Part {
+    /// A case, a requirement or a rubric line.
+    pub kind: PartKind,
+    /// The case's, requirement's or rubric line's name.
+    pub name: String,
+    /// Points earned, as counted in the total.
+    pub score: f64,
+    /// Points possible, as counted in the total.
+    pub max_score: f64,
+}
+
+impl Part {
+    /// The gradebook column: the case's name, `requirement: NAME` or `rubric: NAME`.
+    pub fn column(&self) -> String {
+        column_name(self.kind, &self.name)
+    }
+}
+
+/// The gradebook column of a part of `kind` named `name`.
+pub fn column_name(kind: PartKind, name: &str) -> String {
+    match kind {
+        PartKind::Case => name.to_string(),
+        PartKind::Requirement => format!("requirement: {name}"),
+        PartKind::Rubric => format!("rubric: {name}"),
+    }
+}
+
 /// The result of grading one submission against one assignment's cases.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GradeResult {
@@ -355,12 +409,26 @@ pub struct GradeResult {
 impl GradeResult {
     /// Sets `score` and `max_score`: the cases' and requirements' points added up, or, with a
     /// rubric (name, part, points), the rubric's lines, each part scaled to its points.
+    ///
+    /// A requirement that is not applicable (the program is in another language) earns the
+    /// share of the cases' points the program earned: the total is the same in every
+    /// language, and a program in another language scores the same percentage as its cases.
     pub fn total(&mut self, rubric: &[(String, RubricPart, f64)]) {
         let round = |v: f64| (v * 1000.0).round() / 1000.0;
         let cases: (f64, f64) = self
             .cases
             .iter()
             .fold((0.0, 0.0), |(s, m), c| (s + c.score, m + c.max_score));
+        let cases_share = if cases.1 > 0.0 {
+            (cases.0 / cases.1).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        for requirement in &mut self.requirements {
+            if requirement.status == RequirementStatus::NotApplicable {
+                requirement.score = round(requirement.max_score * cases_share);
+            }
+        }
         let requirements: (f64, f64) = self
             .requirements
             .iter()
@@ -400,6 +468,63 @@ impl GradeResult {
         self.max_score = round(self.rubric.iter().map(|l| l.max_score).sum());
     }
 
+    /// The parts of the total, in report order (cases, then requirements, then rubric lines
+    /// of their own): their scores add up to `score` and their maxima to `max_score` (up to
+    /// rounding to thousandths when a rubric scales them).
+    pub fn parts(&self) -> Vec<Part> {
+        let round = |v: f64| (v * 1000.0).round() / 1000.0;
+        let cases: f64 = self.cases.iter().map(|c| c.max_score).sum();
+        let requirements: f64 = self.requirements.iter().map(|r| r.max_score).sum();
+        // The factor a rubric line scales its part by (1 without a rubric), or None when the
+        // rubric has no line for it (it counts for nothing).
+        let factor = |part: RubricPart, max: f64| -> Option<f64> {
+            if self.rubric.is_empty() {
+                return Some(1.0);
+            }
+            let line = self.rubric.iter().find(|l| l.part == part)?;
+            Some(if max > 0.0 { line.max_score / max } else { 0.0 })
+        };
+        let mut parts = Vec::new();
+        if let Some(f) = factor(RubricPart::Cases, cases) {
+            parts.extend(self.cases.iter().map(|c| Part {
+                kind: PartKind::Case,
+                name: c.name.clone(),
+                score: round(c.score * f),
+                max_score: round(c.max_score * f),
+            }));
+        }
+        if let Some(f) = factor(RubricPart::Requirements, requirements) {
+            parts.extend(self.requirements.iter().map(|r| Part {
+                kind: PartKind::Requirement,
+                name: r.name.clone(),
+                score: round(r.score * f),
+                max_score: round(r.max_score * f),
+            }));
+        }
+        for line in &self.rubric {
+            // A rubric line with nothing to scale (no requirement applies) stands alone.
+            let alone = match line.part {
+                RubricPart::Submitted | RubricPart::Compiled => true,
+                RubricPart::Cases => cases <= 0.0,
+                RubricPart::Requirements => requirements <= 0.0,
+            };
+            if alone {
+                parts.push(Part {
+                    kind: PartKind::Rubric,
+                    name: line.name.clone(),
+                    score: line.score,
+                    max_score: line.max_score,
+                });
+            }
+        }
+        parts
+    }
+
+    /// The score as a percentage of `max_score` (0 when nothing could be earned).
+    pub fn percent(&self) -> f64 {
+        percent(self.score, self.max_score)
+    }
+
     /// The required sandbox layers that were off for this grading.
     pub fn missing_layers(&self) -> Vec<&SandboxLayer> {
         self.sandbox
@@ -419,5 +544,130 @@ impl GradeResult {
                 .cases
                 .iter()
                 .all(|c| c.status == CaseStatus::Passed && c.score + 1e-9 >= c.max_score)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn case(name: &str, score: f64, max_score: f64) -> CaseResult {
+        CaseResult {
+            name: name.into(),
+            description: String::new(),
+            visibility: Visibility::Visible,
+            score,
+            max_score,
+            status: if score < max_score {
+                CaseStatus::Failed
+            } else {
+                CaseStatus::Passed
+            },
+            checks: Vec::new(),
+            run: RunSummary::not_run(Ended::Exit, 0),
+            input: Vec::new(),
+            notes: Vec::new(),
+            stderr: String::new(),
+            first_difference: None,
+        }
+    }
+
+    fn requirement(name: &str, score: f64, max_score: f64) -> RequirementResult {
+        RequirementResult {
+            name: name.into(),
+            quote: String::new(),
+            status: RequirementStatus::Passed,
+            score,
+            max_score,
+            detail: String::new(),
+            findings: Vec::new(),
+        }
+    }
+
+    fn result() -> GradeResult {
+        GradeResult {
+            assignment: "nim".into(),
+            submission: "x".into(),
+            score: 0.0,
+            max_score: 0.0,
+            cases: vec![case("a", 5.0, 6.0), case("b", 10.0, 10.0)],
+            build_failure: None,
+            notes: Vec::new(),
+            wall_ms: 0,
+            sandbox: Vec::new(),
+            requirements: vec![requirement("r", 3.0, 3.0), requirement("s", 0.0, 3.0)],
+            warnings: String::new(),
+            rubric: Vec::new(),
+        }
+    }
+
+    fn sums(parts: &[Part]) -> (f64, f64) {
+        parts
+            .iter()
+            .fold((0.0, 0.0), |(s, m), p| (s + p.score, m + p.max_score))
+    }
+
+    #[test]
+    fn without_a_rubric_the_parts_are_the_cases_and_requirements_as_they_are() {
+        let mut result = result();
+        result.total(&[]);
+        // 5 + 10 + 3 + 0 of 6 + 10 + 3 + 3.
+        assert_eq!((result.score, result.max_score), (18.0, 22.0));
+        let parts = result.parts();
+        let columns: Vec<String> = parts.iter().map(Part::column).collect();
+        assert_eq!(columns, ["a", "b", "requirement: r", "requirement: s"]);
+        assert_eq!(sums(&parts), (18.0, 22.0));
+        assert_eq!(result.percent(), 81.82);
+    }
+
+    #[test]
+    fn a_requirement_that_cannot_apply_earns_the_cases_share() {
+        let mut result = result();
+        for r in &mut result.requirements {
+            r.status = RequirementStatus::NotApplicable;
+        }
+        result.total(&[]);
+        // Cases 15 of 16; each requirement 3 × 15/16 = 2.8125 (2.813 to thousandths).
+        let scores: Vec<f64> = result.requirements.iter().map(|r| r.score).collect();
+        assert_eq!(scores, [2.813, 2.813]);
+        assert_eq!((result.score, result.max_score), (20.626, 22.0));
+        // Nothing played: nothing earned.
+        for case in &mut result.cases {
+            case.score = 0.0;
+        }
+        result.total(&[]);
+        assert_eq!((result.score, result.max_score), (0.0, 22.0));
+    }
+
+    #[test]
+    fn under_a_rubric_the_parts_are_scaled_and_still_add_up() {
+        let mut result = result();
+        let rubric = [
+            ("Submitted".to_string(), RubricPart::Submitted, 1.0),
+            ("Compiled".to_string(), RubricPart::Compiled, 9.0),
+            ("Output".to_string(), RubricPart::Cases, 80.0),
+            ("Code".to_string(), RubricPart::Requirements, 10.0),
+        ];
+        result.total(&rubric);
+        // 1 + 9 + 80 × 15/16 + 10 × 3/6 = 90 of 100.
+        assert_eq!((result.score, result.max_score), (90.0, 100.0));
+        let parts = result.parts();
+        let shown: Vec<(String, f64, f64)> = parts
+            .iter()
+            .map(|p| (p.column(), p.score, p.max_score))
+            .collect();
+        // Cases × 80/16 = 5, requirements × 10/6.
+        assert_eq!(
+            shown,
+            [
+                ("a".to_string(), 25.0, 30.0),
+                ("b".to_string(), 50.0, 50.0),
+                ("requirement: r".to_string(), 5.0, 5.0),
+                ("requirement: s".to_string(), 0.0, 5.0),
+                ("rubric: Submitted".to_string(), 1.0, 1.0),
+                ("rubric: Compiled".to_string(), 9.0, 9.0),
+            ]
+        );
+        assert_eq!(sums(&parts), (90.0, 100.0));
     }
 }

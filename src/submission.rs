@@ -617,6 +617,77 @@ fn usable_by_others(path: &Path) -> bool {
     true
 }
 
+/// Why the executable at `path` is not a program Linux runs — neither an ELF binary nor a
+/// script starting with `#!` — naming what it looks like ("a Windows executable (MZ/PE)"), or
+/// None when it is one. Such a file would otherwise be handed to `/bin/sh` (as `execvp`
+/// does), and its bytes read as shell commands.
+pub fn not_a_program(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut start = Vec::with_capacity(512);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(512).read_to_end(&mut start))
+        .ok()?;
+    let looks_like = describe_non_program(&start)?;
+    Some(format!(
+        "not a program: it looks like {looks_like}; grade runs Linux (ELF) executables and \
+         scripts starting with #! (or a source file of a language in docs/languages.md)"
+    ))
+}
+
+/// What the first bytes of a file look like when they are not an ELF binary or a `#!` script.
+fn describe_non_program(start: &[u8]) -> Option<String> {
+    let at = |offset: usize, magic: &[u8]| start.get(offset..offset + magic.len()) == Some(magic);
+    if at(0, b"\x7fELF") || at(0, b"#!") {
+        return None;
+    }
+    let word = |offset: usize| {
+        start
+            .get(offset..offset + 4)
+            .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    let described = match word(0) {
+        _ if start.is_empty() => "an empty file",
+        Some(0xfeed_face | 0xfeed_facf | 0xcefa_edfe | 0xcffa_edfe) => {
+            "a macOS executable (Mach-O)"
+        }
+        // 0xCAFEBABE opens both: a Mach-O universal binary counts its architectures (a few),
+        // a Java class file has its version there (major 45 and up).
+        Some(0xcafe_babe) if word(4).is_some_and(|n| n < 30) => {
+            "a macOS universal executable (Mach-O)"
+        }
+        Some(0xcafe_babe) => {
+            "a compiled Java class file (run it with java, or submit the .java source)"
+        }
+        _ if at(0, b"MZ") => "a Windows executable (MZ/PE)",
+        _ if at(0, b"PK\x03\x04") => {
+            "a zip archive or a Java .jar (submit the .zip itself, or the sources)"
+        }
+        _ if at(0, &[0x1f, 0x8b]) => "a gzip-compressed file",
+        _ if at(0, b"%PDF") => "a PDF document",
+        _ if at(0, b"\0asm") => "a WebAssembly module",
+        _ => {
+            let text = std::str::from_utf8(start).is_ok_and(|t| {
+                !t.contains('\0')
+                    && t.chars()
+                        .all(|c| !c.is_control() || matches!(c, '\n' | '\r' | '\t'))
+            });
+            // A cut inside a multibyte character at the 512th byte is still text.
+            let text = text
+                || (start.len() == 512
+                    && std::str::from_utf8(&start[..start.len() - 3]).is_ok_and(|t| {
+                        t.chars()
+                            .all(|c| !c.is_control() || matches!(c, '\n' | '\r' | '\t'))
+                    }));
+            if text {
+                "a text file without a #! line (start it with the interpreter it needs, such as #!/bin/sh)"
+            } else {
+                "random bytes (no known executable format)"
+            }
+        }
+    };
+    Some(described.to_string())
+}
+
 /// True when `path` is a script (starts with `#!`) rather than a binary.
 fn is_script(path: &Path) -> bool {
     use std::io::Read;

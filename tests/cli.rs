@@ -232,7 +232,10 @@ fn bad_game_arguments_and_board_files_are_one_clear_line() {
         .args(["play", "chess"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("unknown assignment 'chess'"));
+        .stderr(predicate::str::contains("invalid value 'chess'"))
+        .stderr(predicate::str::contains(
+            "possible values: m, silver_dollar, connect6, collect, nim",
+        ));
     grade()
         .args(["play", "connect6", "--size", "99"])
         .assert()
@@ -363,4 +366,82 @@ fn a_reader_that_stops_early_ends_grade_quietly() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(!stderr.contains("internal error"), "{stderr}");
     assert!(!stdout.contains("internal error"), "{stdout}");
+}
+
+#[test]
+fn the_manual_names_only_pages_that_exist() {
+    // One page on standard output: the commands are listed in it, no grade-COMMAND(1).
+    let output = grade().arg("man").output().expect("grade man runs");
+    assert!(output.status.success());
+    let page = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(page.matches(".TH grade 1").count(), 1, "{page}");
+    assert!(page.contains(".SH COMMANDS"), "{page}");
+    assert!(page.contains("\\fBgrade play\\fR"), "{page}");
+    assert!(!page.contains("(1)"), "no page of its own is named: {page}");
+    // With --dir, a page per command, and every page any of them names is there.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let man1 = dir.path().join("man1");
+    grade().args(["man", "--dir"]).arg(&man1).assert().success();
+    let pages: Vec<String> = std::fs::read_dir(&man1)
+        .expect("pages written")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    for expected in [
+        "grade.1",
+        "grade-play.1",
+        "grade-gradescope-package.1",
+        "grade-man.1",
+    ] {
+        assert!(
+            pages.iter().any(|p| p == expected),
+            "{expected} in {pages:?}"
+        );
+    }
+    let reference = regex::Regex::new(r"(grade(?:\\-[a-z]+)*)\(1\)").expect("pattern");
+    let mut named = 0;
+    for page in &pages {
+        let text = std::fs::read_to_string(man1.join(page)).expect("read");
+        for found in reference.captures_iter(&text) {
+            let file = format!("{}.1", found[1].replace("\\-", "-"));
+            assert!(pages.contains(&file), "{page} names {file}, not written");
+            named += 1;
+        }
+    }
+    assert!(named >= 15, "the top page names each command's page");
+}
+
+#[test]
+fn assignment_names_complete_in_bash_zsh_and_fish() {
+    // zsh and fish offer each name with its title (the titles come only from the values).
+    for shell in ["zsh", "fish"] {
+        let output = grade()
+            .args(["completions", shell])
+            .output()
+            .expect("grade completions runs");
+        assert!(output.status.success(), "{shell}");
+        let script = String::from_utf8_lossy(&output.stdout);
+        for title in [
+            "The Game of M",
+            "Silver Dollar Game",
+            "Nim against the computer",
+        ] {
+            assert!(script.contains(title), "{shell}: {title}");
+        }
+    }
+    // bash: the values offered after --assignment are the five names, not file names.
+    let output = grade()
+        .args(["completions", "bash"])
+        .output()
+        .expect("grade completions runs");
+    let script = String::from_utf8_lossy(&output.stdout);
+    let after = script
+        .split("--assignment)")
+        .nth(1)
+        .expect("a case for --assignment");
+    let words = after.lines().nth(1).unwrap_or_default();
+    assert!(
+        words.contains("m silver_dollar connect6 collect nim"),
+        "{words}"
+    );
 }

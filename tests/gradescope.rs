@@ -175,3 +175,118 @@ fn hidden_visibility_takes_gradescopes_spelling_and_the_dashed_one() {
         .code(2)
         .stderr(predicates::str::contains("after_due_date"));
 }
+
+/// The files of an autograder.zip written by `grade gradescope package ARGS`.
+fn packaged(args: &[&str]) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let zip_path = dir.path().join("autograder.zip");
+    grade()
+        .args(["gradescope", "package", "-a", "nim", "-o"])
+        .arg(&zip_path)
+        .args(args)
+        .assert()
+        .success();
+    let source = dir.path().join("source");
+    unpack(&zip_path, &source);
+    (dir, source)
+}
+
+/// The packages setup.sh installs (its apt-get install line and the one after it).
+fn installed(setup: &str) -> String {
+    let mut lines = setup.lines().skip_while(|l| !l.contains("apt-get install"));
+    lines.next();
+    lines.next().unwrap_or_default().trim().to_string()
+}
+
+#[test]
+fn package_takes_the_hidden_visibility_and_the_courses_languages() {
+    // By default: the handouts' four languages, hidden cases visible.
+    let (_dir, source) = packaged(&[]);
+    let setup = std::fs::read_to_string(source.join("setup.sh")).expect("setup.sh");
+    assert_eq!(
+        installed(&setup),
+        "coreutils gcc make cmake g++ python3 default-jdk-headless"
+    );
+    let run = std::fs::read_to_string(source.join("run_autograder")).expect("run_autograder");
+    assert!(run.contains("--hidden-visibility visible"), "{run}");
+    // Chosen: Ubuntu's packages for Go, Rust and Ruby (docs/gradescope.md), and the
+    // stricter visibility in Gradescope's spelling whichever spelling was given.
+    let (_dir, source) = packaged(&[
+        "--languages",
+        "go,rust,ruby",
+        "--hidden-visibility",
+        "after-published",
+    ]);
+    let setup = std::fs::read_to_string(source.join("setup.sh")).expect("setup.sh");
+    assert_eq!(installed(&setup), "coreutils golang-go rustc cargo ruby");
+    let syntax = std::process::Command::new("bash")
+        .arg("-n")
+        .arg(source.join("setup.sh"))
+        .status()
+        .expect("bash -n");
+    assert!(syntax.success(), "setup.sh parses");
+    let run = std::fs::read_to_string(source.join("run_autograder")).expect("run_autograder");
+    assert!(run.contains("--hidden-visibility after_published"), "{run}");
+    // All eleven; an unknown language is refused with the known ones.
+    let (_dir, source) = packaged(&["--languages", "all"]);
+    let setup = std::fs::read_to_string(source.join("setup.sh")).expect("setup.sh");
+    assert_eq!(
+        installed(&setup),
+        "coreutils gcc make cmake g++ python3 default-jdk-headless nodejs golang-go rustc \
+         cargo kotlin dotnet-sdk-8.0 ruby perl"
+    );
+    grade()
+        .args(["gradescope", "package", "-a", "nim", "--languages", "swift"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("possible values: c, cpp, python"));
+}
+
+#[test]
+fn the_documented_local_trial_runs_as_written() {
+    if !(have("g++") && have("unzip")) {
+        return;
+    }
+    // The block of docs/gradescope.md under "Trying the package locally", run as written
+    // in a directory holding the student's nim.cpp, with this grade first on PATH.
+    let docs =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/gradescope.md"))
+            .expect("docs/gradescope.md");
+    let section = docs
+        .split("## Trying the package locally")
+        .nth(1)
+        .expect("the section");
+    let block = section
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("a sh block");
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::copy(
+        program("nim/correct_getline.cpp"),
+        dir.path().join("nim.cpp"),
+    )
+    .expect("copy");
+    let binary = assert_cmd::cargo::cargo_bin("grade");
+    let path = format!(
+        "{}:{}",
+        binary.parent().expect("bin dir").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let output = std::process::Command::new("bash")
+        .args(["-euo", "pipefail", "-c", block])
+        .current_dir(dir.path())
+        .env("PATH", path)
+        .output()
+        .expect("bash runs the block");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // Its last command prints results.json: nim's one total.
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let json = &stdout[stdout.find('{').expect("results.json printed")..];
+    let results: serde_json::Value = serde_json::from_str(json).expect("results.json");
+    assert_eq!(results["score"], 96.0, "{results:#}");
+}

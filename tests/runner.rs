@@ -954,3 +954,72 @@ fn missing_program_is_a_spawn_error_not_a_panic() {
         Err(grade::run::RunError::Spawn { .. })
     ));
 }
+
+/// `grade run` started in `dir` (a student's folder), returning exit code, stdout and stderr.
+fn grade_run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let output = Command::cargo_bin("grade")
+        .expect("grade binary")
+        .current_dir(dir)
+        .arg("run")
+        .args(args)
+        .timeout(Duration::from_secs(30))
+        .output()
+        .expect("grade run");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_readme_example_runs_a_program_by_its_relative_path_and_files_keep_their_mode() {
+    let _guard = serial();
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let prog = dir.path().join("prog");
+    std::fs::write(
+        &prog,
+        "#!/bin/sh\nwhile printf 'move? ' && read -r line; do echo \"took $line\"; done\n",
+    )
+    .expect("write");
+    std::fs::set_permissions(&prog, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    std::fs::write(dir.path().join("moves.txt"), "3\n2\n").expect("write");
+    // The README's line, as typed in the program's folder.
+    let (code, stdout, stderr) =
+        grade_run_in(dir.path(), &["--input", "moves.txt", "--", "./prog"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("took 3") && stdout.contains("took 2"),
+        "{stdout}"
+    );
+    // Copied with --file, it keeps its exec bit (under another name too).
+    for (file, command) in [("prog=prog", "./prog"), ("game=prog", "./game")] {
+        let (code, stdout, stderr) = grade_run_in(
+            dir.path(),
+            &["--input", "moves.txt", "--file", file, "--", command],
+        );
+        assert_eq!(code, 0, "{file}: {stderr}");
+        assert!(stdout.contains("took 3"), "{file}: {stdout}");
+    }
+    // A file that is not there is one line naming it.
+    let (code, _, stderr) = grade_run_in(dir.path(), &["--", "./missing"]);
+    assert_eq!(code, 2);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("./missing: no such file"), "{stderr}");
+    // Random bytes are not run through /bin/sh.
+    let bytes: Vec<u8> = (0u8..=255).rev().collect();
+    std::fs::write(dir.path().join("noise"), bytes).expect("write");
+    std::fs::set_permissions(
+        dir.path().join("noise"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .expect("chmod");
+    let (code, stdout, stderr) = grade_run_in(dir.path(), &["--", "./noise"]);
+    assert_eq!(code, 2, "{stdout}");
+    assert!(
+        stderr.contains("./noise: not a program: it looks like random bytes"),
+        "{stderr}"
+    );
+}

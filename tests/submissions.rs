@@ -266,3 +266,98 @@ fn doctor_lists_the_toolchains_it_found() {
         );
     }
 }
+
+/// An executable file holding `bytes`, named `name` in `dir`.
+fn executable(dir: &Path, name: &str, bytes: &[u8]) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).expect("write");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    path
+}
+
+#[test]
+fn an_executable_that_is_not_a_program_is_refused_in_one_line_naming_what_it_looks_like() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // Bytes no format starts with (fixed, so the test is the same every run), then the
+    // first bytes of the formats a student might hand in by mistake.
+    let random: Vec<u8> = (0u32..4096)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8 | 0x80)
+        .collect();
+    let java_class = [0xca, 0xfe, 0xba, 0xbe, 0x00, 0x00, 0x00, 0x41, 0x00, 0x1d];
+    let universal = [0xca, 0xfe, 0xba, 0xbe, 0x00, 0x00, 0x00, 0x02, 0x01, 0x00];
+    let cases: [(&str, &[u8], &str); 7] = [
+        ("random", &random, "random bytes"),
+        (
+            "macos",
+            &[0xcf, 0xfa, 0xed, 0xfe, 7, 0, 0, 1],
+            "a macOS executable (Mach-O)",
+        ),
+        ("fat", &universal, "a macOS universal executable (Mach-O)"),
+        (
+            "windows.exe",
+            b"MZ\x90\x00\x03\x00\x00\x00",
+            "a Windows executable (MZ/PE)",
+        ),
+        ("Nim.class", &java_class, "a compiled Java class file"),
+        (
+            "nim.jar",
+            b"PK\x03\x04\x14\x00\x08\x00",
+            "a zip archive or a Java .jar",
+        ),
+        (
+            "nim",
+            b"print('no #! line')\n",
+            "a text file without a #! line",
+        ),
+    ];
+    for (name, bytes, looks_like) in cases {
+        let path = executable(dir.path(), name, bytes);
+        let output = grade()
+            .arg(&path)
+            .args(["-a", "nim"])
+            .output()
+            .expect("grade runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{name}: {stderr}");
+        assert!(output.stdout.is_empty(), "{name}: no report");
+        assert_eq!(stderr.lines().count(), 1, "{name}: one line: {stderr}");
+        assert!(
+            stderr.contains(&format!("not a program: it looks like {looks_like}")),
+            "{name}: {stderr}"
+        );
+    }
+    // In a folder, the file is named.
+    let folder = dir.path().join("upload");
+    std::fs::create_dir(&folder).expect("mkdir");
+    executable(&folder, "run", &random);
+    let output = grade()
+        .arg(&folder)
+        .args(["-a", "nim"])
+        .output()
+        .expect("grade runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("run not a program: it looks like random bytes"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_script_with_a_shebang_or_a_known_extension_still_runs() {
+    if !have("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    // A .py without #! is Python by its extension; the same code with #! runs as itself.
+    let source = std::fs::read(program("m/correct_plain.py")).expect("read");
+    let plain = executable(dir.path(), "m.py", &source);
+    let mut with_shebang = b"#!/usr/bin/env python3\n".to_vec();
+    with_shebang.extend_from_slice(&source);
+    let script = executable(dir.path(), "m_game", &with_shebang);
+    for path in [plain, script] {
+        let (code, report) = grade_json(&path, "m", &["--case", "used-number"]);
+        assert_eq!(code, 0, "{}: {report:#}", path.display());
+    }
+}

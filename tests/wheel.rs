@@ -19,8 +19,13 @@ fn the_wheel_installs_grade_in_a_fresh_venv() {
         })
         .filter_map(Result::ok)
         .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|x| x == "whl"))
-        .expect("a .whl built by scripts/build-wheel");
+        // This machine's wheel (an aarch64 one cross-built beside it does not install here).
+        .find(|p| {
+            p.extension().is_some_and(|x| x == "whl")
+                && p.to_string_lossy()
+                    .ends_with(&format!("_{}.whl", std::env::consts::ARCH))
+        })
+        .expect("a .whl for this machine built by scripts/build-wheel");
     if !have("python3") {
         return;
     }

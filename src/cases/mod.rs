@@ -282,6 +282,41 @@ impl CaseSet {
     pub fn max_score(&self) -> f64 {
         self.cases.iter().map(|c| c.points).sum()
     }
+
+    /// The code requirements that are checked (not switched off), with their points.
+    pub fn requirements(&self) -> Vec<(&'static str, f64)> {
+        enabled_requirements(self.assignment, &self.requirement_weights)
+    }
+
+    /// The total a grading of `cases` is out of, in any language: the rubric's points when
+    /// the case directory states a rubric, else the cases' points plus the requirements'.
+    /// `grade list`, every report and the gradebook state this one number.
+    pub fn total_of<'a>(&self, cases: impl IntoIterator<Item = &'a Case>) -> f64 {
+        if !self.rubric.is_empty() {
+            return self.rubric.iter().map(|(_, _, points)| points).sum();
+        }
+        let cases: f64 = cases.into_iter().map(|c| c.points).sum();
+        cases + self.requirements().iter().map(|(_, p)| p).sum::<f64>()
+    }
+
+    /// The total of a grading without `--robustness` or `--case`: the assignment's total.
+    pub fn total(&self) -> f64 {
+        self.total_of(self.cases.iter().filter(|c| !c.robustness))
+    }
+}
+
+/// The requirements of `assignment` that `weights` leave on, with their points.
+fn enabled_requirements(
+    assignment: Assignment,
+    weights: &crate::analyze::requirements::Weights,
+) -> Vec<(&'static str, f64)> {
+    crate::analyze::requirements::for_assignment(assignment)
+        .iter()
+        .filter_map(|r| match weights.get(r.name) {
+            Some(setting) => setting.map(|points| (r.name, points)),
+            None => Some((r.name, r.points)),
+        })
+        .collect()
 }
 
 fn parse_yaml<T: serde::de::DeserializeOwned>(
@@ -675,12 +710,9 @@ fn rubric(
             "rubric: no line counts the cases (part: cases)".into(),
         ));
     }
-    let requirement_points: f64 = crate::analyze::requirements::for_assignment(assignment)
+    let requirement_points: f64 = enabled_requirements(assignment, weights)
         .iter()
-        .map(|r| match weights.get(r.name) {
-            Some(setting) => setting.unwrap_or(0.0),
-            None => r.points,
-        })
+        .map(|(_, points)| points)
         .sum();
     if requirement_points > 0.0
         && !rubric

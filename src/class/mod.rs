@@ -172,8 +172,10 @@ pub struct Row {
     pub max_score: Option<f64>,
     /// full marks, lost points, build failed, error: …, incomplete: interrupted.
     pub status: String,
-    /// Points per case, by case name.
-    pub cases: BTreeMap<String, f64>,
+    /// Points per part of the total, by column: each case, each code requirement
+    /// (`requirement: NAME`) and each rubric line of its own (`rubric: NAME`), as counted in
+    /// the score, so they add up to it.
+    pub parts: BTreeMap<String, f64>,
     /// Timeouts, limits and crashes, in a few words.
     pub notes: String,
 }
@@ -206,10 +208,10 @@ fn row_of(student: &str, result: &GradeResult) -> Row {
         score: Some(result.score),
         max_score: Some(result.max_score),
         status: status.to_string(),
-        cases: result
-            .cases
+        parts: result
+            .parts()
             .iter()
-            .map(|c| (c.name.clone(), c.score))
+            .map(|p| (p.column(), p.score))
             .collect(),
         notes: report::escape::visible(&notes.join("; ")),
     }
@@ -234,30 +236,73 @@ fn read_text_cell(cell: &str) -> String {
     }
 }
 
-/// Writes `rows` as `gradebook.csv` with one column per case of `case_names`.
-pub fn write_gradebook(path: &Path, case_names: &[String], rows: &[Row]) -> anyhow::Result<()> {
+/// The gradebook's point columns for grading `cases` of `set`: each case, each code
+/// requirement, and each rubric line that counts neither (`submitted`, `compiled`), in the
+/// order of [`GradeResult::parts`].
+pub fn columns(set: &CaseSet, cases: &[&crate::cases::Case]) -> Vec<String> {
+    use crate::results::{column_name, PartKind, RubricPart};
+    let requirements = set.requirements();
+    let requirement_points: f64 = requirements.iter().map(|(_, p)| p).sum();
+    let mut columns: Vec<String> = cases.iter().map(|c| c.name.clone()).collect();
+    let rubric_counts =
+        |part: RubricPart| set.rubric.is_empty() || set.rubric.iter().any(|(_, p, _)| *p == part);
+    if rubric_counts(RubricPart::Requirements) {
+        columns.extend(
+            requirements
+                .iter()
+                .map(|(name, _)| column_name(PartKind::Requirement, name)),
+        );
+    }
+    for (name, part, _) in &set.rubric {
+        let alone = match part {
+            RubricPart::Submitted | RubricPart::Compiled => true,
+            RubricPart::Cases => cases.is_empty(),
+            RubricPart::Requirements => requirement_points <= 0.0,
+        };
+        if alone {
+            columns.push(column_name(PartKind::Rubric, name));
+        }
+    }
+    columns
+}
+
+/// The fixed columns before the point columns.
+const LEADING: [&str; 6] = [
+    "student",
+    "submission",
+    "score",
+    "max_score",
+    "percent",
+    "status",
+];
+
+/// Writes `rows` as `gradebook.csv`: the student, the total, its percentage and status, one
+/// column per part of the total (`columns`, see [`columns`]), and notes.
+pub fn write_gradebook(path: &Path, columns: &[String], rows: &[Row]) -> anyhow::Result<()> {
     let mut writer =
         csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
-    let mut header = vec![
-        "student".to_string(),
-        "submission".to_string(),
-        "score".to_string(),
-        "max_score".to_string(),
-        "status".to_string(),
-    ];
-    header.extend(case_names.iter().map(|c| text_cell(c)));
+    let mut header: Vec<String> = LEADING.iter().map(|c| c.to_string()).collect();
+    header.extend(columns.iter().map(|c| text_cell(c)));
     header.push("notes".to_string());
     writer.write_record(&header)?;
     let number = |v: Option<f64>| v.map_or(String::new(), report::points);
     for row in rows {
+        // Of the points as written (two decimals), so a gradebook read back and merged says
+        // the same.
+        let written = |v: f64| (v * 100.0).round() / 100.0;
+        let percent = match (row.score, row.max_score) {
+            (Some(score), Some(max)) => Some(crate::results::percent(written(score), written(max))),
+            _ => None,
+        };
         let mut record = vec![
             text_cell(&row.student),
             text_cell(&row.submission),
             number(row.score),
             number(row.max_score),
+            number(percent),
             text_cell(&row.status),
         ];
-        record.extend(case_names.iter().map(|c| number(row.cases.get(c).copied())));
+        record.extend(columns.iter().map(|c| number(row.parts.get(c).copied())));
         record.push(text_cell(&row.notes));
         writer.write_record(&record)?;
     }
@@ -267,7 +312,7 @@ pub fn write_gradebook(path: &Path, case_names: &[String], rows: &[Row]) -> anyh
     Ok(())
 }
 
-/// Reads a gradebook written by [`write_gradebook`]: its case columns and rows.
+/// Reads a gradebook written by [`write_gradebook`]: its point columns and rows.
 pub fn read_gradebook(path: &Path) -> anyhow::Result<(Vec<String>, Vec<Row>)> {
     let mut reader =
         csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -277,13 +322,14 @@ pub fn read_gradebook(path: &Path) -> anyhow::Result<(Vec<String>, Vec<Row>)> {
         .iter()
         .map(String::from)
         .collect();
-    if header.len() < 6
-        || header[0] != "student"
+    let first = LEADING.len();
+    if header.len() <= first
+        || header[..first] != LEADING
         || header.last().map(String::as_str) != Some("notes")
     {
-        bail!("{}: not a gradebook written by grade", path.display());
+        bail!("{}: not a gradebook written by this grade", path.display());
     }
-    let case_names: Vec<String> = header[5..header.len() - 1]
+    let columns: Vec<String> = header[first..header.len() - 1]
         .iter()
         .map(|c| read_text_cell(c))
         .collect();
@@ -297,16 +343,16 @@ pub fn read_gradebook(path: &Path) -> anyhow::Result<(Vec<String>, Vec<Row>)> {
             submission: get(1),
             score: number(2),
             max_score: number(3),
-            status: get(4),
-            cases: case_names
+            status: get(5),
+            parts: columns
                 .iter()
                 .enumerate()
-                .filter_map(|(i, c)| number(5 + i).map(|v| (c.clone(), v)))
+                .filter_map(|(i, c)| number(first + i).map(|v| (c.clone(), v)))
                 .collect(),
             notes: get(header.len() - 1),
         });
     }
-    Ok((case_names, rows))
+    Ok((columns, rows))
 }
 
 /// `grade gradebook merge`: the gradebooks of several shards' output directories as one
@@ -459,10 +505,11 @@ fn resumed(
     };
     escaped(&mut stored);
     let row = (|| {
-        let cases = stored["cases"]
-            .as_array()?
+        // The row's columns as stored with it (a result stored without them is graded again).
+        let parts = stored["class_parts"]
+            .as_object()?
             .iter()
-            .filter_map(|c| Some((c["name"].as_str()?.to_string(), c["score"].as_f64()?)))
+            .filter_map(|(column, points)| Some((column.clone(), points.as_f64()?)))
             .collect();
         Some(Row {
             student: student.to_string(),
@@ -470,7 +517,7 @@ fn resumed(
             score: stored["score"].as_f64(),
             max_score: stored["max_score"].as_f64(),
             status: stored["class_status"].as_str()?.to_string(),
-            cases,
+            parts,
             notes: stored["class_notes"].as_str().unwrap_or("").to_string(),
         })
     })();
@@ -496,6 +543,7 @@ fn store(
     let mut value = serde_json::to_value(report::escape::for_display(result))?;
     value["class_status"] = serde_json::Value::String(row.status.clone());
     value["class_notes"] = serde_json::Value::String(row.notes.clone());
+    value["class_parts"] = serde_json::to_value(&row.parts)?;
     let bytes = serde_json::to_vec(&value)?;
     std::fs::write(&result_path, &bytes)
         .with_context(|| format!("cannot write {}", result_path.display()))?;
@@ -531,14 +579,9 @@ pub fn grade_class(
         .zip(&names)
         .filter(|(_, name)| options.shard.is_none_or(|s| s.holds(name)))
         .collect();
-    let case_names: Vec<String> = grade::select_cases(set, options)?
-        .iter()
-        .map(|c| c.name.clone())
-        .collect();
-    let max_points: f64 = grade::select_cases(set, options)?
-        .iter()
-        .map(|c| c.points)
-        .sum();
+    let selected = grade::select_cases(set, options)?;
+    let columns = columns(set, &selected);
+    let max_points = set.total_of(selected.iter().copied());
     let progress = Progress::new(chosen.len());
     // The key stored results are sealed with, kept where neither runs nor students reach.
     let seal = options.output_dir.as_ref().and_then(|_| SealKey::grader());
@@ -660,7 +703,7 @@ pub fn grade_class(
     }
     progress.finish();
     if let Some(dir) = &options.output_dir {
-        write_gradebook(&dir.join("gradebook.csv"), &case_names, &rows)?;
+        write_gradebook(&dir.join("gradebook.csv"), &columns, &rows)?;
         for row in &rows {
             if summaries.iter().any(|s| s.student == row.student) {
                 continue;
@@ -766,7 +809,7 @@ mod tests {
             score: Some(score),
             max_score: Some(10.0),
             status: "lost points".into(),
-            cases: [("a".to_string(), score), ("b".to_string(), 0.0)]
+            parts: [("a".to_string(), score), ("b".to_string(), 0.0)]
                 .into_iter()
                 .collect(),
             notes: "b: timed out, \"quoted\"".into(),
@@ -804,17 +847,19 @@ mod tests {
             score: Some(2.5),
             max_score: Some(10.0),
             status: "@SUM(A1)".into(),
-            cases: [("-case".to_string(), 2.5)].into_iter().collect(),
+            parts: [("-case".to_string(), 2.5)].into_iter().collect(),
             notes: "\tx".into(),
         };
         write_gradebook(&path, &cases, std::slice::from_ref(&row)).expect("write");
         let text = std::fs::read_to_string(&path).expect("read");
         assert_eq!(
             text.lines().nth(1),
-            Some("\"'=HYPERLINK(\"\"http://x\"\",\"\"click\"\")\",'+1,2.5,10,'@SUM(A1),2.5,'\tx"),
+            Some(
+                "\"'=HYPERLINK(\"\"http://x\"\",\"\"click\"\")\",'+1,2.5,10,25,'@SUM(A1),2.5,'\tx"
+            ),
             "{text}"
         );
-        assert!(text.starts_with("student,submission,score,max_score,status,'-case,notes"));
+        assert!(text.starts_with("student,submission,score,max_score,percent,status,'-case,notes"));
         let (names, rows) = read_gradebook(&path).expect("read");
         assert_eq!((names, rows), (cases, vec![row]));
     }

@@ -142,6 +142,18 @@ pub enum GradescopeCommand {
         /// The zip to write.
         #[arg(short, long, default_value = "autograder.zip")]
         output: PathBuf,
+        /// What students see of hidden cases; the default keeps their total visible.
+        #[arg(long, value_enum, default_value_t = HiddenVisibility::Visible)]
+        hidden_visibility: HiddenVisibility,
+        /// The languages the course accepts, whose toolchains setup.sh installs from Ubuntu's
+        /// packages (comma-separated; `all` for the eleven of docs/languages.md).
+        #[arg(
+            long,
+            value_delimiter = ',',
+            value_name = "LANGUAGES",
+            default_value = "c,cpp,python,java"
+        )]
+        languages: Vec<crate::cli::gradescope::CourseLanguage>,
     },
 }
 
@@ -270,9 +282,16 @@ pub enum Command {
         action: GradebookAction,
     },
 
-    /// Print the manual page (roff) to standard output.
-    #[command(after_help = "Example:\n  grade man > grade.1 && man ./grade.1")]
-    Man,
+    /// Print the manual page (roff) to standard output, or write one page per command into a
+    /// directory (`--dir`).
+    #[command(after_help = "Examples:\n  grade man > grade.1 && man ./grade.1\n  \
+                      grade man --dir /usr/local/share/man/man1   # grade.1, grade-play.1, …")]
+    Man {
+        /// Write grade.1 and a page for every command (grade-play.1, grade-gradescope-package.1,
+        /// …) into DIR instead of printing the one page.
+        #[arg(long, value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
+        dir: Option<PathBuf>,
+    },
 
     /// Show which containment layers and which input-detection method work on this machine.
     Doctor,
@@ -417,6 +436,18 @@ impl From<&LimitArgs> for LimitOverrides {
             output_kib: args.output_kib,
             processes: args.processes,
         }
+    }
+}
+
+/// The five assignments as clap's possible values: `--assignment <TAB>` completes their names
+/// in bash, zsh and fish, and `--help` lists them with their titles.
+impl ValueEnum for Assignment {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Assignment::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.name()).help(self.title()))
     }
 }
 

@@ -62,9 +62,11 @@ fn read_input_lines(path: &Path) -> anyhow::Result<Vec<String>> {
         .collect())
 }
 
-/// `grade list`: the assignments, or one assignment's cases with points.
+/// `grade list`: the assignments, or one assignment's cases with points. The total is the
+/// one every report and the gradebook state ([`CaseSet::total`]).
 pub fn list(assignment: Option<Assignment>, cases: Option<&Path>) -> anyhow::Result<u8> {
     let tree = CaseTree::open(cases)?;
+    let points = crate::report::points;
     match assignment {
         None => {
             for assignment in tree.assignments() {
@@ -73,30 +75,38 @@ pub fn list(assignment: Option<Assignment>, cases: Option<&Path>) -> anyhow::Res
                     set.cases.iter().partition(|c| c.robustness);
                 let sum = |cases: &[&Case]| cases.iter().map(|c| c.points).sum::<f64>();
                 println!(
-                    "{:<14} {:>3} cases {:>4} points  (+{} robustness, {} points)  {}",
+                    "{:<14} {:>3} cases {:>4} points  ({}; +{} robustness, {} points)  {}",
                     assignment.name(),
                     regular.len(),
-                    crate::report::points(sum(&regular)),
+                    points(set.total()),
+                    breakdown(&set),
                     robust.len(),
-                    crate::report::points(sum(&robust)),
+                    points(sum(&robust)),
                     set.title
                 );
             }
         }
         Some(assignment) => {
             let set = cases::load(&tree, assignment)?;
-            let regular: f64 = set
-                .cases
-                .iter()
-                .filter(|c| !c.robustness)
-                .map(|c| c.points)
-                .sum();
             println!(
-                "{} ({}): {} points; robustness cases run only with --robustness",
+                "{} ({}): {} points ({}); robustness cases run only with --robustness",
                 set.title,
                 assignment,
-                crate::report::points(regular)
+                points(set.total()),
+                breakdown(&set)
             );
+            let names: Vec<String> = set
+                .cases
+                .iter()
+                .map(|c| c.name.clone())
+                .chain(
+                    set.requirements()
+                        .iter()
+                        .map(|(n, _)| format!("requirement: {n}")),
+                )
+                .chain(set.rubric.iter().map(|(n, _, _)| format!("rubric: {n}")))
+                .collect();
+            let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
             for case in &set.cases {
                 let mut tags = Vec::new();
                 if case.visibility == Visibility::Hidden {
@@ -110,16 +120,62 @@ pub fn list(assignment: Option<Assignment>, cases: Option<&Path>) -> anyhow::Res
                     summary.push('…');
                 }
                 println!(
-                    "  {:<28} {:>5}  {:<18} {}",
+                    "  {:<width$} {:>5}  {:<18} {}",
                     case.name,
-                    crate::report::points(case.points),
+                    points(case.points),
                     tags.join(","),
                     summary
+                );
+            }
+            for (name, requirement_points) in set.requirements() {
+                println!(
+                    "  {:<width$} {:>5}  {:<18} code requirement (another language: the cases' share of it)",
+                    format!("requirement: {name}"),
+                    points(requirement_points),
+                    ""
+                );
+            }
+            for (name, part, line_points) in &set.rubric {
+                println!(
+                    "  {:<width$} {:>5}  {:<18} rubric line counting {}",
+                    format!("rubric: {name}"),
+                    points(*line_points),
+                    "",
+                    part.name()
                 );
             }
         }
     }
     Ok(0)
+}
+
+/// How an assignment's total is made: "cases 90 + code requirements 6", or its rubric's lines.
+fn breakdown(set: &CaseSet) -> String {
+    let points = crate::report::points;
+    if !set.rubric.is_empty() {
+        let lines: Vec<String> = set
+            .rubric
+            .iter()
+            .map(|(name, _, line_points)| format!("{name} {}", points(*line_points)))
+            .collect();
+        return format!("rubric: {}", lines.join(" + "));
+    }
+    let cases: f64 = set
+        .cases
+        .iter()
+        .filter(|c| !c.robustness)
+        .map(|c| c.points)
+        .sum();
+    let requirements: f64 = set.requirements().iter().map(|(_, p)| p).sum();
+    if requirements > 0.0 {
+        format!(
+            "cases {} + code requirements {}",
+            points(cases),
+            points(requirements)
+        )
+    } else {
+        format!("cases {}", points(cases))
+    }
 }
 
 /// `grade show`: a visible case's input, files and reference transcript.

@@ -98,19 +98,185 @@ pub fn run(args: &GradescopeRun) -> anyhow::Result<u8> {
     Ok(0)
 }
 
-/// The autograder's setup script: the toolchains from the distribution's packages.
-const SETUP_SH: &str = "#!/usr/bin/env bash
-# Installs what the students' programs need (Gradescope runs this once, as root, on Ubuntu).
-set -euo pipefail
-apt-get update
-DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \\
-  g++ gcc python3 default-jdk-headless coreutils
-chmod +x /autograder/source/grade
-";
+/// A language a course accepts, for the toolchains `setup.sh` installs
+/// (`grade gradescope package --languages`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CourseLanguage(&'static Toolchain);
 
-/// Writes `autograder.zip` for `assignment`: setup.sh, run_autograder, this `grade` binary and
-/// (when given) the instructor's case directory.
-pub fn package(assignment: Assignment, cases: Option<&Path>, output: &Path) -> anyhow::Result<u8> {
+/// A language's name, the other spellings accepted, and the Ubuntu packages that build and run
+/// its submissions as docs/languages.md says.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Toolchain {
+    name: &'static str,
+    aliases: &'static [&'static str],
+    packages: &'static [&'static str],
+}
+
+/// The eleven languages of docs/languages.md with their Ubuntu packages (C and C++ also bring
+/// `make` and `cmake`, for Makefile and CMake projects).
+const TOOLCHAINS: [Toolchain; 11] = [
+    Toolchain {
+        name: "c",
+        aliases: &[],
+        packages: &["gcc", "make", "cmake"],
+    },
+    Toolchain {
+        name: "cpp",
+        aliases: &["c++"],
+        packages: &["g++", "make", "cmake"],
+    },
+    Toolchain {
+        name: "python",
+        aliases: &["py"],
+        packages: &["python3"],
+    },
+    Toolchain {
+        name: "java",
+        aliases: &[],
+        packages: &["default-jdk-headless"],
+    },
+    Toolchain {
+        name: "javascript",
+        aliases: &["js", "node"],
+        packages: &["nodejs"],
+    },
+    Toolchain {
+        name: "go",
+        aliases: &[],
+        packages: &["golang-go"],
+    },
+    Toolchain {
+        name: "rust",
+        aliases: &[],
+        packages: &["rustc", "cargo"],
+    },
+    Toolchain {
+        name: "kotlin",
+        aliases: &[],
+        packages: &["kotlin", "default-jdk-headless"],
+    },
+    Toolchain {
+        name: "csharp",
+        aliases: &["c#", "cs"],
+        packages: &["dotnet-sdk-8.0"],
+    },
+    Toolchain {
+        name: "ruby",
+        aliases: &[],
+        packages: &["ruby"],
+    },
+    Toolchain {
+        name: "perl",
+        aliases: &[],
+        packages: &["perl"],
+    },
+];
+
+/// `--languages all`: every language of [`TOOLCHAINS`].
+static EVERY_LANGUAGE: Toolchain = Toolchain {
+    name: "all",
+    aliases: &[],
+    packages: &[],
+};
+
+impl clap::ValueEnum for CourseLanguage {
+    fn value_variants<'a>() -> &'a [Self] {
+        static ALL: [CourseLanguage; 12] = [
+            CourseLanguage(&TOOLCHAINS[0]),
+            CourseLanguage(&TOOLCHAINS[1]),
+            CourseLanguage(&TOOLCHAINS[2]),
+            CourseLanguage(&TOOLCHAINS[3]),
+            CourseLanguage(&TOOLCHAINS[4]),
+            CourseLanguage(&TOOLCHAINS[5]),
+            CourseLanguage(&TOOLCHAINS[6]),
+            CourseLanguage(&TOOLCHAINS[7]),
+            CourseLanguage(&TOOLCHAINS[8]),
+            CourseLanguage(&TOOLCHAINS[9]),
+            CourseLanguage(&TOOLCHAINS[10]),
+            CourseLanguage(&EVERY_LANGUAGE),
+        ];
+        &ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        let help = if self.0 == &EVERY_LANGUAGE {
+            "the eleven languages".to_string()
+        } else {
+            self.0.packages.join(" ")
+        };
+        Some(
+            clap::builder::PossibleValue::new(self.0.name)
+                .aliases(self.0.aliases.iter().copied())
+                .help(help),
+        )
+    }
+}
+
+/// The toolchains of `languages`, `all` expanded, each once, in the table's order.
+fn toolchains(languages: &[CourseLanguage]) -> Vec<&'static Toolchain> {
+    let every = languages.iter().any(|l| l.0 == &EVERY_LANGUAGE);
+    TOOLCHAINS
+        .iter()
+        .filter(|t| every || languages.iter().any(|l| l.0 == *t))
+        .collect()
+}
+
+/// The Ubuntu packages for `languages` (`all` is every language), each once, in order.
+fn packages_for(languages: &[CourseLanguage]) -> Vec<&'static str> {
+    let mut packages = vec!["coreutils"];
+    for language in toolchains(languages) {
+        for package in language.packages {
+            if !packages.contains(package) {
+                packages.push(package);
+            }
+        }
+    }
+    packages
+}
+
+/// The autograder's setup script: the toolchains of the course's languages from the
+/// distribution's packages.
+fn setup_sh(languages: &[CourseLanguage]) -> String {
+    let names: Vec<&str> = toolchains(languages).iter().map(|t| t.name).collect();
+    format!(
+        "#!/usr/bin/env bash\n\
+         # Installs what the students' programs need (Gradescope runs this once, as root, on\n\
+         # Ubuntu): the toolchains for {} (grade gradescope package --languages).\n\
+         set -euo pipefail\n\
+         apt-get update\n\
+         DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \\\n  {}\n\
+         chmod +x /autograder/source/grade\n\
+         # Which sandbox layers work in this container (also in every report).\n\
+         /autograder/source/grade doctor || true\n",
+        names.join(", "),
+        packages_for(languages).join(" ")
+    )
+}
+
+/// What `grade gradescope package` writes.
+#[derive(Clone, Debug)]
+pub struct Package {
+    /// The assignment.
+    pub assignment: Assignment,
+    /// An instructor's case directory to ship, or the built-in cases.
+    pub cases: Option<PathBuf>,
+    /// The zip to write.
+    pub output: PathBuf,
+    /// Hidden cases' visibility in every results.json.
+    pub hidden: HiddenVisibility,
+    /// The languages whose toolchains setup.sh installs (`all` expanded by clap: every one
+    /// given).
+    pub languages: Vec<CourseLanguage>,
+}
+
+/// Writes `autograder.zip` for the assignment: setup.sh, run_autograder, this `grade` binary
+/// and (when given) the instructor's case directory.
+pub fn package(package: &Package) -> anyhow::Result<u8> {
+    let (assignment, cases, output) = (
+        package.assignment,
+        package.cases.as_deref(),
+        package.output.as_path(),
+    );
     if let Some(dir) = cases {
         // Fail now, not on Gradescope, if the cases do not load.
         cases::load(&CaseTree::from_dir(dir)?, assignment)?;
@@ -122,19 +288,24 @@ pub fn package(assignment: Assignment, cases: Option<&Path>, output: &Path) -> a
     };
     let run_autograder = format!(
         "#!/usr/bin/env bash\n\
-         # Gradescope runs this for every submission; AUTOGRADER may point elsewhere for tests.\n\
+         # Gradescope runs this for every submission. To try it elsewhere, point AUTOGRADER at a\n\
+         # directory holding source/ (this zip unpacked), submission/ and results/\n\
+         # (docs/gradescope.md).\n\
          AUTOGRADER=\"${{AUTOGRADER:-/autograder}}\"\n\
          exec \"$AUTOGRADER/source/grade\" gradescope -a {assignment}{cases_arg} \\\n  \
+         --hidden-visibility {} \\\n  \
          --submission \"$AUTOGRADER/submission\" \\\n  \
-         --results \"$AUTOGRADER/results/results.json\"\n"
+         --results \"$AUTOGRADER/results/results.json\"\n",
+        package.hidden.name()
     );
+    let setup = setup_sh(&package.languages);
     let file = std::fs::File::create(output)
         .with_context(|| format!("cannot write {}", output.display()))?;
     let mut zip = zip::ZipWriter::new(file);
     let executable = zip::write::SimpleFileOptions::default().unix_permissions(0o755);
     let plain = zip::write::SimpleFileOptions::default().unix_permissions(0o644);
     zip.start_file("setup.sh", executable)?;
-    zip.write_all(SETUP_SH.as_bytes())?;
+    zip.write_all(setup.as_bytes())?;
     zip.start_file("run_autograder", executable)?;
     zip.write_all(run_autograder.as_bytes())?;
     let binary = std::env::current_exe().context("cannot find the running grade binary")?;

@@ -132,7 +132,15 @@ fn dispatch(cli: Cli) -> ExitCode {
                 assignment,
                 cases,
                 output,
-            }) => gradescope::package(assignment, cases.as_deref(), &output),
+                hidden_visibility,
+                languages,
+            }) => gradescope::package(&gradescope::Package {
+                assignment,
+                cases,
+                output,
+                hidden: hidden_visibility,
+                languages,
+            }),
             None => match args.assignment {
                 Some(assignment) => {
                     crate::run::interrupt::install();
@@ -155,19 +163,7 @@ fn dispatch(cli: Cli) -> ExitCode {
             println!("{rows} student(s) in {}", output.display());
             0
         }),
-        Some(Command::Man) => {
-            let mut page = Vec::new();
-            clap_mangen::Man::new(Cli::command())
-                .render(&mut page)
-                .map_err(anyhow::Error::from)
-                .and_then(|()| {
-                    use std::io::Write;
-                    std::io::stdout()
-                        .write_all(&page)
-                        .map_err(anyhow::Error::from)
-                })
-                .map(|()| 0)
-        }
+        Some(Command::Man { dir }) => man(dir.as_deref()),
         Some(Command::Doctor) => doctor::print(),
         Some(Command::Similarity(args)) => similarity::similarity_command(&args),
         Some(Command::Run(args)) => {
@@ -207,4 +203,73 @@ fn dispatch(cli: Cli) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `grade man`: the manual page on standard output — the commands listed in it, not as pages
+/// of their own, which would not exist — or, with `--dir`, a page per command written there.
+fn man(dir: Option<&std::path::Path>) -> anyhow::Result<u8> {
+    use std::io::Write;
+    let command = Cli::command();
+    if let Some(dir) = dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+        clap_mangen::generate_to(command, dir)
+            .map_err(|e| anyhow::anyhow!("cannot write the pages into {}: {e}", dir.display()))?;
+        println!("manual pages written to {}", dir.display());
+        return Ok(0);
+    }
+    let page = clap_mangen::Man::new(command.clone());
+    let mut out = Vec::new();
+    page.render_title(&mut out)?;
+    page.render_name_section(&mut out)?;
+    page.render_synopsis_section(&mut out)?;
+    page.render_description_section(&mut out)?;
+    page.render_options_section(&mut out)?;
+    out.extend_from_slice(b".SH COMMANDS\n");
+    for sub in command.get_subcommands().filter(|s| !s.is_hide_set()) {
+        if sub.get_name() == "help" {
+            continue;
+        }
+        let about = sub.get_about().map(|a| a.to_string()).unwrap_or_default();
+        writeln!(
+            out,
+            ".TP\n\\fBgrade {}\\fR\n{}",
+            roff_text(sub.get_name()),
+            roff_text(&about)
+        )?;
+    }
+    writeln!(
+        out,
+        ".PP\n{}",
+        roff_text(
+            "Each command's options: grade COMMAND --help. grade man --dir DIR writes a page \
+             for every command (grade-play.1, grade-gradescope-package.1, …)."
+        )
+    )?;
+    page.render_extra_section(&mut out)?;
+    page.render_version_section(&mut out)?;
+    // Each section comes with roff's quote-string preamble; the page needs it once.
+    let text = String::from_utf8_lossy(&out);
+    let preamble = ".ie \\n(.g .ds Aq \\(aq\n.el .ds Aq '\n";
+    let text = match text.split_once(preamble) {
+        Some((before, after)) => format!("{before}{preamble}{}", after.replace(preamble, "")),
+        None => text.into_owned(),
+    };
+    std::io::stdout().write_all(text.as_bytes())?;
+    Ok(0)
+}
+
+/// `text` as roff running text: backslashes and hyphens escaped, no line starting a request.
+fn roff_text(text: &str) -> String {
+    text.lines()
+        .map(|line| {
+            let escaped = line.replace('\\', "\\e").replace('-', "\\-");
+            if escaped.starts_with('.') || escaped.starts_with('\'') {
+                format!("\\&{escaped}")
+            } else {
+                escaped
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }

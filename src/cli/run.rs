@@ -5,7 +5,7 @@
 //! as one JSON object for scripts and tests.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde_json::json;
@@ -49,8 +49,44 @@ pub struct RunArgs {
     pub command: Vec<String>,
 }
 
-/// Builds the run specification from the options.
-pub fn spec_from_args(args: &RunArgs) -> anyhow::Result<RunSpec> {
+/// A run's working directory prepared by `grade run`, removed when dropped (without
+/// recursion, however deep a tree the program left).
+pub struct PreparedDir(Option<tempfile::TempDir>);
+
+impl Drop for PreparedDir {
+    fn drop(&mut self) {
+        if let Some(dir) = self.0.take() {
+            let _ = crate::run::workdir::remove_tree(&dir.keep());
+        }
+    }
+}
+
+/// Copies `from` to `dir/name` with its mode (an executable stays executable), refusing names
+/// that leave the directory.
+fn copy_in(dir: &Path, name: &str, from: &Path) -> anyhow::Result<()> {
+    let relative = Path::new(name);
+    if relative.as_os_str().is_empty()
+        || relative
+            .components()
+            .any(|c| !matches!(c, std::path::Component::Normal(_)))
+    {
+        anyhow::bail!("--file {name}=…: the name must stay inside the working directory");
+    }
+    let to = dir.join(relative);
+    if let Some(parent) = to.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", parent.display()))?;
+    }
+    // std::fs::copy keeps the permission bits.
+    std::fs::copy(from, &to).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", from.display()))?;
+    Ok(())
+}
+
+/// Builds the run specification from the options, with its working directory: the `--file`s
+/// copied in with their modes, and a command given as a relative path (`./prog`,
+/// `build/prog`) copied in too and run from there, as it would run from the current
+/// directory.
+pub fn spec_from_args(args: &RunArgs) -> anyhow::Result<(RunSpec, PreparedDir)> {
     let limits = crate::run::LimitOverrides::from(&args.limits).apply(&Limits::default());
     let input = match &args.input {
         Some(path) => {
@@ -63,14 +99,57 @@ pub fn spec_from_args(args: &RunArgs) -> anyhow::Result<RunSpec> {
         }
         None => Vec::new(),
     };
-    let mut files = Vec::new();
+    let dir = tempfile::Builder::new()
+        .prefix("grade-run-")
+        .tempdir()
+        .map_err(|e| anyhow::anyhow!("cannot make a working directory: {e}"))?;
+    let prepared = PreparedDir(Some(dir));
+    let workdir = prepared
+        .0
+        .as_ref()
+        .map(|d| d.path().to_path_buf())
+        .ok_or_else(|| anyhow::anyhow!("no working directory"))?;
+    let mut names = Vec::new();
     for f in &args.files {
         let (name, path) = f
             .split_once('=')
             .ok_or_else(|| anyhow::anyhow!("--file wants NAME=PATH, got {f:?}"))?;
-        let content =
-            std::fs::read(path).map_err(|e| anyhow::anyhow!("cannot read {path}: {e}"))?;
-        files.push((name.to_string(), content));
+        copy_in(&workdir, name, Path::new(path))?;
+        names.push(name.to_string());
+    }
+    let mut command = args.command.clone();
+    if let Some(program) = command.first_mut().filter(|p| p.contains('/')) {
+        // A path, not a name looked up on PATH.
+        let path = PathBuf::from(program.as_str());
+        let runs = if path.is_absolute() {
+            path
+        } else {
+            let given = program.trim_start_matches("./").to_string();
+            let name = if names.contains(&given) {
+                given
+            } else if path.is_file() {
+                let name = path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .ok_or_else(|| anyhow::anyhow!("{program}: not a file"))?;
+                if !names.contains(&name) {
+                    copy_in(&workdir, &name, &path)?;
+                }
+                name
+            } else {
+                anyhow::bail!(
+                    "{program}: no such file (in the current directory, nor given with --file)"
+                );
+            };
+            *program = format!("./{name}");
+            workdir.join(name)
+        };
+        // It must be something Linux runs, not bytes the shell would read as commands.
+        if runs.is_file() {
+            if let Some(reason) = crate::submission::not_a_program(&runs) {
+                anyhow::bail!("{program}: {reason}");
+            }
+        }
     }
     let mut env = Vec::new();
     for e in &args.env {
@@ -79,9 +158,9 @@ pub fn spec_from_args(args: &RunArgs) -> anyhow::Result<RunSpec> {
             .ok_or_else(|| anyhow::anyhow!("--env wants KEY=VALUE, got {e:?}"))?;
         env.push((k.to_string(), v.to_string()));
     }
-    Ok(RunSpec {
-        command: args.command.clone(),
-        files,
+    let spec = RunSpec {
+        command,
+        files: Vec::new(),
         readable: args.readable.clone(),
         env,
         input,
@@ -92,8 +171,9 @@ pub fn spec_from_args(args: &RunArgs) -> anyhow::Result<RunSpec> {
         },
         limits,
         terminal: args.terminal,
-        workdir: None,
-    })
+        workdir: Some(workdir),
+    };
+    Ok((spec, prepared))
 }
 
 /// Makes control characters visible for printing (newlines and tabs stay); see
@@ -118,7 +198,7 @@ pub fn ending_name(e: Ending) -> &'static str {
 
 /// Runs the command and prints its transcript and how it ended.
 pub fn run_command(args: &RunArgs) -> anyhow::Result<u8> {
-    let spec = spec_from_args(args)?;
+    let (spec, _workdir) = spec_from_args(args)?;
     let outcome = crate::run::run(&spec)?;
     let t = &outcome.transcript;
     let code = match outcome.ending {

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::text::{case_feedback, Style};
 use super::{for_students, points_of, Exporter};
-use crate::results::{CaseStatus, GradeResult, Visibility};
+use crate::results::{CaseStatus, GradeResult, PartKind, RequirementStatus, Visibility};
 
 /// Renders Gradescope's results.json.
 #[derive(Clone, Copy, Debug, Default)]
@@ -133,39 +133,66 @@ impl Exporter for GradescopeExporter {
                 result.warnings
             ));
         }
-        let mut tests: Vec<Test> = result
-            .cases
-            .iter()
-            .enumerate()
-            .map(|(index, case)| {
-                let full = case.status == CaseStatus::Passed && case.score + 1e-9 >= case.max_score;
-                Test {
-                    name: case.name.clone(),
-                    number: (index + 1).to_string(),
-                    score: case.score,
-                    max_score: case.max_score,
-                    status: if full { "passed" } else { "failed" },
-                    output: case_feedback(case, Style::default()),
-                    visibility: gradescope_visibility(case.visibility, self.hidden),
+        // One test per part of the total (each case, then each code requirement, then rubric
+        // lines of their own such as "Compiled"), so the tests add up to the score Gradescope
+        // shows; under a rubric a case's points are scaled as the rubric counts them.
+        let mut tests: Vec<Test> = Vec::new();
+        for part in result.parts() {
+            let number = (tests.len() + 1).to_string();
+            let test = match part.kind {
+                PartKind::Case => {
+                    let Some(case) = result.cases.iter().find(|c| c.name == part.name) else {
+                        continue;
+                    };
+                    let full =
+                        case.status == CaseStatus::Passed && case.score + 1e-9 >= case.max_score;
+                    Test {
+                        name: case.name.clone(),
+                        number,
+                        score: part.score,
+                        max_score: part.max_score,
+                        status: if full { "passed" } else { "failed" },
+                        output: case_feedback(case, Style::default()),
+                        visibility: gradescope_visibility(case.visibility, self.hidden),
+                    }
                 }
-            })
-            .collect();
-        // The code requirements follow the cases, one test each, named so they read as a
-        // group; not applicable ones are listed with 0/0.
-        for requirement in &result.requirements {
-            tests.push(Test {
-                name: format!("requirement: {}", requirement.name),
-                number: (tests.len() + 1).to_string(),
-                score: requirement.score,
-                max_score: requirement.max_score,
-                status: if requirement.status == crate::results::RequirementStatus::Failed {
-                    "failed"
-                } else {
-                    "passed"
+                PartKind::Requirement => {
+                    let Some(requirement) =
+                        result.requirements.iter().find(|r| r.name == part.name)
+                    else {
+                        continue;
+                    };
+                    Test {
+                        name: format!("requirement: {}", requirement.name),
+                        number,
+                        score: part.score,
+                        max_score: part.max_score,
+                        status: if requirement.status == RequirementStatus::Failed
+                            || part.score + 1e-9 < part.max_score
+                        {
+                            "failed"
+                        } else {
+                            "passed"
+                        },
+                        output: super::requirements::requirement_feedback(requirement),
+                        visibility: "visible",
+                    }
+                }
+                PartKind::Rubric => Test {
+                    name: format!("rubric: {}", part.name),
+                    number,
+                    score: part.score,
+                    max_score: part.max_score,
+                    status: if part.score + 1e-9 < part.max_score {
+                        "failed"
+                    } else {
+                        "passed"
+                    },
+                    output: String::new(),
+                    visibility: "visible",
                 },
-                output: super::requirements::requirement_feedback(requirement),
-                visibility: "visible",
-            });
+            };
+            tests.push(test);
         }
         let results = Results {
             score: result.score,

@@ -25,6 +25,12 @@ impl Exporter for JunitExporter {
             suite.set_system_out(build_failure_text(&result));
             suite.set_system_err(failure.messages.as_str());
         }
+        // The total, as every format states it (cases, requirements and rubric together).
+        suite.add_property(quick_junit::Property::new("score", points(result.score)));
+        suite.add_property(quick_junit::Property::new(
+            "max_score",
+            points(result.max_score),
+        ));
         for layer in &result.sandbox {
             suite.add_property(quick_junit::Property::new(
                 format!("sandbox.{}", layer.name),

@@ -39,11 +39,13 @@ pub(crate) fn mark(requirement: &RequirementResult, style: Style) -> String {
     }
 }
 
-/// The points of a requirement as listed ("2/2", or "n/a").
+/// The points of a requirement as listed ("2/2", or "2.7/3 (n/a)": the cases' share, not
+/// checked).
 pub(crate) fn requirement_points(requirement: &RequirementResult) -> String {
+    let points = points_of(requirement.score, requirement.max_score);
     match requirement.status {
-        RequirementStatus::NotApplicable => "n/a".to_string(),
-        _ => points_of(requirement.score, requirement.max_score),
+        RequirementStatus::NotApplicable => format!("{points} (n/a)"),
+        _ => points,
     }
 }
 

@@ -40,6 +40,8 @@ pub struct Stdin {
 
 /// What a syscall is, as far as input goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+// aarch64 has no select or poll system calls (only pselect6 and ppoll).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 enum Kind {
     /// read, pread64, readv, preadv, preadv2 (fd in arg 0).
     Read,

@@ -398,8 +398,23 @@ fn entry_of<'a>(build: &'a Build<'_>) -> Result<&'a Path, PrepareError> {
 }
 
 fn build_executable(build: &Build<'_>) -> Result<Built, PrepareError> {
+    let entry = entry_of(build)?;
+    // Random bytes, a Windows or macOS binary, a class file: one line saying so, instead of
+    // the shell reading it as commands.
+    if let Some(reason) = super::not_a_program(entry) {
+        let reason = match entry.file_name() {
+            Some(name) if build.original.is_dir() => {
+                format!("{} {reason}", name.to_string_lossy())
+            }
+            _ => reason,
+        };
+        return Err(PrepareError::Unrecognised {
+            path: build.original.to_path_buf(),
+            reason,
+        });
+    }
     Ok(Built {
-        command: vec![arg(entry_of(build)?)],
+        command: vec![arg(entry)],
         ..Built::default()
     })
 }

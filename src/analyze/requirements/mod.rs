@@ -2,9 +2,11 @@
 //! a parse of the submission (docs/requirements.md).
 //!
 //! A requirement applies only to a submission in the handout's language: in another one it is
-//! reported "not applicable" and counts for nothing, so a student who wrote Nim in Python
-//! loses no point to "use do while loops". An assignment's requirements live in one file
-//! each; adding one is an entry in that file's list.
+//! reported "not applicable" and earns the share of the cases' points the program earned, so
+//! a student who wrote Nim in Python loses no point to "use do while loops" and is graded out
+//! of the same total, on the same scale, as one who wrote C++.
+//! An assignment's requirements live in one file each; adding one is an entry in that file's
+//! list.
 
 mod connect6;
 mod cpp;
@@ -101,27 +103,32 @@ pub fn evaluate(
 }
 
 fn evaluate_one(requirement: &Requirement, program: &Program, points: f64) -> RequirementResult {
-    let not_applicable = |detail: String| RequirementResult {
+    // A requirement that cannot apply counts as the cases do: [`GradeResult::total`] gives it
+    // the share of the cases' points the program earned, so a program in another language is
+    // graded out of the same total on the same scale (docs/requirements.md, "One total").
+    let not_applicable = |why: String| RequirementResult {
         name: requirement.name.to_string(),
         quote: requirement.quote.to_string(),
         status: RequirementStatus::NotApplicable,
         score: 0.0,
-        max_score: 0.0,
-        detail,
+        max_score: points,
+        detail: format!(
+            "not applicable: {why}; counts as the cases do (the share of their points earned)"
+        ),
         findings: Vec::new(),
     };
     match program.language {
         Some(language) if language == requirement.language && !program.files.is_empty() => {}
         Some(language) => {
             return not_applicable(format!(
-                "not applicable: the handout asks for {}, this submission is {} (nothing lost)",
+                "the handout asks for {}, this submission is {}",
                 requirement.language.name(),
                 language.name()
             ))
         }
         None => {
             return not_applicable(format!(
-                "not applicable: no {} source in the submission (nothing lost)",
+                "no {} source in the submission",
                 requirement.language.name()
             ))
         }
@@ -205,17 +212,19 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn another_language_is_not_applicable_and_loses_nothing() {
+    fn another_language_is_not_applicable_and_keeps_its_points_in_the_total() {
         let python = program("nim.py", "print('hi')\n");
         let results = evaluate(Assignment::Nim, &python, &Weights::new());
-        assert!(!results.is_empty());
+        // nim's handout: do-while-input 3 and for-loop-matches 3 (docs/requirements.md); what
+        // they earn is set with the cases' share by GradeResult::total.
+        let points: Vec<f64> = results.iter().map(|r| r.max_score).collect();
+        assert_eq!(points, vec![3.0, 3.0]);
         for r in &results {
             assert_eq!(r.status, RequirementStatus::NotApplicable);
-            assert_eq!((r.score, r.max_score), (0.0, 0.0));
-            assert!(
-                r.detail.contains("C++") && r.detail.contains("Python"),
-                "{}",
-                r.detail
+            assert_eq!(
+                r.detail,
+                "not applicable: the handout asks for C++, this submission is Python; counts as \
+                 the cases do (the share of their points earned)"
             );
         }
     }
