@@ -78,6 +78,8 @@ impl CheckKind {
         match self {
             CheckKind::Lines { game, .. } => *game,
             CheckKind::Board(spec) => spec.game,
+            // Silver Dollar's coins moving is its game: the start strip alone is none.
+            CheckKind::Strips => true,
             _ => false,
         }
     }
