@@ -25,22 +25,50 @@ pub(super) const REQUIREMENTS: &[Requirement] = &[
     },
 ];
 
-/// Whether an expression builds a list: `[…]`, `[… for …]`, `[x] * 10`, `list(…)`.
-fn builds_list(file: &SourceFile, value: Node) -> bool {
+/// Whether an expression builds a list: `[…]`, `[… for …]`, `[x] * 10`, `list(…)`, or a call
+/// of one of `makers` (a function of the program that returns a new list, `make_board()`).
+fn builds_list(file: &SourceFile, value: Node, makers: &[String]) -> bool {
     match value.kind() {
         "list" | "list_comprehension" => true,
         "binary_operator" => ["left", "right"]
             .iter()
             .filter_map(|side| value.child_by_field_name(side))
             .any(|side| matches!(side.kind(), "list" | "list_comprehension")),
-        "call" => value
-            .child_by_field_name("function")
-            .is_some_and(|f| file.text_of(f) == "list"),
+        "call" => value.child_by_field_name("function").is_some_and(|f| {
+            let called = file.text_of(f);
+            called == "list" || makers.iter().any(|m| m == simple_name(called))
+        }),
         _ => false,
     }
 }
 
+/// The functions of the program that return a new list: `return [EMPTY] * 10`, or a local
+/// list they built and return (`cells = []` … `return cells`).
+fn list_makers(program: &Program) -> Vec<String> {
+    let mut makers = Vec::new();
+    for (file, definition) in program.all(&["function_definition"]) {
+        let local_lists: Vec<&str> = descendants(definition, &["assignment"])
+            .into_iter()
+            .filter(|a| {
+                a.child_by_field_name("right")
+                    .is_some_and(|r| builds_list(file, r, &[]))
+            })
+            .filter_map(|a| a.child_by_field_name("left"))
+            .map(|l| file.text_of(l))
+            .collect();
+        let returns_list = descendants(definition, &["return_statement"])
+            .into_iter()
+            .filter_map(|r| r.named_child(0))
+            .any(|v| builds_list(file, v, &[]) || local_lists.contains(&file.text_of(v)));
+        if let (true, Some(name)) = (returns_list, definition.child_by_field_name("name")) {
+            makers.push(file.text_of(name).to_string());
+        }
+    }
+    makers
+}
+
 fn list_board(program: &Program) -> Verdict {
+    let makers = list_makers(program);
     let mut lists: Vec<(String, Finding)> = Vec::new();
     for (file, assignment) in program.all(&["assignment"]) {
         let (Some(left), Some(right)) = (
@@ -49,7 +77,7 @@ fn list_board(program: &Program) -> Verdict {
         ) else {
             continue;
         };
-        if matches!(left.kind(), "identifier" | "attribute") && builds_list(file, right) {
+        if matches!(left.kind(), "identifier" | "attribute") && builds_list(file, right, &makers) {
             let name = file.text_of(left).to_string();
             let finding = file.finding(assignment, format!("list `{name}`"));
             lists.push((name, finding));
@@ -67,7 +95,10 @@ fn list_board(program: &Program) -> Verdict {
             continue;
         };
         let target = file.text_of(value);
-        if let Some((name, created)) = lists.iter().find(|(name, _)| name == target) {
+        // `self.cells[i] = n` sets the list made as `cells = […]` in the class, and the other
+        // way round: compare the names without their object.
+        let same = |name: &String| name == target || simple_name(name) == simple_name(target);
+        if let Some((name, created)) = lists.iter().find(|(name, _)| same(name)) {
             let set = file.finding(assignment, format!("`{name}[…]` set"));
             return Verdict::pass(
                 format!("the board is the list `{name}`"),
@@ -277,5 +308,18 @@ mod tests {
         // A value read once before a loop is not a loop asking for moves.
         let once = "n = int(input())\nfor i in range(3):\n    print(n)\n";
         assert!(!check("loop-turns", once).passed);
+    }
+
+    #[test]
+    fn a_board_made_by_a_function_or_kept_in_a_class_is_a_list() {
+        let made = "def new_board():\n    cells = []\n    for _ in range(10):\n        cells.append(None)\n    return cells\n\nboard = new_board()\nboard[3] = 7\n";
+        let verdict = check("list-board", made);
+        assert!(verdict.passed, "{verdict:?}");
+        assert_eq!(verdict.findings[0].place(), "m.py:7");
+        let class = "class Board:\n    cells = [None] * 10\n\n    def place(self, i, n):\n        self.cells[i] = n\n";
+        assert!(check("list-board", class).passed);
+        // A string board is still no list.
+        let text = "board = ' ' * 10\nboard = board[:3] + '7' + board[4:]\n";
+        assert!(!check("list-board", text).passed);
     }
 }
