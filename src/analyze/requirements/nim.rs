@@ -30,10 +30,21 @@ pub(super) const REQUIREMENTS: &[Requirement] = &[
 ];
 
 /// The simple name of the function `node` is in ("" at file scope).
+/// A lambda is named by the variable it is stored in (`auto ask = [&] { cin >> n; };`).
 fn function_of(file: &SourceFile, node: Node) -> String {
-    enclosing_function(node)
-        .filter(|f| f.kind() == "function_definition")
-        .map(|f| simple_name(&function_name(file, f)).to_string())
+    let Some(function) = enclosing_function(node) else {
+        return String::new();
+    };
+    if function.kind() == "function_definition" {
+        return simple_name(&function_name(file, function)).to_string();
+    }
+    let holder = function.parent();
+    let name = match holder.map(|h| h.kind()) {
+        Some("init_declarator") => holder.and_then(|h| h.child_by_field_name("declarator")),
+        Some("assignment_expression") => holder.and_then(|h| h.child_by_field_name("left")),
+        _ => None,
+    };
+    name.map(|n| file.text_of(n).to_string())
         .unwrap_or_default()
 }
 
@@ -306,5 +317,14 @@ int main() {
         // A while loop that does more than clear a line still asks for input.
         let asking = "int main() { int n; while (scanf(\"%d\", &n) != 1) { puts(\"Again\"); } }\n";
         assert!(!check("do-while-input", asking).passed);
+    }
+
+    #[test]
+    fn a_lambda_called_from_a_do_while_loop_reads_there() {
+        let text = "#include <iostream>\nusing namespace std;\nint main() {\n    auto ask = [&]() { int n; cin >> n; return n; };\n    int n;\n    do { n = ask(); } while (n < 1 || n > 3);\n}\n";
+        let verdict = check("do-while-input", text);
+        assert!(verdict.passed, "{verdict:?}");
+        let outside = "#include <iostream>\nusing namespace std;\nint main() {\n    auto ask = [&]() { int n; cin >> n; return n; };\n    int n = ask();\n}\n";
+        assert!(!check("do-while-input", outside).passed);
     }
 }
