@@ -284,7 +284,7 @@ fn a_loop_that_clears_the_rest_of_a_line_is_not_asking_for_input() {
     assert_status(&report, "do-while-input", "passed");
     assert!(
         findings(requirement(&report, "do-while-input")).contains(
-            &"correct_scanf_classes.cpp:33 `getchar()` only clears the rest of a line (not asking for input)"
+            &"correct_scanf_classes.cpp:34 `getchar()` only clears the rest of a line (not asking for input)"
                 .to_string()
         ),
         "{:#}",

@@ -2,7 +2,8 @@
 // A class per concept (Pile, Keyboard, Computer); C stdio: scanf reads the answers and the
 // rest of a line is cleared with the usual `while ((c = getchar()) != '\n' && c != EOF);`.
 // Every question is asked in a do-while loop through a helper that calls another helper
-// (Keyboard::number -> Keyboard::token -> scanf). Exits 0 quietly at end of input.
+// (Keyboard::number -> Keyboard::token -> scanf). "Thanks for playing!" after the last game.
+// Exits 0 quietly at end of input.
 #include <cstdio>
 #include <cstdlib>
 
@@ -124,5 +125,6 @@ int main() {
         printf("\n");
         again = askYesNo("Would you like to play again? (Y/N): ");
     } while (again == 'Y' || again == 'y');
+    printf("Thanks for playing!\n");
     return 0;
 }
