@@ -415,11 +415,16 @@ pub fn score(
         .iter()
         .zip(evaluations)
         .map(|(check, mut evaluation)| {
+            if no_game {
+                // The start alone (a first board, the first matches) earns its points once,
+                // in the case about it, not again in every game case.
+                evaluation.partial = 0.0;
+            }
             if no_game && !check.kind.is_game() && evaluation.passed && !evaluation.not_applicable {
                 evaluation.passed = false;
                 evaluation.detail = format!(
                     "counts only in a game, and no turn, move, board or score was printed \
-                     after an input ({})",
+                     after a move ({})",
                     evaluation.detail
                 );
             }

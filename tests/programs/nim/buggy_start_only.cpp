@@ -1,7 +1,8 @@
-// BUG: prints the title and the first question, reads the answer and stops: no game is
-// ever played.
-// TARGET: credit once (issue 20) — must earn at most 5 % of nim's case points
-// (tests/fairness.rs).
+// BUG: prints the title, asks who goes first, shows the first matches and then asks
+// "Remove (1 - 3): " again for every answer without ever removing a match: no game is
+// played.
+// TARGET: credit once (issue 20) — the first matches count once, not in every game case:
+// at most 5 % of nim's case points (tests/fairness.rs).
 #include <iostream>
 #include <string>
 using namespace std;
@@ -11,7 +12,12 @@ int main() {
     string answer;
     do {
         cout << "Would you like to go first? (Y/N): ";
-    } while (false);
-    getline(cin, answer);
+        if (!getline(cin, answer)) return 0;
+    } while (answer != "y" && answer != "Y" && answer != "n" && answer != "N");
+    cout << "\n" << (answer == "y" || answer == "Y" ? "Player" : "Computer")
+         << " Turn - Matches: ||||| ||||| ||||| ||||| |\n";
+    do {
+        cout << "Remove (1 - 3): ";
+    } while (getline(cin, answer));
     return 0;
 }
