@@ -614,11 +614,24 @@ mod tests {
         let results = score(&checks, &run, &reference, 4.0, false);
         assert_eq!(results[1].score, 0.0);
         assert!(results[1].detail.starts_with("counts only in a game"));
-        // A wrong turn shown after an input is a game (with a bug): the exit check counts.
+        // The first turn alone, shown after "y" as the reference's is, is the start, not a
+        // game (issue 20, credit once): nothing.
+        let mut start = Transcript::new();
+        start.push_input("y");
+        start.push_output(Stream::Stdout, b"Player Turn - Matches: |||\n");
+        start.push_input("3");
+        let run = StudentRun {
+            waiting_for_input: true,
+            ..student(&start, None)
+        };
+        let results = score(&checks, &run, &reference, 4.0, false);
+        assert_eq!((results[0].score, results[1].score), (0.0, 0.0));
+        // A wrong turn shown after a move is a game (with a bug): the exit check counts.
         let mut wrong = Transcript::new();
         wrong.push_input("y");
-        wrong.push_output(Stream::Stdout, b"Computer Turn - Matches: |||\n");
+        wrong.push_output(Stream::Stdout, b"Player Turn - Matches: |||\n");
         wrong.push_input("3");
+        wrong.push_output(Stream::Stdout, b"Player Turn - Matches: |||\n");
         let run = StudentRun {
             waiting_for_input: true,
             ..student(&wrong, None)
