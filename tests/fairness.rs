@@ -39,6 +39,42 @@ fn printing_the_messages_without_playing_scores_at_most_five_percent_of_the_case
     }
 }
 
+/// A program that prints a correct start (the first board, the first prompt; Silver Dollar's
+/// random strip) and plays no move: the start earns its points in the case about it only
+/// (issue 20, "credit once"). Silver Dollar's `random-start` is 6 of its 65 case points, so
+/// it may keep at most 10 %; the other four have no case about the first board: 5 %.
+#[test]
+fn printing_the_start_and_stopping_earns_only_the_case_about_the_start() {
+    for (assignment, relative, bound) in [
+        ("silver_dollar", "silver_dollar/buggy_start_only", 0.10),
+        ("silver_dollar", "silver_dollar/lazy_no_game", 0.10),
+        ("m", "m/buggy_start_only.py", NO_PLAY_SHARE),
+        ("nim", "nim/buggy_start_only.cpp", NO_PLAY_SHARE),
+        ("connect6", "connect6/buggy_start_only.cpp", NO_PLAY_SHARE),
+        ("collect", "collect/buggy_start_only.py", NO_PLAY_SHARE),
+    ] {
+        let path = program(relative);
+        if !tools_for(&path).iter().all(|t| have(t)) {
+            continue;
+        }
+        let (_, report) = grade_json(&path, assignment, &[]);
+        let cases = report["cases"].as_array().expect("cases");
+        let sum = |key: &str| cases.iter().filter_map(|c| c[key].as_f64()).sum::<f64>();
+        let (score, max) = (sum("score"), sum("max_score"));
+        assert!(
+            max > 0.0 && score <= bound * max,
+            "{relative} prints the start and stops but scores {score}/{max}: {:#?}",
+            earned(&report)
+        );
+        // Every game case earns nothing: the start counts once, in its own case.
+        if assignment == "silver_dollar" {
+            for case in cases.iter().filter(|c| c["name"] != "random-start") {
+                assert_eq!(case["score"], 0.0, "{relative}: {case:#}");
+            }
+        }
+    }
+}
+
 /// Checks that earned points, for assertion messages.
 fn earned(report: &serde_json::Value) -> Vec<String> {
     report["cases"]

@@ -43,7 +43,7 @@ fn the_reference_run_as_a_student_scores_full_marks_default_and_strict() {
 
 /// The handout-following programs written for the test suite (tests/programs/README.md).
 /// Silver Dollar's are in tests/silver_dollar.rs.
-const CORRECT: [(&str, &str); 22] = [
+const CORRECT: [(&str, &str); 25] = [
     ("nim", "nim/correct_getline.cpp"),
     ("nim", "nim/correct_readline.js"),
     ("nim", "nim/correct.rs"),
@@ -66,6 +66,10 @@ const CORRECT: [(&str, &str); 22] = [
     ("connect6", "connect6/correct_getline.cpp"),
     ("connect6", "connect6/correct_tokens.cpp"),
     ("connect6", "connect6/correct_boxed.cpp"),
+    // Issue 20: real students' styles (token streams, helpers, line-clearing loops, recursion).
+    ("m", "m/correct_token_stream.py"),
+    ("nim", "nim/correct_scanf_classes.cpp"),
+    ("connect6", "connect6/correct_recursive.cpp"),
 ];
 
 fn correct_programs_of(assignment: &str) {

@@ -9,7 +9,7 @@ use support::*;
 
 /// Handout-following programs: CoinStrip + PlayGame in Java (and one in Python), differing
 /// where the handout is silent (tests/programs/README.md).
-const CORRECT: [&str; 8] = [
+const CORRECT: [&str; 9] = [
     "silver_dollar/correct_plain",
     "silver_dollar/correct_boxes",
     "silver_dollar/correct_padded",
@@ -17,6 +17,7 @@ const CORRECT: [&str; 8] = [
     "silver_dollar/correct_list_blank_cells",
     "silver_dollar/correct_test_main",
     "silver_dollar/correct_bonus_class",
+    "silver_dollar/correct_recursive_strip",
     "silver_dollar/correct_python.py",
 ];
 

@@ -463,7 +463,10 @@ pub fn evaluate(student: &View, reference: &View, spec: &BoardSpec) -> Evaluatio
     // the two boards there.
     let mut at: Option<(usize, Option<Board>, Option<Board>)> = None;
     let mut offsets = (Vec::new(), Vec::new());
-    let mut in_game = false;
+    // A game is played when a board follows a move: an input after the ones the reference
+    // read before its first board.
+    let mut student_inputs: Vec<usize> = Vec::new();
+    let mut start: Option<usize> = None;
     let mut index = 0;
     while s.current.is_some() || r.current.is_some() {
         if at.is_none() {
@@ -476,12 +479,17 @@ pub fn evaluate(student: &View, reference: &View, spec: &BoardSpec) -> Evaluatio
             }
         }
         if let Some(board) = &s.current {
-            in_game |= student.inputs_before(board.offset) >= 1;
+            student_inputs.push(student.inputs_before(board.offset));
+        }
+        if let (Some(board), None) = (&r.current, start) {
+            start = Some(reference.inputs_before(board.offset));
         }
         s.advance(spec, &mut cells);
         r.advance(spec, &mut cells);
         index += 1;
     }
+    let start = start.unwrap_or(0);
+    let in_game = student_inputs.iter().any(|&inputs| inputs > start);
     let (s_len, r_len) = (s.count, r.count);
     let Some((at, got, want)) = at else {
         return Evaluation::pass(format!("all {r_len} boards match"));

@@ -326,9 +326,14 @@ pub fn evaluate_lines(
 ) -> Evaluation {
     let mut evaluation = compare_lines(student, reference, pattern, options);
     if !evaluation.passed {
+        // A game is played when an item follows a move: an input after the ones the
+        // reference read before its first item (nim's first matches follow "y": the start).
+        let start = items(reference, pattern, options.rules, false)
+            .first()
+            .map_or(0, |i| reference.inputs_before(i.offset));
         evaluation.in_game = items(student, pattern, options.rules, false)
             .iter()
-            .any(|i| student.inputs_before(i.offset) >= 1);
+            .any(|i| student.inputs_before(i.offset) > start);
     }
     evaluation
 }

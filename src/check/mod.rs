@@ -82,6 +82,8 @@ impl CheckKind {
         match self {
             CheckKind::Lines { game, .. } => *game,
             CheckKind::Board(spec) => spec.game,
+            // Silver Dollar's coins moving is its game: the start strip alone is none.
+            CheckKind::Strips => true,
             _ => false,
         }
     }
@@ -427,11 +429,16 @@ pub fn score(
         .iter()
         .zip(evaluations)
         .map(|(check, mut evaluation)| {
+            if no_game {
+                // The start alone (a first board, the first matches) earns its points once,
+                // in the case about it, not again in every game case.
+                evaluation.partial = 0.0;
+            }
             if no_game && !check.kind.is_game() && evaluation.passed && !evaluation.not_applicable {
                 evaluation.passed = false;
                 evaluation.detail = format!(
                     "counts only in a game, and no turn, move, board or score was printed \
-                     after an input ({})",
+                     after a move ({})",
                     evaluation.detail
                 );
             }
@@ -625,11 +632,24 @@ mod tests {
         let results = score(&checks, &run, &reference, 4.0, false);
         assert_eq!(results[1].score, 0.0);
         assert!(results[1].detail.starts_with("counts only in a game"));
-        // A wrong turn shown after an input is a game (with a bug): the exit check counts.
+        // The first turn alone, shown after "y" as the reference's is, is the start, not a
+        // game (issue 20, credit once): nothing.
+        let mut start = Transcript::new();
+        start.push_input("y");
+        start.push_output(Stream::Stdout, b"Player Turn - Matches: |||\n");
+        start.push_input("3");
+        let run = StudentRun {
+            waiting_for_input: true,
+            ..student(&start, None)
+        };
+        let results = score(&checks, &run, &reference, 4.0, false);
+        assert_eq!((results[0].score, results[1].score), (0.0, 0.0));
+        // A wrong turn shown after a move is a game (with a bug): the exit check counts.
         let mut wrong = Transcript::new();
         wrong.push_input("y");
-        wrong.push_output(Stream::Stdout, b"Computer Turn - Matches: |||\n");
+        wrong.push_output(Stream::Stdout, b"Player Turn - Matches: |||\n");
         wrong.push_input("3");
+        wrong.push_output(Stream::Stdout, b"Player Turn - Matches: |||\n");
         let run = StudentRun {
             waiting_for_input: true,
             ..student(&wrong, None)

@@ -348,6 +348,9 @@ pub fn evaluate_strips(student: &View, reference: &View) -> Evaluation {
     let Some(at) = at else {
         return Evaluation::pass(format!("all {} strips match", r.len()));
     };
+    // A strip after the start shows a move was played (the game gate, `CheckKind::is_game`):
+    // a program that draws the start and plays no move earns nothing in a game case.
+    let played = s.len() > 1;
     let detail = match (s.get(at), r.get(at)) {
         (Some(got), Some(want)) => format!(
             "strip {} is {}, expected {}",
@@ -373,7 +376,7 @@ pub fn evaluate_strips(student: &View, reference: &View) -> Evaluation {
         d.get(at)
             .map_or_else(Spot::default, |d| Spot::at(d.line, d.offset))
     };
-    Evaluation::fail(
+    let mut evaluation = Evaluation::fail(
         detail,
         super::view::difference(
             format!("strip {}", at + 1),
@@ -383,7 +386,9 @@ pub fn evaluate_strips(student: &View, reference: &View) -> Evaluation {
             spot(&r),
             None,
         ),
-    )
+    );
+    evaluation.in_game = played;
+    evaluation
 }
 
 /// The chi-square value above which gap counts are judged not uniform: for 5 degrees of

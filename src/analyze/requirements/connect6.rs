@@ -329,7 +329,10 @@ pub fn size_constants(program: &Program) -> Vec<SizeConstant> {
         ) else {
             continue;
         };
-        if file.text_of(value).trim() == HANDOUT_SIZE {
+        // The macro's text may carry a comment: `#define N 19  // board size`.
+        let text = file.text_of(value);
+        let code = text[..text.find("//").or(text.find("/*")).unwrap_or(text.len())].trim();
+        if code == HANDOUT_SIZE {
             let start = value.start_byte() + file.text_of(value).find(HANDOUT_SIZE).unwrap_or(0);
             found.push(SizeConstant {
                 file: file.path.clone(),
@@ -522,6 +525,15 @@ int main() { show(); return 0; }
             "#define SIZE 19\nint main() { return SIZE; }\n",
         );
         assert!(define.passed, "{define:?}");
+        // Issue 20: a comment after the macro's value is no part of it.
+        for commented in [
+            "#define N 19  // the board is N x N",
+            "#define N 19 /* size */",
+        ] {
+            let text = format!("{commented}\nint main() {{ return N; }}\n");
+            let verdict = check("board-size-constant", &text);
+            assert!(verdict.passed, "{commented}: {verdict:?}");
+        }
         let twice = check(
             "board-size-constant",
             "const int N = 19;\nint main() { for (int i = 0; i < N; i++) if (i == 18) return 1; }\n",

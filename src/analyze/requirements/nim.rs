@@ -4,7 +4,8 @@
 use tree_sitter::Node;
 
 use super::cpp::{
-    called_in_loops, enclosing_function, function_name, innermost_loop, input_reads, simple_name,
+    called_in_loops, called_name, enclosing_function, function_name, innermost_loop, input_reads,
+    simple_name,
 };
 use super::{Requirement, Verdict};
 use crate::analyze::{ancestor, Program, SourceFile, SourceLanguage};
@@ -29,10 +30,21 @@ pub(super) const REQUIREMENTS: &[Requirement] = &[
 ];
 
 /// The simple name of the function `node` is in ("" at file scope).
+/// A lambda is named by the variable it is stored in (`auto ask = [&] { cin >> n; };`).
 fn function_of(file: &SourceFile, node: Node) -> String {
-    enclosing_function(node)
-        .filter(|f| f.kind() == "function_definition")
-        .map(|f| simple_name(&function_name(file, f)).to_string())
+    let Some(function) = enclosing_function(node) else {
+        return String::new();
+    };
+    if function.kind() == "function_definition" {
+        return simple_name(&function_name(file, function)).to_string();
+    }
+    let holder = function.parent();
+    let name = match holder.map(|h| h.kind()) {
+        Some("init_declarator") => holder.and_then(|h| h.child_by_field_name("declarator")),
+        Some("assignment_expression") => holder.and_then(|h| h.child_by_field_name("left")),
+        _ => None,
+    };
+    name.map(|n| file.text_of(n).to_string())
         .unwrap_or_default()
 }
 
@@ -45,10 +57,57 @@ fn in_loop_kind(file: &SourceFile, node: Node, kinds: &[&str], called_in: &[Stri
     }
 }
 
+/// Whether a read only throws away the rest of a line, as in `while ((c = getchar()) != '\n'
+/// && c != EOF);`: it is in the condition of a `while`/`for` loop whose body is empty or whose
+/// condition looks for the end of the line. That loop does not ask the user for anything.
+fn clears_line(file: &SourceFile, read: Node) -> bool {
+    let Some(clearing) =
+        innermost_loop(read).filter(|l| matches!(l.kind(), "while_statement" | "for_statement"))
+    else {
+        return false;
+    };
+    let Some(condition) = clearing.child_by_field_name("condition") else {
+        return false;
+    };
+    let in_condition =
+        condition.start_byte() <= read.start_byte() && read.end_byte() <= condition.end_byte();
+    let empty_body = clearing
+        .child_by_field_name("body")
+        .is_none_or(|b| b.named_child_count() == 0);
+    let text = file.text_of(condition);
+    in_condition && (empty_body || text.contains("'\\n'") || text.contains("\"\\n\""))
+}
+
+/// The functions whose reads count as asked in a do-while loop: those called from one, and
+/// the helpers they call outside any loop of their own (`askRemove` → `readNumber` →
+/// `scanf`), across all files.
+fn covered_by_do_while(program: &Program) -> Vec<String> {
+    let mut covered = called_in_loops(&program.files, &["do_statement"]);
+    loop {
+        let before = covered.len();
+        for file in &program.files {
+            for call in file.all(&["call_expression"]) {
+                if innermost_loop(call).is_some() {
+                    continue;
+                }
+                let caller = function_of(file, call);
+                let callee = called_name(file, call).to_string();
+                if !caller.is_empty() && covered.contains(&caller) && !covered.contains(&callee) {
+                    covered.push(callee);
+                }
+            }
+        }
+        if covered.len() == before {
+            return covered;
+        }
+    }
+}
+
 fn do_while_input(program: &Program) -> Verdict {
-    let called_in_do = called_in_loops(&program.files, &["do_statement"]);
+    let called_in_do = covered_by_do_while(program);
     let mut covered = Vec::new();
     let mut uncovered = Vec::new();
+    let mut clearing = Vec::new();
     for file in &program.files {
         for read in input_reads(file) {
             let text = file
@@ -56,7 +115,12 @@ fn do_while_input(program: &Program) -> Verdict {
                 .split_whitespace()
                 .collect::<Vec<_>>()
                 .join(" ");
-            if in_loop_kind(file, read, &["do_statement"], &called_in_do) {
+            if clears_line(file, read) {
+                clearing.push(file.finding(
+                    read,
+                    format!("`{text}` only clears the rest of a line (not asking for input)"),
+                ));
+            } else if in_loop_kind(file, read, &["do_statement"], &called_in_do) {
                 covered.push(file.finding(read, format!("`{text}` is read in a do-while loop")));
             } else {
                 let how = match innermost_loop(read).map(|l| l.kind()) {
@@ -82,10 +146,9 @@ fn do_while_input(program: &Program) -> Verdict {
         );
     }
     if uncovered.is_empty() {
-        Verdict::pass(
-            format!("all {} input read(s) are in do-while loops", covered.len()),
-            covered,
-        )
+        let detail = format!("all {} input read(s) are in do-while loops", covered.len());
+        covered.extend(clearing);
+        Verdict::pass(detail, covered)
     } else {
         Verdict::fail(
             format!(
@@ -215,5 +278,53 @@ int main() {
         assert!(!bad.passed);
         assert_eq!(bad.findings.len(), 1, "{bad:?}");
         assert_eq!(bad.findings[0].line, Some(10));
+    }
+
+    #[test]
+    fn a_loop_clearing_the_rest_of_a_line_asks_for_nothing() {
+        // Issue 20: the usual C idiom after scanf, in a helper called from do-while loops
+        // through another helper.
+        let text = r#"#include <cstdio>
+#include <cstdlib>
+void clearLine() {
+    int c;
+    while ((c = getchar()) != '\n' && c != EOF);
+}
+bool token(int* n) {
+    int got = scanf("%d", n);
+    if (got == EOF) exit(0);
+    clearLine();
+    return got == 1;
+}
+bool number(int* n) { return token(n); }
+int main() {
+    int n;
+    do { printf("Remove (1 - 3): "); } while (!number(&n) || n < 1 || n > 3);
+    do { n = getchar(); } while (n != 'y' && n != 'n');
+    while (getchar() != '\n') {}
+}
+"#;
+        let verdict = check("do-while-input", text);
+        assert!(verdict.passed, "{verdict:?}");
+        assert_eq!(verdict.detail, "all 2 input read(s) are in do-while loops");
+        let clearing: Vec<Option<usize>> = verdict
+            .findings
+            .iter()
+            .filter(|f| f.message.contains("only clears the rest of a line"))
+            .map(|f| f.line)
+            .collect();
+        assert_eq!(clearing, [Some(5), Some(18)]);
+        // A while loop that does more than clear a line still asks for input.
+        let asking = "int main() { int n; while (scanf(\"%d\", &n) != 1) { puts(\"Again\"); } }\n";
+        assert!(!check("do-while-input", asking).passed);
+    }
+
+    #[test]
+    fn a_lambda_called_from_a_do_while_loop_reads_there() {
+        let text = "#include <iostream>\nusing namespace std;\nint main() {\n    auto ask = [&]() { int n; cin >> n; return n; };\n    int n;\n    do { n = ask(); } while (n < 1 || n > 3);\n}\n";
+        let verdict = check("do-while-input", text);
+        assert!(verdict.passed, "{verdict:?}");
+        let outside = "#include <iostream>\nusing namespace std;\nint main() {\n    auto ask = [&]() { int n; cin >> n; return n; };\n    int n = ask();\n}\n";
+        assert!(!check("do-while-input", outside).passed);
     }
 }
