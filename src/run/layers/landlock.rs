@@ -24,8 +24,10 @@ use landlock::{
 };
 
 /// The directories a program may always read and execute.
+/// (`/opt` is not one: what a run needs there, a toolchain, is allowed as that toolchain's
+/// own directory; a checkout of the grader there is not.)
 pub const SYSTEM_DIRS: &[&str] = &[
-    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/proc", "/sys",
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/proc", "/sys",
 ];
 
 /// Paths no program may read even inside an allowed system directory: the grader's own
@@ -45,15 +47,80 @@ pub fn protect(path: &Path) {
     }
 }
 
-/// Every protected path, including the running grader binary.
-fn protected_paths() -> Vec<PathBuf> {
+/// Every protected path: the instructor's cases and the build cache ([`protect`]), the running
+/// grader binary and its other copies ([`grader_copies`]).
+pub(crate) fn protected_paths() -> Vec<PathBuf> {
     let mut list = PROTECTED.lock().map(|l| l.clone()).unwrap_or_default();
-    if let Ok(exe) = std::env::current_exe().and_then(|e| e.canonicalize()) {
-        if !list.contains(&exe) {
-            list.push(exe);
+    for copy in grader_copies() {
+        if !list.contains(copy) {
+            list.push(copy.clone());
         }
     }
+    list.sort();
     list
+}
+
+/// The running grader binary and the other copies of it found where installs put them
+/// (found once per process): hard links to it beside it and in Cargo's `deps/` (every
+/// `cargo build` leaves one there), and any `grade` in the directories on `PATH`, the system's
+/// `bin` directories, `~/.cargo/bin` and `~/.local/bin` (`cargo install`, `pip install`).
+pub fn grader_copies() -> &'static [PathBuf] {
+    static COPIES: std::sync::OnceLock<Vec<PathBuf>> = std::sync::OnceLock::new();
+    COPIES.get_or_init(|| {
+        use std::os::unix::fs::MetadataExt;
+        let mut copies = Vec::new();
+        let Ok(exe) = std::env::current_exe().and_then(|e| e.canonicalize()) else {
+            return copies;
+        };
+        let identity = std::fs::metadata(&exe).map(|m| (m.dev(), m.ino())).ok();
+        let mut dirs: Vec<PathBuf> = Vec::new();
+        if let Some(dir) = exe.parent() {
+            dirs.push(dir.to_path_buf());
+            dirs.push(dir.join("deps"));
+        }
+        let same_file = |path: &Path| {
+            std::fs::metadata(path)
+                .ok()
+                .map(|m| (m.dev(), m.ino()))
+                .is_some_and(|id| Some(id) == identity)
+        };
+        for dir in &dirs {
+            for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                let name = entry.file_name();
+                if name.to_string_lossy().starts_with("grade") && same_file(&entry.path()) {
+                    copies.push(entry.path());
+                }
+            }
+        }
+        let mut named: Vec<PathBuf> = std::env::var_os("PATH")
+            .map(|p| std::env::split_paths(&p).collect())
+            .unwrap_or_default();
+        named.extend(
+            ["/usr/local/bin", "/usr/local/sbin", "/usr/bin", "/usr/sbin", "/bin"]
+                .map(PathBuf::from),
+        );
+        if let Some(home) = std::env::var_os("HOME") {
+            named.push(Path::new(&home).join(".cargo/bin"));
+            named.push(Path::new(&home).join(".local/bin"));
+        }
+        if let Some(cargo) = std::env::var_os("CARGO_HOME") {
+            named.push(Path::new(&cargo).join("bin"));
+        }
+        for dir in named {
+            let candidate = dir.join("grade");
+            if candidate.is_file() {
+                copies.push(candidate);
+            }
+        }
+        copies.push(exe);
+        let mut real: Vec<PathBuf> = copies
+            .into_iter()
+            .filter_map(|p| p.canonicalize().ok())
+            .collect();
+        real.sort();
+        real.dedup();
+        real
+    })
 }
 
 /// The paths that together cover `dir` except the protected ones: `dir` itself when nothing
@@ -209,6 +276,17 @@ struct PathBeneathAttr {
 
 /// Read and execute (`LANDLOCK_ACCESS_FS_EXECUTE | READ_FILE | READ_DIR`).
 pub const READ_EXEC: u64 = 1 | 4 | 8;
+
+/// Every file access but `REFER` and `IOCTL_DEV` that Landlock ABI `abi` handles (execute,
+/// write, read, read dir, remove, make every kind of file, truncate): the run's own `/tmp`.
+pub fn tmp_access(abi: u32) -> u64 {
+    let all_of_abi_1 = (1u64 << 13) - 1;
+    if abi >= 3 {
+        all_of_abi_1 | 1 << 14
+    } else {
+        all_of_abi_1
+    }
+}
 
 /// Child side: adds `access` beneath `path` to the ruleset before it is applied: for a mount
 /// made in the child itself (the run's own `/proc`), which the parent could not name.
