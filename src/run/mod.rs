@@ -504,17 +504,6 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     let stdin_id = fd_identity(stdin_probe.as_raw_fd());
     // Where the kernel has Landlock, a ruleset that cannot be built refuses the run: no run
     // goes on silently without it (a kernel without it is reported by every report).
-    let mut readable = spec.readable.clone();
-    readable.extend(toolchain_dir(program));
-    let landlock = if off.landlock || caps.landlock_abi == 0 {
-        None
-    } else {
-        Some(
-            sandbox::build_landlock(workdir, &readable, tty_path.as_deref())
-                .map_err(|e| RunError::Setup(io::Error::other(format!("Landlock: {e}"))))?,
-        )
-    };
-
     // seccomp listener channel.
     let filter = seccomp::filter();
     let prog = Box::new(libc::sock_fprog {
@@ -559,6 +548,8 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     );
     let mut ns_plan = layers::namespaces::plan(uid, !off.namespaces, !off.netns);
     ns_plan.devpts &= !spec.terminal;
+    let mut readable = spec.readable.clone();
+    readable.extend(toolchain_dir(program));
     let rootfs = (ns_plan.mount && caps.namespaces.rootfs && !off.rootfs).then(|| {
         let plan =
             layers::rootfs::plan(workdir, &readable, tty_path.as_deref(), ns_plan.devpts);
@@ -566,6 +557,20 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         ns_plan.devpts = false;
         plan
     });
+    // Landlock's rules follow the mounts: a tree mounted on its own is allowed as itself (its
+    // parent in the new root is not the grader's).
+    if let Some(root) = &rootfs {
+        readable.extend(root.read_only.iter().cloned());
+    }
+    let landlock = if off.landlock || caps.landlock_abi == 0 {
+        None
+    } else {
+        Some(
+            sandbox::build_landlock(workdir, &readable, tty_path.as_deref())
+                .map_err(|e| RunError::Setup(io::Error::other(format!("Landlock: {e}"))))?,
+        )
+    };
+
     // The process limit counts per user: per-run uid as root, per user namespace otherwise.
     let own_user = uid.is_some() || ns_plan.user_flags != 0;
     let setup = sandbox::ChildSetup {

@@ -105,6 +105,9 @@ enum Step {
 #[derive(Debug)]
 pub struct Plan {
     steps: Vec<Step>,
+    /// What is mounted read-only from the grader's filesystem (each mount's top): Landlock's
+    /// rules must name these, as the run sees them through their own mounts.
+    pub read_only: Vec<PathBuf>,
     /// The working directory, entered again in the new root.
     cwd: CString,
 }
@@ -355,6 +358,16 @@ pub fn plan(workdir: &Path, readable: &[PathBuf], terminal: Option<&Path>, devpt
         bytes.extend_from_slice(p.as_os_str().as_bytes());
         CString::new(bytes).unwrap_or_default()
     };
+    let read_only = b
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            StepSpec::Bind {
+                source, remount, ..
+            } if *remount != 0 => Some(source.clone()),
+            _ => None,
+        })
+        .collect();
     let steps = b
         .steps
         .iter()
@@ -385,6 +398,7 @@ pub fn plan(workdir: &Path, readable: &[PathBuf], terminal: Option<&Path>, devpt
         .collect();
     Plan {
         steps,
+        read_only,
         cwd: c(&cwd),
     }
 }
