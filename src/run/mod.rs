@@ -551,8 +551,7 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     let mut readable = spec.readable.clone();
     readable.extend(toolchain_dir(program));
     let rootfs = (ns_plan.mount && caps.namespaces.rootfs && !off.rootfs).then(|| {
-        let plan =
-            layers::rootfs::plan(workdir, &readable, tty_path.as_deref(), ns_plan.devpts);
+        let plan = layers::rootfs::plan(workdir, &readable, tty_path.as_deref(), ns_plan.devpts);
         // The run's devpts is mounted in its new /dev instead.
         ns_plan.devpts = false;
         plan

@@ -96,8 +96,14 @@ pub fn grader_copies() -> &'static [PathBuf] {
             .map(|p| std::env::split_paths(&p).collect())
             .unwrap_or_default();
         named.extend(
-            ["/usr/local/bin", "/usr/local/sbin", "/usr/bin", "/usr/sbin", "/bin"]
-                .map(PathBuf::from),
+            [
+                "/usr/local/bin",
+                "/usr/local/sbin",
+                "/usr/bin",
+                "/usr/sbin",
+                "/bin",
+            ]
+            .map(PathBuf::from),
         );
         if let Some(home) = std::env::var_os("HOME") {
             named.push(Path::new(&home).join(".cargo/bin"));

@@ -195,11 +195,7 @@ impl Builder {
             self.steps.push(StepSpec::Bind {
                 source: source.to_path_buf(),
                 target: source.to_path_buf(),
-                remount: if writable {
-                    0
-                } else {
-                    read_only_flags(source)
-                },
+                remount: if writable { 0 } else { read_only_flags(source) },
             });
             self.mounted.push(source.to_path_buf());
             return;
@@ -327,8 +323,10 @@ pub fn plan(workdir: &Path, readable: &[PathBuf], terminal: Option<&Path>, devpt
         ("/proc/self/fd/2", "/dev/stderr"),
         ("pts/ptmx", "/dev/ptmx"),
     ] {
-        b.steps
-            .push(StepSpec::Symlink(PathBuf::from(target), PathBuf::from(link)));
+        b.steps.push(StepSpec::Symlink(
+            PathBuf::from(target),
+            PathBuf::from(link),
+        ));
     }
     b.steps.push(StepSpec::Dir(PathBuf::from("/dev/pts")));
     if let Some(tty) = terminal {

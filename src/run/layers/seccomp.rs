@@ -318,14 +318,14 @@ pub fn marker_filter() -> Vec<libc::sock_filter> {
         let load = |offset: u32| stmt(libc::BPF_LD | libc::BPF_W | libc::BPF_ABS, offset);
         let ret = |k: u32| stmt(libc::BPF_RET | libc::BPF_K, k);
         vec![
-            load(4),                          // 0: arch
-            jump(AUDIT_ARCH, 0, 4),           // 1: foreign arch -> allow (6)
-            load(0),                          // 2: syscall number
-            jump(PRCTL, 0, 2),                // 3: not prctl -> allow (6)
-            load(16),                         // 4: args[0], low 32 bits
-            jump(GRADER_MARK, 1, 0),          // 5: the mark -> kill (7)
-            ret(SECCOMP_RET_ALLOW),           // 6
-            ret(SECCOMP_RET_KILL_PROCESS),    // 7
+            load(4),                       // 0: arch
+            jump(AUDIT_ARCH, 0, 4),        // 1: foreign arch -> allow (6)
+            load(0),                       // 2: syscall number
+            jump(PRCTL, 0, 2),             // 3: not prctl -> allow (6)
+            load(16),                      // 4: args[0], low 32 bits
+            jump(GRADER_MARK, 1, 0),       // 5: the mark -> kill (7)
+            ret(SECCOMP_RET_ALLOW),        // 6
+            ret(SECCOMP_RET_KILL_PROCESS), // 7
         ]
     }
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
