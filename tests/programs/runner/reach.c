@@ -2,8 +2,8 @@
  * grader's binary and its copies, an instructor's hidden cases and references). Prints
  * "READ path" when it read a byte, "EXEC path" when an exec succeeded, otherwise why not;
  * "done" at the end. */
-#include <errno.h>
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
