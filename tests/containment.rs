@@ -1320,3 +1320,38 @@ fn a_masked_grader_lock_still_refuses() {
         );
     }
 }
+
+#[test]
+fn a_run_without_its_own_root_is_reported_and_refused() {
+    let _g = serial();
+    let Some(cmd) = isolation(&["fds"]) else {
+        return;
+    };
+    for who in users() {
+        let json = run_json(who, &cmd, &[], &[]);
+        let rootfs = |json: &serde_json::Value| {
+            json["sandbox"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .find(|l| l["name"] == "rootfs")
+                .cloned()
+                .unwrap_or_default()
+        };
+        assert_eq!(rootfs(&json)["required"], true, "{who:?}: {json}");
+        let json = run_json(who, &cmd, &[], &[("GRADE_DISABLE", "rootfs")]);
+        assert_eq!(rootfs(&json)["active"], false, "{who:?}: {json}");
+        let out = grade_as(who)
+            .arg(support::program("nim/correct_c.c"))
+            .args(["--assignment", "nim", "--require-sandbox"])
+            .env("GRADE_DISABLE", "rootfs")
+            .output()
+            .expect("grade runs");
+        assert_eq!(out.status.code(), Some(2), "{who:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("rootfs"),
+            "{who:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

@@ -35,6 +35,9 @@
 //!   JVM reserves far more address space than it uses) and a /proc kill sweep.
 //! * rlimits ([`limits`]): CPU, CORE=0, FSIZE, NOFILE, and NPROC with a per-run uid or user
 //!   namespace; a disk and file-count cap on the working directory ([`workdir`]).
+//! * Its own root filesystem ([`layers::rootfs`]): a tmpfs holding only the system
+//!   directories, a minimal `/etc`, `/dev`, its `/proc` and `/tmp`, its toolchain, the
+//!   submission and the working directory; the grader, its cases, reports and caches are absent.
 //! * Landlock ([`layers::landlock`]): read+execute on system directories and
 //!   `RunSpec::readable`, read/write on the working directory and a few devices (and the run's
 //!   own terminal), nothing else; no TCP; no signals or abstract sockets outside the run
