@@ -14,7 +14,7 @@
 //! * doctor: the kernel's ABI version ([`landlock_abi`]); a kernel without Landlock is
 //!   reported at the top of every report.
 
-use std::os::fd::OwnedFd;
+use std::os::fd::{AsFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -33,6 +33,15 @@ pub const SYSTEM_DIRS: &[&str] = &[
 /// Paths no program may read even inside an allowed system directory: the grader's own
 /// binary (it embeds the reference transcripts) and instructors' case directories.
 static PROTECTED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Where the paths that every run's rules name live: their descriptors are kept open.
+const STABLE: &[&str] = &[
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/proc", "/sys", "/dev",
+];
+
+/// The descriptors of stable rule paths (see [`STABLE`]), and whether each is a directory.
+static OPENED: Mutex<std::collections::BTreeMap<PathBuf, (PathFd, bool)>> =
+    Mutex::new(std::collections::BTreeMap::new());
 
 /// The read/execute rules last computed, and the protected paths they were computed for.
 static SYSTEM_RULES: Mutex<Option<(Vec<PathBuf>, Vec<PathBuf>)>> = Mutex::new(None);
@@ -251,14 +260,38 @@ pub fn build_landlock(
     }
     rules.extend(readable.iter().map(|p| (p.clone(), read_exec)));
     rules.push((workdir.to_path_buf(), all));
+    rules.sort_by(|a, b| a.0.cmp(&b.0));
+    rules.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
+    let mut opened = OPENED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     for (path, access) in rules {
-        // A missing system directory is not an error.
-        let Ok(fd) = PathFd::new(&path) else {
-            continue;
+        // A missing system directory is not an error. What lies in the system directories is
+        // opened once per grader (every run names the same ones).
+        // (Not terminals: a pty's number is reused for a new one.)
+        let stable = STABLE.iter().any(|s| path.starts_with(s)) && !path.starts_with("/dev/pts");
+        let fresh;
+        let (fd, is_dir) = match opened.get(&path) {
+            Some((fd, is_dir)) => (fd.as_fd(), *is_dir),
+            None => {
+                let Ok(fd) = PathFd::new(&path) else {
+                    continue;
+                };
+                let is_dir = std::fs::metadata(&path)
+                    .map(|m| m.is_dir())
+                    .unwrap_or(false);
+                if stable {
+                    opened.insert(path.clone(), (fd, is_dir));
+                    match opened.get(&path) {
+                        Some((fd, _)) => (fd.as_fd(), is_dir),
+                        None => continue,
+                    }
+                } else {
+                    fresh = fd;
+                    (fresh.as_fd(), is_dir)
+                }
+            }
         };
-        let is_dir = std::fs::metadata(&path)
-            .map(|m| m.is_dir())
-            .unwrap_or(false);
         let access = if is_dir {
             access & all
         } else {
@@ -268,6 +301,7 @@ pub fn build_landlock(
             .add_rule(PathBeneath::new(fd, access))
             .map_err(|e| format!("{}: {e}", path.display()))?;
     }
+    drop(opened);
     let fd: Option<OwnedFd> = created.into();
     let fd = fd.ok_or("Landlock ruleset has no descriptor")?;
     Ok(Landlock { fd, abi: version })

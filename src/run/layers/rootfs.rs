@@ -15,7 +15,8 @@
 //! * apply ([`apply`]): in the program's process (pid 1 of the run's pid namespace, holding
 //!   the run's user namespace's capabilities): a tmpfs on `/tmp`, `pivot_root` into it (the
 //!   old root stays reachable under `/.grade-old-root` while the steps run), the steps, the
-//!   old root detached, the new `/` made read-only, the working directory entered again.
+//!   old root covered with an empty tmpfs, every mount of the new root made read-only (but
+//!   the working directory and `/tmp`), the working directory entered again.
 //!   Syscalls only, no allocation (the process shares the grader's memory).
 //! * doctor: `rootfs` in the sandbox list; off where the kernel refuses user or mount
 //!   namespaces, or `GRADE_DISABLE=rootfs`.
@@ -27,6 +28,8 @@ use std::sync::Mutex;
 
 /// Where the old root is while the new one is built (inside the new root, removed after).
 const OLD_ROOT: &CStr = c"/.grade-old-root";
+/// `AT_RECURSIVE`: the mount and every mount below it.
+const AT_RECURSIVE: libc::c_uint = 0x8000;
 /// The same, as the prefix of every source path.
 const OLD_ROOT_PREFIX: &str = "/.grade-old-root";
 
@@ -38,38 +41,24 @@ const SYSTEM: &[&str] = &[
 
 /// The entries of `/etc` a program or toolchain reads (names, or prefixes ending in `*`):
 /// users and groups, name resolution, the dynamic loader's cache, alternatives (Debian's
-/// `java`, `javac`, `cc` links), certificates, time zone, the interpreters' own settings.
+/// `java`, `javac`, `cc` links), certificates, time zone, the toolchains' own settings (a
+/// JDK's `conf` links into `/etc/java-N-openjdk`). Each is a mount of its own: the list is
+/// kept short, every mount costs the run's start.
 const ETC: &[&str] = &[
     "passwd",
     "group",
     "hosts",
-    "host.conf",
     "nsswitch.conf",
-    "gai.conf",
     "ld.so.cache",
     "ld.so.conf",
     "ld.so.conf.d",
     "alternatives",
     "ssl",
-    "ca-certificates",
-    "ca-certificates.conf",
     "localtime",
-    "timezone",
-    "mime.types",
-    "protocols",
-    "services",
-    "os-release",
-    "debian_version",
-    "lsb-release",
-    "inputrc",
-    "terminfo",
-    "mtab",
     "perl",
     "java*",
-    "python*",
+    "python3*",
     "dotnet",
-    "ruby*",
-    "gemrc",
 ];
 
 /// The devices of `/dev` (with `tty`, which is the run's own terminal or none).
@@ -110,6 +99,68 @@ pub struct Plan {
     pub read_only: Vec<PathBuf>,
     /// The working directory, entered again in the new root.
     cwd: CString,
+    /// The kernel has `mount_setattr`: the whole root is made read-only in one call (and the
+    /// working directory and `/tmp` writable again), instead of a remount per mount.
+    setattr: bool,
+}
+
+/// `mount_setattr`'s number (the same on every architecture: it came after the tables were
+/// unified).
+const SYS_MOUNT_SETATTR: libc::c_long = 442;
+/// `MOUNT_ATTR_RDONLY`.
+const MOUNT_ATTR_RDONLY: u64 = 1;
+
+/// `struct mount_attr`.
+#[repr(C)]
+struct MountAttr {
+    attr_set: u64,
+    attr_clr: u64,
+    propagation: u64,
+    userns_fd: u64,
+}
+
+/// Whether this kernel has `mount_setattr` (Linux 5.12), probed once.
+fn has_mount_setattr() -> bool {
+    static HAS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *HAS.get_or_init(|| {
+        // SAFETY: invalid arguments on purpose: only ENOSYS or not matters.
+        let r = unsafe {
+            libc::syscall(
+                SYS_MOUNT_SETATTR,
+                -1 as libc::c_int,
+                std::ptr::null::<libc::c_char>(),
+                0 as libc::c_uint,
+                std::ptr::null::<MountAttr>(),
+                0usize,
+            )
+        };
+        r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ENOSYS)
+    })
+}
+
+/// `mount_setattr(path, flags, {set, clear})`. Child side: one syscall.
+unsafe fn set_attr(path: &CStr, flags: libc::c_uint, set: u64, clear: u64) -> Result<(), i32> {
+    let attr = MountAttr {
+        attr_set: set,
+        attr_clr: clear,
+        propagation: 0,
+        userns_fd: 0,
+    };
+    // SAFETY: a valid C string and a live struct of the size passed.
+    unsafe {
+        if libc::syscall(
+            SYS_MOUNT_SETATTR,
+            libc::AT_FDCWD,
+            path.as_ptr(),
+            flags,
+            &attr as *const MountAttr,
+            std::mem::size_of::<MountAttr>(),
+        ) != 0
+        {
+            return Err(*libc::__errno_location());
+        }
+    }
+    Ok(())
 }
 
 /// Builds the steps, tracking which directories exist in the new root.
@@ -398,6 +449,7 @@ pub fn plan(workdir: &Path, readable: &[PathBuf], terminal: Option<&Path>, devpt
         steps,
         read_only,
         cwd: c(&cwd),
+        setattr: has_mount_setattr(),
     }
 }
 
@@ -463,7 +515,7 @@ pub unsafe fn apply(plan: &Plan) -> Result<(), i32> {
                         libc::MS_BIND | libc::MS_REC,
                         none,
                     ))?;
-                    if *remount != 0 {
+                    if *remount != 0 && !plan.setattr {
                         check(libc::mount(
                             std::ptr::null(),
                             target.as_ptr(),
@@ -494,6 +546,7 @@ pub unsafe fn apply(plan: &Plan) -> Result<(), i32> {
                     libc::MS_NOSUID | libc::MS_NOEXEC,
                     c"newinstance,ptmxmode=0666,mode=0620".as_ptr().cast(),
                 ))?,
+                Step::ReadOnly(_) if plan.setattr => {}
                 Step::ReadOnly(target) => check(libc::mount(
                     std::ptr::null(),
                     target.as_ptr(),
@@ -507,15 +560,38 @@ pub unsafe fn apply(plan: &Plan) -> Result<(), i32> {
                 ))?,
             }
         }
-        check(libc::umount2(OLD_ROOT.as_ptr(), libc::MNT_DETACH))?;
-        check(libc::rmdir(OLD_ROOT.as_ptr()))?;
-        check(libc::mount(
-            std::ptr::null(),
-            c"/".as_ptr(),
-            std::ptr::null(),
-            libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
-            none,
-        ))?;
+        {
+            // The old root is covered, not detached: detaching it waits for an RCU grace
+            // period (several milliseconds on a loaded machine) on every run's start, and it
+            // goes with the mount namespace at the run's end anyway. The cover is an empty,
+            // read-only tmpfs no one may enter; the program has no capability to unmount it,
+            // and in any namespace it creates the two are locked together.
+            check(libc::mount(
+                c"none".as_ptr(),
+                OLD_ROOT.as_ptr(),
+                c"tmpfs".as_ptr(),
+                libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC | libc::MS_RDONLY,
+                c"mode=000,size=4k,nr_inodes=1".as_ptr().cast(),
+            ))?;
+        }
+        if plan.setattr {
+            // Every mount of the new root read-only at once, then the two the run writes.
+            set_attr(c"/", AT_RECURSIVE, MOUNT_ATTR_RDONLY, 0)?;
+            set_attr(c"/tmp", 0, 0, MOUNT_ATTR_RDONLY)?;
+            set_attr(&plan.cwd, 0, 0, MOUNT_ATTR_RDONLY)?;
+        } else {
+            check(libc::mount(
+                std::ptr::null(),
+                c"/".as_ptr(),
+                std::ptr::null(),
+                libc::MS_REMOUNT
+                    | libc::MS_BIND
+                    | libc::MS_RDONLY
+                    | libc::MS_NOSUID
+                    | libc::MS_NODEV,
+                none,
+            ))?;
+        }
         check(libc::chdir(plan.cwd.as_ptr()))?;
     }
     Ok(())
