@@ -3,6 +3,10 @@
 //! `cargo run --release --example bench_runner [RUNS]` compiles a C++, a Python and a Java
 //! ten-prompt echo loop, runs each RUNS times (default 30) both ways, and prints a markdown
 //! table of medians. See docs/performance.md.
+//!
+//! `BENCH_WITHOUT=rootfs` (any `GRADE_DISABLE` list) adds a column: the runner with those
+//! layers off, interleaved with the other two in the same process (the per-run cost of a layer
+//! measured under the same load).
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -118,17 +122,34 @@ fn main() {
     ];
     let lines: Vec<String> = (0..10).map(|i| format!("line {i}")).collect();
     let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    println!("| program | floor (piped at once) | runner (seccomp, sandboxed) | ratio |");
-    println!("|---|---|---|---|");
+    let without = std::env::var("BENCH_WITHOUT").ok();
+    match &without {
+        Some(off) => {
+            println!(
+                "| program | floor (piped at once) | runner (seccomp, sandboxed) | ratio | runner, GRADE_DISABLE={off} |"
+            );
+            println!("|---|---|---|---|---|");
+        }
+        None => {
+            println!("| program | floor (piped at once) | runner (seccomp, sandboxed) | ratio |");
+            println!("|---|---|---|---|");
+        }
+    }
     for (name, cmd) in programs {
         // Warm up caches once each.
         floor_once(&cmd, &input);
         runner_once(&cmd, &lines, &dir);
         let mut floor = Vec::new();
         let mut runner = Vec::new();
+        let mut runner_without = Vec::new();
         for _ in 0..runs {
             floor.push(floor_once(&cmd, &input));
             runner.push(runner_once(&cmd, &lines, &dir));
+            if let Some(off) = &without {
+                std::env::set_var("GRADE_DISABLE", off);
+                runner_without.push(runner_once(&cmd, &lines, &dir));
+                std::env::remove_var("GRADE_DISABLE");
+            }
         }
         if std::env::var_os("BENCH_VERBOSE").is_some() {
             let ms = |v: &[Duration]| {
@@ -143,8 +164,13 @@ fn main() {
             eprintln!("{name} runner: {}", ms(&runner));
         }
         let (f, r) = (median(floor), median(runner));
+        let extra = if runner_without.is_empty() {
+            String::new()
+        } else {
+            format!(" {:.2} ms |", median(runner_without).as_secs_f64() * 1e3)
+        };
         println!(
-            "| {name} | {:.2} ms | {:.2} ms | {:.2}× |",
+            "| {name} | {:.2} ms | {:.2} ms | {:.2}× |{extra}",
             f.as_secs_f64() * 1e3,
             r.as_secs_f64() * 1e3,
             r.as_secs_f64() / f.as_secs_f64()

@@ -961,3 +961,399 @@ fn concurrent_runs_cannot_reach_each_others_abstract_sockets() {
         "one run reached another's socket: {said}"
     );
 }
+
+/// Removes what a test created outside its temporary directories (a fixed system path such as
+/// /usr/local/bin or /opt), even when the test fails.
+struct RemoveOnDrop(Vec<PathBuf>);
+
+impl Drop for RemoveOnDrop {
+    fn drop(&mut self) {
+        for path in &self.0 {
+            if path.is_dir() {
+                let _ = std::fs::remove_dir_all(path);
+            } else {
+                let _ = std::fs::remove_file(path);
+            }
+        }
+    }
+}
+
+/// Copies the grade binary under test to `to` (its parents created, everything readable and
+/// searchable by all, as an install leaves it).
+fn install_grade(to: &Path) {
+    let parent = to.parent().expect("a parent");
+    std::fs::create_dir_all(parent).expect("mkdir");
+    std::fs::copy(grade_binary(), to).expect("copy grade");
+    std::fs::set_permissions(to, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    open_parents(to);
+}
+
+/// Makes every directory above `path` searchable by all (temp dirs are 0700).
+fn open_parents(path: &Path) {
+    let mut dir = path.parent();
+    while let Some(d) = dir {
+        if d == Path::new("/") || d == Path::new("/tmp") {
+            break;
+        }
+        let mode = std::fs::metadata(d)
+            .map(|m| m.permissions().mode())
+            .unwrap_or(0);
+        let _ = std::fs::set_permissions(d, std::fs::Permissions::from_mode(mode | 0o755));
+        dir = d.parent();
+    }
+}
+
+/// An instructor's case tree under `root` (`cases/nim/…-hidden.yaml`, `reference/nim/…`), a
+/// copy of the built-in hidden Nim case and a visible one; returns the files.
+fn hidden_case_tree(root: &Path) -> Vec<PathBuf> {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for (dir, name) in [
+        ("cases/nim", "errors-mixed-hidden.yaml"),
+        ("reference/nim", "errors-mixed-hidden.txt"),
+        ("cases/nim", "assignment.yaml"),
+        ("cases/nim", "example-execution.yaml"),
+        ("reference/nim", "example-execution.txt"),
+    ] {
+        std::fs::create_dir_all(root.join(dir)).expect("mkdir");
+        let to = root.join(dir).join(name);
+        std::fs::copy(repo.join(dir).join(name), &to).expect("copy case");
+        open_parents(&to);
+        files.push(to);
+    }
+    Command::new("chmod")
+        .args(["-R", "a+rX"])
+        .arg(root)
+        .status()
+        .expect("chmod");
+    files
+}
+
+/// Runs the copy of grade at `grade` (as `who`, with `env`) on the hostile `reach` program
+/// aimed at `secrets`; fails if any of them could be read or executed. `/usr/bin/env` is
+/// aimed at too and must be reachable: the program did run and can read what it should.
+fn assert_unreachable(
+    layout: &str,
+    who: As,
+    grade: &Path,
+    secrets: &[PathBuf],
+    env: &[(&str, String)],
+) {
+    let Some(reach) = c_program("reach.c") else {
+        return;
+    };
+    let mut cmd = match who {
+        As::Me => Command::new(grade),
+        As::Nobody => {
+            let mut c = Command::new("setpriv");
+            c.args(["--reuid=nobody", "--regid=nogroup", "--clear-groups"])
+                .arg(grade);
+            c
+        }
+    };
+    cmd.args(["run", "--json", "--readable"])
+        .arg(bin_dir())
+        .arg("--")
+        .arg(&reach)
+        .args(secrets)
+        .arg("/usr/bin/env")
+        .envs(env.iter().map(|(k, v)| (*k, v.as_str())));
+    let out = cmd.output().expect("grade runs");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{layout}, {who:?}: no JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    let t = text(&json);
+    assert!(t.contains("done"), "{layout}, {who:?}: {json}");
+    assert!(
+        t.contains("READ /usr/bin/env") && t.contains("EXEC /usr/bin/env"),
+        "{layout}, {who:?}: the hostile program could not even use the system: {t}"
+    );
+    for secret in secrets {
+        for verb in ["READ", "EXEC"] {
+            assert!(
+                !t.contains(&format!("{verb} {}\n", secret.display())),
+                "{layout}, {who:?}: {verb} {} got through:\n{t}",
+                secret.display()
+            );
+        }
+    }
+}
+
+/// A name no other test run uses, for fixed system paths.
+fn unique(prefix: &str) -> String {
+    format!(
+        "{prefix}-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0)
+    )
+}
+
+#[test]
+fn a_checkout_under_opt_with_cargos_hard_link_is_out_of_reach() {
+    let _g = serial();
+    if !is_root() {
+        println!("skipped: creating a checkout under /opt needs root");
+        return;
+    }
+    // Cargo's layout: target/release/grade and its hard link target/release/deps/grade-HASH,
+    // the repository's cases/ and reference/ beside target/ (issue 21, attack 1).
+    let checkout = Path::new("/opt").join(unique("grade-containment"));
+    let _cleanup = RemoveOnDrop(vec![checkout.clone()]);
+    let grade = checkout.join("target/release/grade");
+    install_grade(&grade);
+    let link = checkout.join("target/release/deps/grade-0123456789abcdef");
+    std::fs::create_dir_all(link.parent().expect("deps")).expect("mkdir deps");
+    std::fs::hard_link(&grade, &link).expect("hard link");
+    open_parents(&link);
+    let mut secrets = hidden_case_tree(&checkout);
+    secrets.extend([grade.clone(), link]);
+    for who in users() {
+        assert_unreachable("/opt checkout", who, &grade, &secrets, &[]);
+    }
+}
+
+#[test]
+fn a_cargo_install_or_a_virtualenv_in_a_home_is_out_of_reach() {
+    let _g = serial();
+    for who in users() {
+        let home = tempfile::tempdir().expect("tempdir");
+        let home_dir = home.path();
+        std::fs::set_permissions(home_dir, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        // `cargo install`: ~/.cargo/bin/grade, with HOME pointing there.
+        let cargo_copy = home_dir.join(".cargo/bin/grade");
+        install_grade(&cargo_copy);
+        // The Python wheel in a virtualenv: venv/bin/grade beside venv/bin/python3, the venv's
+        // bin first on PATH.
+        let venv = home_dir.join("venv");
+        let venv_copy = venv.join("bin/grade");
+        install_grade(&venv_copy);
+        let _ = std::os::unix::fs::symlink("/usr/bin/python3", venv.join("bin/python3"));
+        let record = venv.join("lib/python3/site-packages/grade_autograder-0.1.0.dist-info/RECORD");
+        std::fs::create_dir_all(record.parent().expect("dist-info")).expect("mkdir");
+        std::fs::write(&record, "../../../bin/grade,,\n").expect("record");
+        Command::new("chmod")
+            .args(["-R", "a+rX"])
+            .arg(home_dir)
+            .status()
+            .expect("chmod");
+        let secrets = vec![cargo_copy.clone(), venv_copy.clone(), record];
+        let path = format!(
+            "{}:{}",
+            venv.join("bin").display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        let env = [("HOME", home_dir.display().to_string()), ("PATH", path)];
+        assert_unreachable("~/.cargo/bin", who, &cargo_copy, &secrets, &env);
+        assert_unreachable("virtualenv", who, &venv_copy, &secrets, &env);
+    }
+}
+
+#[test]
+fn a_copy_in_usr_local_bin_or_the_gradescope_layout_is_out_of_reach() {
+    let _g = serial();
+    if !is_root() {
+        println!("skipped: installing into /usr/local/bin and /autograder needs root");
+        return;
+    }
+    let usr_local = Path::new("/usr/local/bin").join(unique("grade-containment"));
+    let mut cleanup = RemoveOnDrop(vec![usr_local.clone()]);
+    install_grade(&usr_local);
+    for who in users() {
+        assert_unreachable(
+            "/usr/local/bin",
+            who,
+            &usr_local,
+            std::slice::from_ref(&usr_local),
+            &[],
+        );
+    }
+    // Gradescope's package: /autograder/source/grade and its cases beside it.
+    let autograder = Path::new("/autograder");
+    if autograder.exists() {
+        println!("skipped: /autograder exists here, the Gradescope layout is not tested");
+        return;
+    }
+    cleanup.0.push(autograder.to_path_buf());
+    let grade = autograder.join("source/grade");
+    install_grade(&grade);
+    let mut secrets = hidden_case_tree(&autograder.join("source/cases"));
+    secrets.push(grade.clone());
+    for who in users() {
+        assert_unreachable("/autograder/source", who, &grade, &secrets, &[]);
+    }
+}
+
+#[test]
+fn the_checkouts_own_target_is_out_of_reach() {
+    let _g = serial();
+    // The binary under test where Cargo built it, its hard links in deps/, the repository's
+    // cases and references.
+    let grade = grade_binary();
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut secrets: Vec<PathBuf> = vec![
+        grade.clone(),
+        repo.join("cases/nim/errors-mixed-hidden.yaml"),
+        repo.join("reference/nim/errors-mixed-hidden.txt"),
+    ];
+    if let Some(deps) = grade.parent().map(|d| d.join("deps")) {
+        use std::os::unix::fs::MetadataExt;
+        let inode = std::fs::metadata(&grade).map(|m| m.ino()).unwrap_or(0);
+        secrets.extend(
+            std::fs::read_dir(deps)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| std::fs::metadata(p).is_ok_and(|m| m.ino() == inode)),
+        );
+    }
+    for who in users() {
+        assert_unreachable("the checkout's target/", who, &grade, &secrets, &[]);
+    }
+}
+
+#[test]
+fn an_instructors_cases_anywhere_are_out_of_reach_of_a_graded_submission() {
+    let _g = serial();
+    let Some(py) = python() else { return };
+    let _ = py;
+    for who in users() {
+        // `--cases DIR` in a directory of the instructor's own, the submission told where.
+        let course = tempfile::tempdir().expect("tempdir");
+        std::fs::set_permissions(course.path(), std::fs::Permissions::from_mode(0o755))
+            .expect("chmod");
+        let secrets = hidden_case_tree(course.path());
+        let submission = tempfile::tempdir().expect("tempdir");
+        std::fs::set_permissions(submission.path(), std::fs::Permissions::from_mode(0o755))
+            .expect("chmod");
+        let list: Vec<String> = secrets
+            .iter()
+            .map(|p| format!("{:?}", p.display().to_string()))
+            .collect();
+        let program = submission.path().join("nim.py");
+        std::fs::write(
+            &program,
+            format!(
+                "for path in [{}]:\n    try:\n        with open(path, 'rb') as f:\n            print('READ', path, f.read(40))\n    except OSError as e:\n        print('denied', path, e.errno)\nprint('done')\n",
+                list.join(", ")
+            ),
+        )
+        .expect("write");
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+        let out = grade_as(who)
+            .arg(&program)
+            .args(["--assignment", "nim", "--format", "json", "--cases"])
+            .arg(course.path())
+            .output()
+            .expect("grade runs");
+        let report = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            report.contains("done"),
+            "{who:?}: {report}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(report.contains("denied"), "{who:?}: {report}");
+        assert!(
+            !report.contains("READ"),
+            "{who:?}: a hidden file was read: {report}"
+        );
+    }
+}
+
+#[test]
+fn a_masked_grader_lock_still_refuses() {
+    let _g = serial();
+    // Issue 21, attack 2: the program stacks a seccomp filter answering the lock's prctl with
+    // EINVAL (or success), preloads a prctl that returns 0 and runs a copy of grade as
+    // `grade play nim`. The copy is where the program can execute it (--readable, as a
+    // submission carrying it would have it).
+    let Some(mask) = c_program("mask_lock.c") else {
+        return;
+    };
+    let fake = bin_dir().join("fake_prctl.so");
+    let ok = Command::new("gcc")
+        .args(["-shared", "-fPIC", "-o"])
+        .arg(&fake)
+        .arg(support::program("runner/fake_prctl.c"))
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "compiling fake_prctl.c failed");
+    let copy = bin_dir().join("grade-copy");
+    std::fs::copy(grade_binary(), &copy).expect("copy grade");
+    std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    for who in users() {
+        for errno in ["einval", "zero"] {
+            let command = [
+                mask.display().to_string(),
+                copy.display().to_string(),
+                fake.display().to_string(),
+                errno.to_string(),
+            ];
+            let json = run_json(who, &command, &[], &[]);
+            let events = json["events"].to_string();
+            assert!(events.contains("mask installed"), "{who:?} {errno}: {json}");
+            assert!(
+                events.contains("refusing to run inside a grade sandbox"),
+                "{who:?} {errno}: the masked copy was not refused: {events}"
+            );
+            assert!(
+                !events.contains("The game of Nim"),
+                "{who:?} {errno}: the copy played the reference: {events}"
+            );
+            assert_eq!(json["code"], 2, "{who:?} {errno}: {json}");
+        }
+        // The same attack with the lock off plays the reference: the attack itself works.
+        let command = [
+            mask.display().to_string(),
+            copy.display().to_string(),
+            fake.display().to_string(),
+            "einval".to_string(),
+        ];
+        let json = run_json(who, &command, &[], &[("GRADE_DISABLE", "grader-lock")]);
+        assert!(
+            json["events"].to_string().contains("The game of Nim"),
+            "{who:?}: without the lock the copy should play: {json}"
+        );
+    }
+}
+
+#[test]
+fn a_run_without_its_own_root_is_reported_and_refused() {
+    let _g = serial();
+    let Some(cmd) = isolation(&["fds"]) else {
+        return;
+    };
+    for who in users() {
+        let json = run_json(who, &cmd, &[], &[]);
+        let rootfs = |json: &serde_json::Value| {
+            json["sandbox"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .find(|l| l["name"] == "rootfs")
+                .cloned()
+                .unwrap_or_default()
+        };
+        assert_eq!(rootfs(&json)["required"], true, "{who:?}: {json}");
+        let json = run_json(who, &cmd, &[], &[("GRADE_DISABLE", "rootfs")]);
+        assert_eq!(rootfs(&json)["active"], false, "{who:?}: {json}");
+        let out = grade_as(who)
+            .arg(support::program("nim/correct_c.c"))
+            .args(["--assignment", "nim", "--require-sandbox"])
+            .env("GRADE_DISABLE", "rootfs")
+            .output()
+            .expect("grade runs");
+        assert_eq!(out.status.code(), Some(2), "{who:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("rootfs"),
+            "{who:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

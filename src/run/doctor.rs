@@ -129,7 +129,7 @@ pub fn layers() -> Vec<Layer> {
     });
     for l in super::layers::states()
         .into_iter()
-        .filter(|l| l.name == "grader lock" || l.name == "descriptors")
+        .filter(|l| matches!(l.name, "grader lock" | "descriptors" | "rootfs"))
     {
         out.push(Layer {
             name: l.name,

@@ -12,7 +12,7 @@
 //! of the run asleep in one of those ([`procpoll`]); last resort: no output for 30 ms, no
 //! unread input and every thread asleep.
 //! `GRADE_DETECTION=proc-polling|quiescence` forces a fallback (for tests), and
-//! `GRADE_DISABLE=cgroup,landlock,namespaces,netns,uid,stdbuf,grader-lock` switches layers
+//! `GRADE_DISABLE=cgroup,landlock,namespaces,netns,rootfs,uid,stdbuf,grader-lock` switches layers
 //! off (diagnosis, benchmarks; every report then says so).
 //!
 //! # The environment of a run
@@ -35,6 +35,9 @@
 //!   JVM reserves far more address space than it uses) and a /proc kill sweep.
 //! * rlimits ([`limits`]): CPU, CORE=0, FSIZE, NOFILE, and NPROC with a per-run uid or user
 //!   namespace; a disk and file-count cap on the working directory ([`workdir`]).
+//! * Its own root filesystem ([`layers::rootfs`]): a tmpfs holding only the system
+//!   directories, a minimal `/etc`, `/dev`, its `/proc` and `/tmp`, its toolchain, the
+//!   submission and the working directory; the grader, its cases, reports and caches are absent.
 //! * Landlock ([`layers::landlock`]): read+execute on system directories and
 //!   `RunSpec::readable`, read/write on the working directory and a few devices (and the run's
 //!   own terminal), nothing else; no TCP; no signals or abstract sockets outside the run
@@ -325,6 +328,28 @@ fn unread_bytes(fd: RawFd) -> i32 {
     n
 }
 
+/// The directory of the toolchain `program` belongs to, when it lies outside the system
+/// directories (a JDK or Go under /opt): the run may read and execute it. The program's real
+/// path's directory, or the one above it when that is a `bin`.
+fn toolchain_dir(program: &str) -> Option<PathBuf> {
+    let path = if program.contains('/') {
+        PathBuf::from(program)
+    } else {
+        crate::submission::find_on_path(program)?
+    };
+    let real = path.canonicalize().ok()?;
+    let system = ["/usr/", "/bin/", "/sbin/", "/lib", "/etc/"];
+    if system.iter().any(|s| real.starts_with(s)) {
+        return None;
+    }
+    let dir = real.parent()?;
+    Some(if dir.file_name().is_some_and(|n| n == "bin") {
+        dir.parent().unwrap_or(dir).to_path_buf()
+    } else {
+        dir.to_path_buf()
+    })
+}
+
 /// Places the case's files in the working directory, refusing names that escape it.
 fn write_files(dir: &std::path::Path, files: &[(String, Vec<u8>)]) -> io::Result<()> {
     for (name, content) in files {
@@ -361,7 +386,7 @@ fn chown_tree(dir: &std::path::Path, uid: u32) -> io::Result<()> {
     Ok(())
 }
 
-/// Layers switched off with `GRADE_DISABLE=cgroup,landlock,namespaces,netns,uid,stdbuf,grader-lock` (diagnosis and
+/// Layers switched off with `GRADE_DISABLE=cgroup,landlock,namespaces,netns,rootfs,uid,stdbuf,grader-lock` (diagnosis and
 /// benchmarks; `grade doctor` does not read it).
 #[derive(Debug, Default, Clone, Copy)]
 pub(crate) struct Disabled {
@@ -372,6 +397,7 @@ pub(crate) struct Disabled {
     pub(crate) uid: bool,
     pub(crate) stdbuf: bool,
     pub(crate) grader_lock: bool,
+    pub(crate) rootfs: bool,
 }
 
 pub(crate) fn disabled_layers() -> Disabled {
@@ -385,6 +411,7 @@ pub(crate) fn disabled_layers() -> Disabled {
         uid: has("uid"),
         stdbuf: has("stdbuf"),
         grader_lock: has("grader-lock"),
+        rootfs: has("rootfs"),
     }
 }
 
@@ -480,15 +507,6 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     let stdin_id = fd_identity(stdin_probe.as_raw_fd());
     // Where the kernel has Landlock, a ruleset that cannot be built refuses the run: no run
     // goes on silently without it (a kernel without it is reported by every report).
-    let landlock = if off.landlock || caps.landlock_abi == 0 {
-        None
-    } else {
-        Some(
-            sandbox::build_landlock(workdir, &spec.readable, tty_path.as_deref())
-                .map_err(|e| RunError::Setup(io::Error::other(format!("Landlock: {e}"))))?,
-        )
-    };
-
     // seccomp listener channel.
     let filter = seccomp::filter();
     let prog = Box::new(libc::sock_fprog {
@@ -533,6 +551,28 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     );
     let mut ns_plan = layers::namespaces::plan(uid, !off.namespaces, !off.netns);
     ns_plan.devpts &= !spec.terminal;
+    let mut readable = spec.readable.clone();
+    readable.extend(toolchain_dir(program));
+    let rootfs = (ns_plan.mount && caps.namespaces.rootfs && !off.rootfs).then(|| {
+        let plan = layers::rootfs::plan(workdir, &readable, tty_path.as_deref(), ns_plan.devpts);
+        // The run's devpts is mounted in its new /dev instead.
+        ns_plan.devpts = false;
+        plan
+    });
+    // Landlock's rules follow the mounts: a tree mounted on its own is allowed as itself (its
+    // parent in the new root is not the grader's).
+    if let Some(root) = &rootfs {
+        readable.extend(root.read_only.iter().cloned());
+    }
+    let landlock = if off.landlock || caps.landlock_abi == 0 {
+        None
+    } else {
+        Some(
+            sandbox::build_landlock(workdir, &readable, tty_path.as_deref())
+                .map_err(|e| RunError::Setup(io::Error::other(format!("Landlock: {e}"))))?,
+        )
+    };
+
     // The process limit counts per user: per-run uid as root, per user namespace otherwise.
     let own_user = uid.is_some() || ns_plan.user_flags != 0;
     let setup = sandbox::ChildSetup {
@@ -550,8 +590,13 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
             })
             .collect(),
         namespaces: ns_plan,
+        rootfs,
         controlling_tty: spec.terminal,
         landlock_fd: landlock.as_ref().map(|l| l.fd.as_raw_fd()).unwrap_or(-1),
+        landlock_tmp_access: landlock
+            .as_ref()
+            .map(|l| layers::landlock::tmp_access(l.abi))
+            .unwrap_or(0),
         seccomp_prog: if sock_pair.is_some() {
             &*prog as *const libc::sock_fprog
         } else {

@@ -24,10 +24,14 @@ pub struct ChildSetup {
     pub rlimits: Vec<(libc::__rlimit_resource_t, u64, u64)>,
     /// Namespaces and the session keyring ([`crate::run::layers::namespaces`]).
     pub namespaces: crate::run::layers::namespaces::Plan,
+    /// The run's own root filesystem ([`crate::run::layers::rootfs`]), or none.
+    pub rootfs: Option<crate::run::layers::rootfs::Plan>,
     /// Make fd 0 the controlling terminal (pseudo-terminal mode).
     pub controlling_tty: bool,
     /// Landlock ruleset fd, or -1.
     pub landlock_fd: RawFd,
+    /// What the program may do in its own `/tmp` (the file accesses the ruleset handles).
+    pub landlock_tmp_access: u64,
     /// seccomp filter and the socket to send the listener on, or null/-1.
     pub seccomp_prog: *const libc::sock_fprog,
     /// The child's end of the listener socketpair.
@@ -378,7 +382,7 @@ unsafe fn apply_outer(s: &ChildSetup, exec: &Exec) -> Result<(), i32> {
 }
 
 /// The program's own steps, as pid 1 of its namespace: own session (and controlling
-/// terminal); its `/proc`; a fresh session keyring; no-new-privileges; Landlock; seccomp;
+/// terminal); its own root filesystem, or its `/proc`; a fresh session keyring; no-new-privileges; Landlock; seccomp;
 /// every descriptor above 2 close-on-exec; no signal blocked; exec. Returns only on failure.
 ///
 /// # Safety
@@ -394,13 +398,24 @@ unsafe fn apply_inner(s: &ChildSetup, exec: &Exec) -> Result<(), i32> {
         if s.controlling_tty && libc::ioctl(0, libc::TIOCSCTTY, 0) != 0 {
             return Err(errno());
         }
-        namespaces::mount_proc(&s.namespaces)?;
+        match &s.rootfs {
+            Some(root) => crate::run::layers::rootfs::apply(root)?,
+            None => namespaces::mount_proc(&s.namespaces)?,
+        }
         if s.namespaces.mount && s.landlock_fd >= 0 {
             // The run's own /proc, mounted just now: readable as the grader's was.
             crate::run::layers::landlock::allow_in_child(
                 s.landlock_fd,
                 c"/proc",
                 crate::run::layers::landlock::READ_EXEC,
+            )?;
+        }
+        if s.rootfs.is_some() && s.landlock_fd >= 0 {
+            // Its own /tmp, empty and small: the program's to use.
+            crate::run::layers::landlock::allow_in_child(
+                s.landlock_fd,
+                c"/tmp",
+                s.landlock_tmp_access,
             )?;
         }
         namespaces::join_session_keyring(&s.namespaces)?;

@@ -14,7 +14,7 @@
 //! * doctor: the kernel's ABI version ([`landlock_abi`]); a kernel without Landlock is
 //!   reported at the top of every report.
 
-use std::os::fd::OwnedFd;
+use std::os::fd::{AsFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -24,13 +24,24 @@ use landlock::{
 };
 
 /// The directories a program may always read and execute.
+/// (`/opt` is not one: what a run needs there, a toolchain, is allowed as that toolchain's
+/// own directory; a checkout of the grader there is not.)
 pub const SYSTEM_DIRS: &[&str] = &[
-    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/proc", "/sys",
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/proc", "/sys",
 ];
 
 /// Paths no program may read even inside an allowed system directory: the grader's own
 /// binary (it embeds the reference transcripts) and instructors' case directories.
 static PROTECTED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Where the paths that every run's rules name live: their descriptors are kept open.
+const STABLE: &[&str] = &[
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/proc", "/sys", "/dev",
+];
+
+/// The descriptors of stable rule paths (see [`STABLE`]), and whether each is a directory.
+static OPENED: Mutex<std::collections::BTreeMap<PathBuf, (PathFd, bool)>> =
+    Mutex::new(std::collections::BTreeMap::new());
 
 /// The read/execute rules last computed, and the protected paths they were computed for.
 static SYSTEM_RULES: Mutex<Option<(Vec<PathBuf>, Vec<PathBuf>)>> = Mutex::new(None);
@@ -45,15 +56,86 @@ pub fn protect(path: &Path) {
     }
 }
 
-/// Every protected path, including the running grader binary.
-fn protected_paths() -> Vec<PathBuf> {
+/// Every protected path: the instructor's cases and the build cache ([`protect`]), the running
+/// grader binary and its other copies ([`grader_copies`]).
+pub(crate) fn protected_paths() -> Vec<PathBuf> {
     let mut list = PROTECTED.lock().map(|l| l.clone()).unwrap_or_default();
-    if let Ok(exe) = std::env::current_exe().and_then(|e| e.canonicalize()) {
-        if !list.contains(&exe) {
-            list.push(exe);
+    for copy in grader_copies() {
+        if !list.contains(copy) {
+            list.push(copy.clone());
         }
     }
+    list.sort();
     list
+}
+
+/// The running grader binary and the other copies of it found where installs put them
+/// (found once per process): hard links to it beside it and in Cargo's `deps/` (every
+/// `cargo build` leaves one there), and any `grade` in the directories on `PATH`, the system's
+/// `bin` directories, `~/.cargo/bin` and `~/.local/bin` (`cargo install`, `pip install`).
+pub fn grader_copies() -> &'static [PathBuf] {
+    static COPIES: std::sync::OnceLock<Vec<PathBuf>> = std::sync::OnceLock::new();
+    COPIES.get_or_init(|| {
+        use std::os::unix::fs::MetadataExt;
+        let mut copies = Vec::new();
+        let Ok(exe) = std::env::current_exe().and_then(|e| e.canonicalize()) else {
+            return copies;
+        };
+        let identity = std::fs::metadata(&exe).map(|m| (m.dev(), m.ino())).ok();
+        let mut dirs: Vec<PathBuf> = Vec::new();
+        if let Some(dir) = exe.parent() {
+            dirs.push(dir.to_path_buf());
+            dirs.push(dir.join("deps"));
+        }
+        let same_file = |path: &Path| {
+            std::fs::metadata(path)
+                .ok()
+                .map(|m| (m.dev(), m.ino()))
+                .is_some_and(|id| Some(id) == identity)
+        };
+        for dir in &dirs {
+            for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                let name = entry.file_name();
+                if name.to_string_lossy().starts_with("grade") && same_file(&entry.path()) {
+                    copies.push(entry.path());
+                }
+            }
+        }
+        let mut named: Vec<PathBuf> = std::env::var_os("PATH")
+            .map(|p| std::env::split_paths(&p).collect())
+            .unwrap_or_default();
+        named.extend(
+            [
+                "/usr/local/bin",
+                "/usr/local/sbin",
+                "/usr/bin",
+                "/usr/sbin",
+                "/bin",
+            ]
+            .map(PathBuf::from),
+        );
+        if let Some(home) = std::env::var_os("HOME") {
+            named.push(Path::new(&home).join(".cargo/bin"));
+            named.push(Path::new(&home).join(".local/bin"));
+        }
+        if let Some(cargo) = std::env::var_os("CARGO_HOME") {
+            named.push(Path::new(&cargo).join("bin"));
+        }
+        for dir in named {
+            let candidate = dir.join("grade");
+            if candidate.is_file() {
+                copies.push(candidate);
+            }
+        }
+        copies.push(exe);
+        let mut real: Vec<PathBuf> = copies
+            .into_iter()
+            .filter_map(|p| p.canonicalize().ok())
+            .collect();
+        real.sort();
+        real.dedup();
+        real
+    })
 }
 
 /// The paths that together cover `dir` except the protected ones: `dir` itself when nothing
@@ -178,14 +260,38 @@ pub fn build_landlock(
     }
     rules.extend(readable.iter().map(|p| (p.clone(), read_exec)));
     rules.push((workdir.to_path_buf(), all));
+    rules.sort_by(|a, b| a.0.cmp(&b.0));
+    rules.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
+    let mut opened = OPENED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     for (path, access) in rules {
-        // A missing system directory is not an error.
-        let Ok(fd) = PathFd::new(&path) else {
-            continue;
+        // A missing system directory is not an error. What lies in the system directories is
+        // opened once per grader (every run names the same ones).
+        // (Not terminals: a pty's number is reused for a new one.)
+        let stable = STABLE.iter().any(|s| path.starts_with(s)) && !path.starts_with("/dev/pts");
+        let fresh;
+        let (fd, is_dir) = match opened.get(&path) {
+            Some((fd, is_dir)) => (fd.as_fd(), *is_dir),
+            None => {
+                let Ok(fd) = PathFd::new(&path) else {
+                    continue;
+                };
+                let is_dir = std::fs::metadata(&path)
+                    .map(|m| m.is_dir())
+                    .unwrap_or(false);
+                if stable {
+                    opened.insert(path.clone(), (fd, is_dir));
+                    match opened.get(&path) {
+                        Some((fd, _)) => (fd.as_fd(), is_dir),
+                        None => continue,
+                    }
+                } else {
+                    fresh = fd;
+                    (fresh.as_fd(), is_dir)
+                }
+            }
         };
-        let is_dir = std::fs::metadata(&path)
-            .map(|m| m.is_dir())
-            .unwrap_or(false);
         let access = if is_dir {
             access & all
         } else {
@@ -195,6 +301,7 @@ pub fn build_landlock(
             .add_rule(PathBeneath::new(fd, access))
             .map_err(|e| format!("{}: {e}", path.display()))?;
     }
+    drop(opened);
     let fd: Option<OwnedFd> = created.into();
     let fd = fd.ok_or("Landlock ruleset has no descriptor")?;
     Ok(Landlock { fd, abi: version })
@@ -209,6 +316,17 @@ struct PathBeneathAttr {
 
 /// Read and execute (`LANDLOCK_ACCESS_FS_EXECUTE | READ_FILE | READ_DIR`).
 pub const READ_EXEC: u64 = 1 | 4 | 8;
+
+/// Every file access but `REFER` and `IOCTL_DEV` that Landlock ABI `abi` handles (execute,
+/// write, read, read dir, remove, make every kind of file, truncate): the run's own `/tmp`.
+pub fn tmp_access(abi: u32) -> u64 {
+    let all_of_abi_1 = (1u64 << 13) - 1;
+    if abi >= 3 {
+        all_of_abi_1 | 1 << 14
+    } else {
+        all_of_abi_1
+    }
+}
 
 /// Child side: adds `access` beneath `path` to the ruleset before it is applied: for a mount
 /// made in the child itself (the run's own `/proc`), which the parent could not name.

@@ -9,6 +9,7 @@ pub mod landlock;
 pub mod limits;
 pub mod namespaces;
 pub mod pty;
+pub mod rootfs;
 pub mod seccomp;
 pub mod uid;
 
@@ -56,14 +57,33 @@ pub fn states() -> Vec<LayerState> {
         }
         v.push(l);
     }
+    let rootfs = caps.namespaces.rootfs && !off.rootfs && !off.namespaces;
+    v.push(LayerState {
+        name: "rootfs",
+        active: rootfs,
+        required: true,
+        detail: if rootfs {
+            "each run's own root filesystem: the system directories, a minimal /etc, /dev, its \
+             own /proc and /tmp, its toolchain and working directory, nothing else (the grader, \
+             its cases and references, other submissions, reports and caches are absent)"
+                .into()
+        } else if off.rootfs || off.namespaces {
+            "switched off with GRADE_DISABLE".into()
+        } else {
+            "not available here (the kernel refused a user or mount namespace, a tmpfs or \
+             pivot_root): programs see the grader's filesystem, within Landlock"
+                .into()
+        },
+    });
     let lock = !off.grader_lock && !super::seccomp::marker_filter().is_empty();
     v.push(LayerState {
         name: "grader lock",
         active: lock,
         required: true,
         detail: if lock {
-            "a seccomp mark the program cannot remove: every copy of grade refuses to run inside \
-             a grading (no `grade play` as the reference)"
+            "a seccomp mark the program can neither remove nor mask (the kernel kills whatever \
+             makes the marked call): every copy of grade refuses to run inside a grading (no \
+             `grade play` as the reference)"
                 .into()
         } else {
             "off: a copy of grade the program can execute would play the reference".into()

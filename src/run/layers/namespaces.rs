@@ -46,6 +46,8 @@ pub struct Support {
     /// instance: no terminal of the grader's can be opened by name) and a `/proc` of the run's
     /// own pid namespace (no other process is visible) can be set up.
     pub mount: bool,
+    /// And on it the run's own root filesystem ([`super::rootfs`]).
+    pub rootfs: bool,
 }
 
 /// Probes what works here, in short-lived children (cached).
@@ -68,53 +70,20 @@ pub fn probe() -> Support {
                 libc::unshare(libc::CLONE_NEWUSER | RUN_NAMESPACES) == 0
             }
         });
-        // The mount namespace as a run would set it up (many containers refuse a new proc).
-        let mount = user && {
-            let (u, g) = if root {
-                (uid, uid)
-            } else {
-                // SAFETY: geteuid/getegid cannot fail.
-                unsafe { (libc::geteuid(), libc::getegid()) }
-            };
-            let plan = Plan {
-                user_flags: libc::CLONE_NEWUSER | libc::CLONE_NEWNS | RUN_NAMESPACES,
-                uid_map: CString::new(format!("{u} {u} 1\n")).unwrap_or_default(),
-                gid_map: CString::new(format!("{g} {g} 1\n")).unwrap_or_default(),
-                pid: true,
-                mount: true,
-                devpts: true,
-                ..Plan::default()
-            };
-            in_child(|| {
-                // SAFETY: syscalls only, in a forked child, on the plan built before the fork.
-                unsafe {
-                    if root
-                        && (libc::setgroups(0, std::ptr::null()) != 0
-                            || libc::setresgid(uid, uid, uid) != 0
-                            || libc::setresuid(uid, uid, uid) != 0)
-                    {
-                        return false;
-                    }
-                    if apply_user(&plan).is_err() {
-                        return false;
-                    }
-                    let pid = libc::syscall(
-                        libc::SYS_clone,
-                        libc::SIGCHLD as libc::c_ulong,
-                        0usize,
-                        0usize,
-                        0usize,
-                        0usize,
-                    ) as libc::pid_t;
-                    if pid == 0 {
-                        libc::_exit(if mount_proc(&plan).is_ok() { 0 } else { 1 });
-                    }
-                    let mut status = 0;
-                    pid > 0
-                        && libc::waitpid(pid, &mut status, 0) == pid
-                        && libc::WIFEXITED(status)
-                        && libc::WEXITSTATUS(status) == 0
-                }
+        // The mount namespace as a run would set it up (many containers refuse a new proc),
+        // then the run's own root on top of it (some refuse pivot_root or a mount).
+        let mount = user
+            && in_new_namespaces(root, uid, || {
+                // SAFETY: in the probe's child, pid 1 of its namespace.
+                unsafe { mount_proc(&mount_plan(root, uid)).is_ok() }
+            });
+        let rootfs = mount && {
+            let workdir = std::env::temp_dir();
+            let plan = super::rootfs::plan(&workdir, &[], None, true);
+            in_new_namespaces(root, uid, || {
+                // SAFETY: in the probe's child, pid 1 of its namespace, on a plan built before
+                // the fork.
+                unsafe { super::rootfs::apply(&plan).is_ok() }
             })
         };
         // SAFETY: unshare in a forked child.
@@ -134,6 +103,64 @@ pub fn probe() -> Support {
             privileged,
             keyring,
             mount,
+            rootfs,
+        }
+    })
+}
+
+/// The namespace plan of the mount probes: user, mount, pid and the rest, as a run gets them.
+fn mount_plan(root: bool, uid: u32) -> Plan {
+    let (u, g) = if root {
+        (uid, uid)
+    } else {
+        // SAFETY: geteuid/getegid cannot fail.
+        unsafe { (libc::geteuid(), libc::getegid()) }
+    };
+    Plan {
+        user_flags: libc::CLONE_NEWUSER | libc::CLONE_NEWNS | RUN_NAMESPACES,
+        uid_map: CString::new(format!("{u} {u} 1\n")).unwrap_or_default(),
+        gid_map: CString::new(format!("{g} {g} 1\n")).unwrap_or_default(),
+        pid: true,
+        mount: true,
+        devpts: false,
+        ..Plan::default()
+    }
+}
+
+/// Runs `pid1` in a child that is pid 1 of new user, mount, pid, IPC, network and UTS
+/// namespaces, as a run's program is (as root after dropping to `uid`); true when every step
+/// and `pid1` succeeded.
+fn in_new_namespaces(root: bool, uid: u32, pid1: impl Fn() -> bool) -> bool {
+    let plan = mount_plan(root, uid);
+    in_child(|| {
+        // SAFETY: syscalls only, in a forked child, on the plan built before the fork.
+        unsafe {
+            if root
+                && (libc::setgroups(0, std::ptr::null()) != 0
+                    || libc::setresgid(uid, uid, uid) != 0
+                    || libc::setresuid(uid, uid, uid) != 0)
+            {
+                return false;
+            }
+            if apply_user(&plan).is_err() {
+                return false;
+            }
+            let pid = libc::syscall(
+                libc::SYS_clone,
+                libc::SIGCHLD as libc::c_ulong,
+                0usize,
+                0usize,
+                0usize,
+                0usize,
+            ) as libc::pid_t;
+            if pid == 0 {
+                libc::_exit(if pid1() { 0 } else { 1 });
+            }
+            let mut status = 0;
+            pid > 0
+                && libc::waitpid(pid, &mut status, 0) == pid
+                && libc::WIFEXITED(status)
+                && libc::WEXITSTATUS(status) == 0
         }
     })
 }

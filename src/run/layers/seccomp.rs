@@ -11,7 +11,7 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 
 use libc::{
     SECCOMP_FILTER_FLAG_NEW_LISTENER, SECCOMP_IOCTL_NOTIF_ID_VALID, SECCOMP_IOCTL_NOTIF_RECV,
-    SECCOMP_IOCTL_NOTIF_SEND, SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO, SECCOMP_RET_USER_NOTIF,
+    SECCOMP_IOCTL_NOTIF_SEND, SECCOMP_RET_ALLOW, SECCOMP_RET_USER_NOTIF,
 };
 
 /// `SECCOMP_SET_MODE_FILTER` as the `seccomp` syscall's first argument.
@@ -29,26 +29,277 @@ const AUDIT_ARCH: u32 = 0;
 /// namespace).
 pub type Notif = libc::seccomp_notif;
 
-/// The `prctl` option that marks a grade sandbox: inside one, `prctl(GRADER_MARK, …)` fails
-/// with [`GRADER_MARK_ERRNO`] (an unused option fails with EINVAL everywhere else). The
-/// filter that answers it is inherited across fork and exec and cannot be removed, so a
-/// program cannot hide from `grade` that it runs inside a grading, whatever copy of the
-/// grader binary it found: every copy refuses to run there ([`inside_grade_sandbox`]).
+/// The `prctl` option that marks a grade sandbox: inside one, the kernel kills any process
+/// that makes `prctl(GRADER_MARK, …)` (`SECCOMP_RET_KILL_PROCESS`); everywhere else the
+/// unused option fails with EINVAL. The filter is inherited across fork and exec and cannot be
+/// removed, and no filter the program stacks later can soften it: the kernel runs every filter
+/// and acts on the highest-precedence action, and `KILL_PROCESS` is the highest there is (a
+/// later `ERRNO`, `TRAP` or `ALLOW` for the same call loses). Every copy of `grade` makes that
+/// call in a short-lived child with a raw system call, before any preloaded library's
+/// constructor runs ([`refuse_inside_grade_sandbox`]), so no fake `prctl` can answer it.
 pub const GRADER_MARK: u32 = 0x4752_4144; // "GRAD"
-/// The errno of the marked `prctl`.
-pub const GRADER_MARK_ERRNO: u32 = 3141;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 const PRCTL: u32 = libc::SYS_prctl as u32;
 
-/// Whether this process runs inside a grade sandbox (see [`GRADER_MARK`]).
+/// `SECCOMP_RET_KILL_PROCESS`: the whole process dies with SIGSYS.
+const SECCOMP_RET_KILL_PROCESS: u32 = 0x8000_0000;
+
+/// The probe's answer, once known: 0 not yet probed, 1 outside, 2 inside, 3 unknown (the
+/// probe's child could not be started or waited for).
+static MARK_PROBED: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// Whether this process runs inside a grade sandbox (see [`GRADER_MARK`]): true also when
+/// that cannot be found out (a program that stops the probe from running is refused too).
 pub fn inside_grade_sandbox() -> bool {
-    // SAFETY: an unknown prctl option has no effect.
-    let r = unsafe { libc::prctl(GRADER_MARK as libc::c_int, 0, 0, 0, 0) };
-    r == -1 && io::Error::last_os_error().raw_os_error() == Some(GRADER_MARK_ERRNO as i32)
+    use std::sync::atomic::Ordering;
+    let mut answer = MARK_PROBED.load(Ordering::SeqCst);
+    if answer == 0 {
+        answer = match probe_mark() {
+            Some(false) => 1,
+            Some(true) => 2,
+            None => 3,
+        };
+        MARK_PROBED.store(answer, Ordering::SeqCst);
+    }
+    answer != 1
 }
 
-/// The marker filter: `prctl(GRADER_MARK)` fails with [`GRADER_MARK_ERRNO`], the rest is
-/// allowed. Empty on architectures whose syscall numbers this build does not know.
+/// The first thing every `grade` process does (from the binary's `.preinit_array`: before
+/// the constructors of any library, preloaded ones included, and before Rust's runtime):
+/// when it runs inside a grade sandbox, says so on stderr and exits with status 2. Raw
+/// system calls only, so no interposed libc function takes part.
+pub fn refuse_inside_grade_sandbox() {
+    if inside_grade_sandbox() {
+        let message = b"grade: refusing to run inside a grade sandbox\n";
+        // SAFETY: write of a static buffer, then the end of the process.
+        unsafe {
+            raw::syscall3(raw::WRITE, 2, message.as_ptr() as usize, message.len());
+            raw::syscall3(raw::EXIT_GROUP, 2, 0, 0);
+        }
+    }
+}
+
+/// Makes the marked `prctl` in a child started with a raw `clone` and waits for it with a
+/// raw `wait4`: `Some(true)` when the kernel killed it with SIGSYS (the mark), `Some(false)`
+/// when it exited normally, `None` when it could not be started or waited for or ended
+/// otherwise.
+fn probe_mark() -> Option<bool> {
+    // SAFETY: the child runs only the raw syscalls inside `fork_and_mark`; wait4 writes one int.
+    unsafe {
+        let pid = raw::fork_and_mark();
+        if pid <= 0 {
+            return None;
+        }
+        let mut status: libc::c_int = 0;
+        loop {
+            let r = raw::syscall3(
+                raw::WAIT4,
+                pid as usize,
+                &mut status as *mut libc::c_int as usize,
+                0,
+            );
+            if r == pid {
+                break;
+            }
+            if r != -(libc::EINTR as isize) {
+                return None;
+            }
+        }
+        if libc::WIFSIGNALED(status) && libc::WTERMSIG(status) == libc::SIGSYS {
+            Some(true)
+        } else if libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0 {
+            Some(false)
+        } else {
+            None
+        }
+    }
+}
+
+/// System calls without libc (whose functions a preloaded library can replace).
+mod raw {
+    /// `write`.
+    #[cfg(target_arch = "x86_64")]
+    pub const WRITE: usize = 1;
+    /// `exit_group`.
+    #[cfg(target_arch = "x86_64")]
+    pub const EXIT_GROUP: usize = 231;
+    /// `wait4` (its fourth argument, the rusage pointer, is always null here).
+    #[cfg(target_arch = "x86_64")]
+    pub const WAIT4: usize = 61;
+    #[cfg(target_arch = "aarch64")]
+    pub const WRITE: usize = 64;
+    #[cfg(target_arch = "aarch64")]
+    pub const EXIT_GROUP: usize = 94;
+    #[cfg(target_arch = "aarch64")]
+    pub const WAIT4: usize = 260;
+
+    /// A system call with three arguments (the rest zero); the kernel's return value.
+    ///
+    /// # Safety
+    /// As the system call itself.
+    #[cfg(target_arch = "x86_64")]
+    pub unsafe fn syscall3(nr: usize, a: usize, b: usize, c: usize) -> isize {
+        let ret: isize;
+        // SAFETY: see the function contract.
+        unsafe {
+            core::arch::asm!(
+                "syscall",
+                inlateout("rax") nr as isize => ret,
+                in("rdi") a,
+                in("rsi") b,
+                in("rdx") c,
+                in("r10") 0usize,
+                lateout("rcx") _,
+                lateout("r11") _,
+                options(nostack)
+            );
+        }
+        ret
+    }
+
+    /// A system call with three arguments (the rest zero); the kernel's return value.
+    ///
+    /// # Safety
+    /// As the system call itself.
+    #[cfg(target_arch = "aarch64")]
+    pub unsafe fn syscall3(nr: usize, a: usize, b: usize, c: usize) -> isize {
+        let ret: isize;
+        // SAFETY: see the function contract.
+        unsafe {
+            core::arch::asm!(
+                "svc #0",
+                in("x8") nr,
+                inlateout("x0") a as isize => ret,
+                in("x1") b,
+                in("x2") c,
+                in("x3") 0usize,
+                options(nostack)
+            );
+        }
+        ret
+    }
+
+    /// `clone(SIGCHLD)` (a fork); the child makes `prctl(GRADER_MARK)` and exits with status
+    /// 0, all in one assembly block (no Rust code, no stack use in the child). Returns the
+    /// child's pid, or a negative errno.
+    ///
+    /// # Safety
+    /// Starts a process: the caller must wait for it.
+    #[cfg(target_arch = "x86_64")]
+    pub unsafe fn fork_and_mark() -> isize {
+        let ret: isize;
+        // SAFETY: the child only makes system calls and ends; the parent's registers are
+        // declared clobbered.
+        unsafe {
+            core::arch::asm!(
+                "syscall",
+                "test rax, rax",
+                "jnz 2f",
+                "mov eax, {prctl}",
+                "mov edi, {mark}",
+                "xor esi, esi",
+                "xor edx, edx",
+                "xor r10d, r10d",
+                "xor r8d, r8d",
+                "syscall",
+                "mov eax, {exit}",
+                "xor edi, edi",
+                "syscall",
+                "2:",
+                prctl = const libc::SYS_prctl,
+                mark = const super::GRADER_MARK,
+                exit = const EXIT_GROUP,
+                inlateout("rax") libc::SYS_clone as isize => ret,
+                inlateout("rdi") libc::SIGCHLD as usize => _,
+                inlateout("rsi") 0usize => _,
+                inlateout("rdx") 0usize => _,
+                inlateout("r10") 0usize => _,
+                inlateout("r8") 0usize => _,
+                lateout("rcx") _,
+                lateout("r11") _,
+                options(nostack)
+            );
+        }
+        ret
+    }
+
+    /// `clone(SIGCHLD)` (a fork); the child makes `prctl(GRADER_MARK)` and exits with status
+    /// 0, all in one assembly block. Returns the child's pid, or a negative errno.
+    ///
+    /// # Safety
+    /// Starts a process: the caller must wait for it.
+    #[cfg(target_arch = "aarch64")]
+    pub unsafe fn fork_and_mark() -> isize {
+        let ret: isize;
+        // SAFETY: as for x86_64.
+        unsafe {
+            core::arch::asm!(
+                "svc #0",
+                "cbnz x0, 2f",
+                "mov x8, {prctl}",
+                "movz w0, {mark_lo}",
+                "movk w0, {mark_hi}, lsl #16",
+                "mov x1, xzr",
+                "mov x2, xzr",
+                "mov x3, xzr",
+                "mov x4, xzr",
+                "svc #0",
+                "mov x8, {exit}",
+                "mov x0, xzr",
+                "svc #0",
+                "2:",
+                prctl = const libc::SYS_prctl,
+                mark_lo = const super::GRADER_MARK & 0xffff,
+                mark_hi = const super::GRADER_MARK >> 16,
+                exit = const EXIT_GROUP,
+                inlateout("x8") libc::SYS_clone as usize => _,
+                inlateout("x0") libc::SIGCHLD as isize => ret,
+                inlateout("x1") 0usize => _,
+                inlateout("x2") 0usize => _,
+                inlateout("x3") 0usize => _,
+                inlateout("x4") 0usize => _,
+                options(nostack)
+            );
+        }
+        ret
+    }
+
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    pub const WRITE: usize = libc::SYS_write as usize;
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    pub const EXIT_GROUP: usize = libc::SYS_exit_group as usize;
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    pub const WAIT4: usize = libc::SYS_wait4 as usize;
+
+    /// Elsewhere (no marker filter is installed there): libc's `syscall`.
+    ///
+    /// # Safety
+    /// As the system call itself.
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    pub unsafe fn syscall3(nr: usize, a: usize, b: usize, c: usize) -> isize {
+        // SAFETY: see the function contract.
+        unsafe { libc::syscall(nr as libc::c_long, a, b, c) as isize }
+    }
+
+    /// Elsewhere no marker filter is installed: a child that exits at once.
+    ///
+    /// # Safety
+    /// Starts a process: the caller must wait for it.
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    pub unsafe fn fork_and_mark() -> isize {
+        // SAFETY: the child only exits.
+        unsafe {
+            let pid = libc::fork();
+            if pid == 0 {
+                libc::_exit(0);
+            }
+            pid as isize
+        }
+    }
+}
+
+/// The marker filter: `prctl(GRADER_MARK)` kills the process (`SECCOMP_RET_KILL_PROCESS`),
+/// the rest is allowed. Empty on architectures whose syscall numbers this build does not know.
 pub fn marker_filter() -> Vec<libc::sock_filter> {
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     {
@@ -67,14 +318,14 @@ pub fn marker_filter() -> Vec<libc::sock_filter> {
         let load = |offset: u32| stmt(libc::BPF_LD | libc::BPF_W | libc::BPF_ABS, offset);
         let ret = |k: u32| stmt(libc::BPF_RET | libc::BPF_K, k);
         vec![
-            load(4),                                    // 0: arch
-            jump(AUDIT_ARCH, 0, 4),                     // 1: foreign arch -> allow (6)
-            load(0),                                    // 2: syscall number
-            jump(PRCTL, 0, 2),                          // 3: not prctl -> allow (6)
-            load(16),                                   // 4: args[0], low 32 bits
-            jump(GRADER_MARK, 1, 0),                    // 5: the mark -> errno (7)
-            ret(SECCOMP_RET_ALLOW),                     // 6
-            ret(SECCOMP_RET_ERRNO | GRADER_MARK_ERRNO), // 7
+            load(4),                       // 0: arch
+            jump(AUDIT_ARCH, 0, 4),        // 1: foreign arch -> allow (6)
+            load(0),                       // 2: syscall number
+            jump(PRCTL, 0, 2),             // 3: not prctl -> allow (6)
+            load(16),                      // 4: args[0], low 32 bits
+            jump(GRADER_MARK, 1, 0),       // 5: the mark -> kill (7)
+            ret(SECCOMP_RET_ALLOW),        // 6
+            ret(SECCOMP_RET_KILL_PROCESS), // 7
         ]
     }
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]

@@ -1,0 +1,631 @@
+//! The run's own root filesystem: built, not filtered. In the run's mount namespace a fresh
+//! tmpfs becomes `/` (as bubblewrap and nsjail do it) and only what a program and its
+//! toolchain need is mounted on it: the system directories (`/usr`, and `/bin`, `/sbin`,
+//! `/lib*` as the links or directories they are), a few entries of `/etc`, a `/dev` of five
+//! devices (and the run's own terminal), the run's own `/proc`, an empty private `/tmp`, the
+//! resolved toolchain's own directories and the submission read-only, and the working
+//! directory read-write. Everything else — the grader's binary and its other copies, an
+//! instructor's cases and references, the output directory, the build cache, other
+//! submissions, home directories, `/opt` — is simply not there, wherever it lives. Grader
+//! files inside a mounted tree (a copy in `/usr/local/bin`, an instructor's cases under a
+//! toolchain's directory) are left out of it: that tree is mounted entry by entry around them.
+//!
+//! * prepare ([`plan`]): the list of steps, every path a C string, built before the spawn
+//!   (the system part once per set of protected paths).
+//! * apply ([`apply`]): in the program's process (pid 1 of the run's pid namespace, holding
+//!   the run's user namespace's capabilities): a tmpfs on `/tmp`, `pivot_root` into it (the
+//!   old root stays reachable under `/.grade-old-root` while the steps run), the steps, the
+//!   old root covered with an empty tmpfs, every mount of the new root made read-only (but
+//!   the working directory and `/tmp`), the working directory entered again.
+//!   Syscalls only, no allocation (the process shares the grader's memory).
+//! * doctor: `rootfs` in the sandbox list; off where the kernel refuses user or mount
+//!   namespaces, or `GRADE_DISABLE=rootfs`.
+
+use std::ffi::{CStr, CString};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Where the old root is while the new one is built (inside the new root, removed after).
+const OLD_ROOT: &CStr = c"/.grade-old-root";
+/// `AT_RECURSIVE`: the mount and every mount below it.
+const AT_RECURSIVE: libc::c_uint = 0x8000;
+/// The same, as the prefix of every source path.
+const OLD_ROOT_PREFIX: &str = "/.grade-old-root";
+
+/// The directories of the system every program may need: mounted read-only when they are
+/// directories, recreated when they are links (`/bin -> usr/bin`).
+const SYSTEM: &[&str] = &[
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+];
+
+/// The entries of `/etc` a program or toolchain reads (names, or prefixes ending in `*`):
+/// users and groups, name resolution, the dynamic loader's cache, alternatives (Debian's
+/// `java`, `javac`, `cc` links), certificates, time zone, the toolchains' own settings (a
+/// JDK's `conf` links into `/etc/java-N-openjdk`). Each is a mount of its own: the list is
+/// kept short, every mount costs the run's start.
+const ETC: &[&str] = &[
+    "passwd",
+    "group",
+    "hosts",
+    "nsswitch.conf",
+    "ld.so.cache",
+    "ld.so.conf",
+    "ld.so.conf.d",
+    "alternatives",
+    "ssl",
+    "localtime",
+    "perl",
+    "java*",
+    "python3*",
+    "dotnet",
+];
+
+/// The devices of `/dev` (with `tty`, which is the run's own terminal or none).
+const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom", "tty"];
+
+/// One step of building the root, every path in the new root (sources under the old one).
+#[derive(Debug)]
+enum Step {
+    /// `mkdir(path, 0755)`.
+    Dir(CString),
+    /// An empty file to mount a file on.
+    File(CString),
+    /// `symlink(target, link)`.
+    Symlink { target: CString, link: CString },
+    /// A bind mount of `source` on `target`, then (when `remount` is not 0) a remount with
+    /// those flags: read-only, keeping the flags the source's mount locks.
+    Bind {
+        source: CString,
+        target: CString,
+        remount: libc::c_ulong,
+    },
+    /// A tmpfs with these options.
+    Tmpfs { target: CString, options: CString },
+    /// The run's own `/proc` (of its pid namespace).
+    Proc(CString),
+    /// A devpts instance of the run's own.
+    Devpts(CString),
+    /// The mount at this path made read-only.
+    ReadOnly(CString),
+}
+
+/// Everything the program's process does to build its root, prepared by the grader.
+#[derive(Debug)]
+pub struct Plan {
+    steps: Vec<Step>,
+    /// What is mounted read-only from the grader's filesystem (each mount's top): Landlock's
+    /// rules must name these, as the run sees them through their own mounts.
+    pub read_only: Vec<PathBuf>,
+    /// The working directory, entered again in the new root.
+    cwd: CString,
+    /// The kernel has `mount_setattr`: the whole root is made read-only in one call (and the
+    /// working directory and `/tmp` writable again), instead of a remount per mount.
+    setattr: bool,
+}
+
+/// `mount_setattr`'s number (the same on every architecture: it came after the tables were
+/// unified).
+const SYS_MOUNT_SETATTR: libc::c_long = 442;
+/// `MOUNT_ATTR_RDONLY`.
+const MOUNT_ATTR_RDONLY: u64 = 1;
+
+/// `struct mount_attr`.
+#[repr(C)]
+struct MountAttr {
+    attr_set: u64,
+    attr_clr: u64,
+    propagation: u64,
+    userns_fd: u64,
+}
+
+/// Whether this kernel has `mount_setattr` (Linux 5.12), probed once.
+fn has_mount_setattr() -> bool {
+    static HAS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *HAS.get_or_init(|| {
+        // SAFETY: invalid arguments on purpose: only ENOSYS or not matters.
+        let r = unsafe {
+            libc::syscall(
+                SYS_MOUNT_SETATTR,
+                -1 as libc::c_int,
+                std::ptr::null::<libc::c_char>(),
+                0 as libc::c_uint,
+                std::ptr::null::<MountAttr>(),
+                0usize,
+            )
+        };
+        r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ENOSYS)
+    })
+}
+
+/// `mount_setattr(path, flags, {set, clear})`. Child side: one syscall.
+unsafe fn set_attr(path: &CStr, flags: libc::c_uint, set: u64, clear: u64) -> Result<(), i32> {
+    let attr = MountAttr {
+        attr_set: set,
+        attr_clr: clear,
+        propagation: 0,
+        userns_fd: 0,
+    };
+    // SAFETY: a valid C string and a live struct of the size passed.
+    unsafe {
+        if libc::syscall(
+            SYS_MOUNT_SETATTR,
+            libc::AT_FDCWD,
+            path.as_ptr(),
+            flags,
+            &attr as *const MountAttr,
+            std::mem::size_of::<MountAttr>(),
+        ) != 0
+        {
+            return Err(*libc::__errno_location());
+        }
+    }
+    Ok(())
+}
+
+/// Builds the steps, tracking which directories exist in the new root.
+#[derive(Clone, Debug, Default)]
+struct Builder {
+    steps: Vec<StepSpec>,
+    /// Directories created in the root's tmpfs.
+    made: Vec<PathBuf>,
+    /// Trees mounted from the old root (their insides exist already).
+    mounted: Vec<PathBuf>,
+}
+
+/// A step before its paths are C strings (the system part is cached in this form).
+#[derive(Clone, Debug)]
+enum StepSpec {
+    Dir(PathBuf),
+    File(PathBuf),
+    Symlink(PathBuf, PathBuf),
+    Bind {
+        source: PathBuf,
+        target: PathBuf,
+        remount: libc::c_ulong,
+    },
+    Tmpfs(PathBuf, String),
+    Proc(PathBuf),
+    Devpts(PathBuf),
+    ReadOnly(PathBuf),
+}
+
+impl Builder {
+    /// Whether `path` already exists in the new root (made, or inside a mounted tree).
+    fn exists(&self, path: &Path) -> bool {
+        path == Path::new("/")
+            || self.made.iter().any(|d| d == path)
+            || self.mounted.iter().any(|m| path.starts_with(m))
+    }
+
+    /// `mkdir -p` in the new root.
+    fn dir(&mut self, path: &Path) {
+        if self.exists(path) {
+            return;
+        }
+        if let Some(parent) = path.parent() {
+            self.dir(parent);
+        }
+        self.made.push(path.to_path_buf());
+        self.steps.push(StepSpec::Dir(path.to_path_buf()));
+    }
+
+    /// `source` (a real path, no link in it) mounted at the same path, read-only unless
+    /// `writable`, minus the protected paths inside it.
+    fn tree(&mut self, source: &Path, protected: &[PathBuf], writable: bool) {
+        if protected.iter().any(|p| source.starts_with(p)) {
+            return;
+        }
+        if self.mounted.iter().any(|m| source.starts_with(m)) && !writable {
+            return;
+        }
+        let Ok(meta) = std::fs::symlink_metadata(source) else {
+            return;
+        };
+        if meta.file_type().is_symlink() {
+            if let (Ok(target), Some(parent)) = (std::fs::read_link(source), source.parent()) {
+                self.dir(parent);
+                self.steps
+                    .push(StepSpec::Symlink(target, source.to_path_buf()));
+            }
+            return;
+        }
+        let whole = !protected.iter().any(|p| p.starts_with(source));
+        if whole || !meta.is_dir() {
+            if let Some(parent) = source.parent() {
+                self.dir(parent);
+            }
+            if meta.is_dir() {
+                if !self.exists(source) {
+                    self.made.push(source.to_path_buf());
+                    self.steps.push(StepSpec::Dir(source.to_path_buf()));
+                }
+            } else if !self.exists(source) {
+                self.steps.push(StepSpec::File(source.to_path_buf()));
+            }
+            self.steps.push(StepSpec::Bind {
+                source: source.to_path_buf(),
+                target: source.to_path_buf(),
+                remount: if writable { 0 } else { read_only_flags(source) },
+            });
+            self.mounted.push(source.to_path_buf());
+            return;
+        }
+        // A protected path inside: the directory itself in the tmpfs, its entries one by one.
+        self.dir(source);
+        let Ok(entries) = std::fs::read_dir(source) else {
+            return;
+        };
+        let mut names: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
+        names.sort();
+        for entry in names {
+            self.tree(&entry, protected, writable);
+        }
+    }
+}
+
+/// The flags of a read-only remount of a bind of `source`: read-only, with the flags its
+/// mount has that a user namespace may not clear (nosuid, nodev, noexec, the atime ones).
+fn read_only_flags(source: &Path) -> libc::c_ulong {
+    let mut flags = libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY | libc::MS_NOSUID;
+    let Ok(c) = CString::new(source.as_os_str().as_bytes()) else {
+        return flags;
+    };
+    // SAFETY: statvfs fills the struct.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
+        return flags;
+    }
+    let has = |f: libc::c_ulong| st.f_flag & f != 0;
+    if has(libc::ST_NODEV) {
+        flags |= libc::MS_NODEV;
+    }
+    if has(libc::ST_NOEXEC) {
+        flags |= libc::MS_NOEXEC;
+    }
+    if has(libc::ST_NOATIME) {
+        flags |= libc::MS_NOATIME;
+    } else if has(libc::ST_RELATIME) {
+        flags |= libc::MS_RELATIME;
+    } else {
+        flags |= libc::MS_STRICTATIME;
+    }
+    if has(libc::ST_NODIRATIME) {
+        flags |= libc::MS_NODIRATIME;
+    }
+    flags
+}
+
+/// The system part of every root (directories, `/etc`, `/dev` but its terminal, `/proc`,
+/// `/tmp`), for this set of protected paths; computed once per set.
+fn system_part(protected: &[PathBuf]) -> Builder {
+    static CACHE: Mutex<Option<(Vec<PathBuf>, Builder)>> = Mutex::new(None);
+    if let Ok(cache) = CACHE.lock() {
+        if let Some((key, builder)) = cache.as_ref() {
+            if key == protected {
+                return builder.clone();
+            }
+        }
+    }
+    let mut b = Builder::default();
+    for dir in SYSTEM {
+        b.tree(Path::new(dir), protected, false);
+    }
+    b.dir(Path::new("/etc"));
+    let mut etc: Vec<PathBuf> = std::fs::read_dir("/etc")
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            ETC.iter().any(|wanted| match wanted.strip_suffix('*') {
+                Some(prefix) => name.starts_with(prefix),
+                None => name == *wanted,
+            })
+        })
+        .map(|e| e.path())
+        .collect();
+    etc.sort();
+    for entry in etc {
+        b.tree(&entry, protected, false);
+    }
+    b.dir(Path::new("/proc"));
+    b.steps.push(StepSpec::Proc(PathBuf::from("/proc")));
+    b.dir(Path::new("/tmp"));
+    b.steps.push(StepSpec::Tmpfs(
+        PathBuf::from("/tmp"),
+        "mode=1777,size=16m,nr_inodes=4096".into(),
+    ));
+    if let Ok(mut cache) = CACHE.lock() {
+        *cache = Some((protected.to_vec(), b.clone()));
+    }
+    b
+}
+
+/// The root of one run: the system part, the toolchain's directories and the submission
+/// (`readable`) read-only, `workdir` read-write, and `/dev` with the run's own terminal
+/// (`terminal`) or a devpts of its own (`devpts`). Paths that do not exist are left out.
+pub fn plan(workdir: &Path, readable: &[PathBuf], terminal: Option<&Path>, devpts: bool) -> Plan {
+    let protected = super::landlock::protected_paths();
+    // /tmp is the run's own (an empty tmpfs): what the grader keeps there is mounted over it
+    // where a run needs it.
+    let mut b = system_part(&protected);
+    b.dir(Path::new("/dev"));
+    b.steps.push(StepSpec::Tmpfs(
+        PathBuf::from("/dev"),
+        "mode=0755,size=64k,nr_inodes=64".into(),
+    ));
+    for name in DEVICES {
+        let path = Path::new("/dev").join(name);
+        if path.exists() {
+            b.steps.push(StepSpec::File(path.clone()));
+            b.steps.push(StepSpec::Bind {
+                source: path.clone(),
+                target: path,
+                remount: 0,
+            });
+        }
+    }
+    for (target, link) in [
+        ("/proc/self/fd", "/dev/fd"),
+        ("/proc/self/fd/0", "/dev/stdin"),
+        ("/proc/self/fd/1", "/dev/stdout"),
+        ("/proc/self/fd/2", "/dev/stderr"),
+        ("pts/ptmx", "/dev/ptmx"),
+    ] {
+        b.steps.push(StepSpec::Symlink(
+            PathBuf::from(target),
+            PathBuf::from(link),
+        ));
+    }
+    b.steps.push(StepSpec::Dir(PathBuf::from("/dev/pts")));
+    if let Some(tty) = terminal {
+        b.steps.push(StepSpec::File(tty.to_path_buf()));
+        b.steps.push(StepSpec::Bind {
+            source: tty.to_path_buf(),
+            target: tty.to_path_buf(),
+            remount: 0,
+        });
+    } else if devpts {
+        b.steps.push(StepSpec::Devpts(PathBuf::from("/dev/pts")));
+    }
+    b.steps.push(StepSpec::ReadOnly(PathBuf::from("/dev")));
+    b.made.push(PathBuf::from("/dev"));
+    for path in readable {
+        if let Ok(real) = path.canonicalize() {
+            b.tree(&real, &protected, false);
+        }
+    }
+    let cwd = workdir
+        .canonicalize()
+        .unwrap_or_else(|_| workdir.to_path_buf());
+    b.tree(&cwd, &[], true);
+    let c = |p: &Path| CString::new(p.as_os_str().as_bytes()).unwrap_or_default();
+    let old = |p: &Path| {
+        let mut bytes = OLD_ROOT_PREFIX.as_bytes().to_vec();
+        bytes.extend_from_slice(p.as_os_str().as_bytes());
+        CString::new(bytes).unwrap_or_default()
+    };
+    let read_only = b
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            StepSpec::Bind {
+                source, remount, ..
+            } if *remount != 0 => Some(source.clone()),
+            _ => None,
+        })
+        .collect();
+    let steps = b
+        .steps
+        .iter()
+        .map(|s| match s {
+            StepSpec::Dir(p) => Step::Dir(c(p)),
+            StepSpec::File(p) => Step::File(c(p)),
+            StepSpec::Symlink(target, link) => Step::Symlink {
+                target: c(target),
+                link: c(link),
+            },
+            StepSpec::Bind {
+                source,
+                target,
+                remount,
+            } => Step::Bind {
+                source: old(source),
+                target: c(target),
+                remount: *remount,
+            },
+            StepSpec::Tmpfs(p, options) => Step::Tmpfs {
+                target: c(p),
+                options: CString::new(options.as_bytes()).unwrap_or_default(),
+            },
+            StepSpec::Proc(p) => Step::Proc(c(p)),
+            StepSpec::Devpts(p) => Step::Devpts(c(p)),
+            StepSpec::ReadOnly(p) => Step::ReadOnly(c(p)),
+        })
+        .collect();
+    Plan {
+        steps,
+        read_only,
+        cwd: c(&cwd),
+        setattr: has_mount_setattr(),
+    }
+}
+
+/// Child side: builds the new root and enters it (see the module's documentation). Returns
+/// the errno of the first step that failed.
+///
+/// # Safety
+/// Call only in the spawned child before exec, in the run's own mount namespace (with its
+/// user namespace's capabilities) and, for `/proc`, as pid 1 of its pid namespace.
+pub unsafe fn apply(plan: &Plan) -> Result<(), i32> {
+    // SAFETY: syscalls on C strings owned by the plan.
+    unsafe {
+        let errno = || *libc::__errno_location();
+        let check = |r: libc::c_int| if r == 0 { Ok(()) } else { Err(errno()) };
+        let none = std::ptr::null::<libc::c_void>();
+        check(libc::mount(
+            c"tmpfs".as_ptr(),
+            c"/tmp".as_ptr(),
+            c"tmpfs".as_ptr(),
+            libc::MS_NOSUID | libc::MS_NODEV,
+            c"mode=0755,size=1m,nr_inodes=16384".as_ptr().cast(),
+        ))?;
+        check(libc::mkdir(c"/tmp/.grade-old-root".as_ptr(), 0o700))?;
+        if libc::syscall(
+            libc::SYS_pivot_root,
+            c"/tmp".as_ptr(),
+            c"/tmp/.grade-old-root".as_ptr(),
+        ) != 0
+        {
+            return Err(errno());
+        }
+        check(libc::chdir(c"/".as_ptr()))?;
+        for step in &plan.steps {
+            match step {
+                Step::Dir(path) => match libc::mkdir(path.as_ptr(), 0o755) {
+                    0 => {}
+                    _ if errno() == libc::EEXIST => {}
+                    _ => return Err(errno()),
+                },
+                Step::File(path) => {
+                    let fd = libc::open(
+                        path.as_ptr(),
+                        libc::O_CREAT | libc::O_WRONLY | libc::O_CLOEXEC,
+                        0o644,
+                    );
+                    if fd < 0 {
+                        return Err(errno());
+                    }
+                    libc::close(fd);
+                }
+                Step::Symlink { target, link } => {
+                    check(libc::symlink(target.as_ptr(), link.as_ptr()))?;
+                }
+                Step::Bind {
+                    source,
+                    target,
+                    remount,
+                } => {
+                    check(libc::mount(
+                        source.as_ptr(),
+                        target.as_ptr(),
+                        std::ptr::null(),
+                        libc::MS_BIND | libc::MS_REC,
+                        none,
+                    ))?;
+                    if *remount != 0 && !plan.setattr {
+                        check(libc::mount(
+                            std::ptr::null(),
+                            target.as_ptr(),
+                            std::ptr::null(),
+                            *remount,
+                            none,
+                        ))?;
+                    }
+                }
+                Step::Tmpfs { target, options } => check(libc::mount(
+                    c"tmpfs".as_ptr(),
+                    target.as_ptr(),
+                    c"tmpfs".as_ptr(),
+                    libc::MS_NOSUID | libc::MS_NODEV,
+                    options.as_ptr().cast(),
+                ))?,
+                Step::Proc(target) => check(libc::mount(
+                    c"proc".as_ptr(),
+                    target.as_ptr(),
+                    c"proc".as_ptr(),
+                    libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                    none,
+                ))?,
+                Step::Devpts(target) => check(libc::mount(
+                    c"devpts".as_ptr(),
+                    target.as_ptr(),
+                    c"devpts".as_ptr(),
+                    libc::MS_NOSUID | libc::MS_NOEXEC,
+                    c"newinstance,ptmxmode=0666,mode=0620".as_ptr().cast(),
+                ))?,
+                Step::ReadOnly(_) if plan.setattr => {}
+                Step::ReadOnly(target) => check(libc::mount(
+                    std::ptr::null(),
+                    target.as_ptr(),
+                    std::ptr::null(),
+                    libc::MS_REMOUNT
+                        | libc::MS_BIND
+                        | libc::MS_RDONLY
+                        | libc::MS_NOSUID
+                        | libc::MS_NODEV,
+                    none,
+                ))?,
+            }
+        }
+        {
+            // The old root is covered, not detached: detaching it waits for an RCU grace
+            // period (several milliseconds on a loaded machine) on every run's start, and it
+            // goes with the mount namespace at the run's end anyway. The cover is an empty,
+            // read-only tmpfs no one may enter; the program has no capability to unmount it,
+            // and in any namespace it creates the two are locked together.
+            check(libc::mount(
+                c"none".as_ptr(),
+                OLD_ROOT.as_ptr(),
+                c"tmpfs".as_ptr(),
+                libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC | libc::MS_RDONLY,
+                c"mode=000,size=4k,nr_inodes=1".as_ptr().cast(),
+            ))?;
+        }
+        if plan.setattr {
+            // Every mount of the new root read-only at once, then the two the run writes.
+            set_attr(c"/", AT_RECURSIVE, MOUNT_ATTR_RDONLY, 0)?;
+            set_attr(c"/tmp", 0, 0, MOUNT_ATTR_RDONLY)?;
+            set_attr(&plan.cwd, 0, 0, MOUNT_ATTR_RDONLY)?;
+        } else {
+            check(libc::mount(
+                std::ptr::null(),
+                c"/".as_ptr(),
+                std::ptr::null(),
+                libc::MS_REMOUNT
+                    | libc::MS_BIND
+                    | libc::MS_RDONLY
+                    | libc::MS_NOSUID
+                    | libc::MS_NODEV,
+                none,
+            ))?;
+        }
+        check(libc::chdir(plan.cwd.as_ptr()))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tree_with_a_protected_file_is_mounted_around_it() {
+        let root = tempfile::tempdir().expect("tempdir");
+        let base = root.path().canonicalize().expect("canonical");
+        for dir in ["a/bin", "a/lib", "b"] {
+            std::fs::create_dir_all(base.join(dir)).expect("mkdir");
+        }
+        std::fs::write(base.join("a/bin/grade"), "secret").expect("write");
+        std::fs::write(base.join("a/bin/cat"), "tool").expect("write");
+        std::os::unix::fs::symlink("cat", base.join("a/bin/dog")).expect("symlink");
+        let mut b = Builder::default();
+        b.tree(&base.join("a"), &[base.join("a/bin/grade")], false);
+        let binds: Vec<&PathBuf> = b
+            .steps
+            .iter()
+            .filter_map(|s| match s {
+                StepSpec::Bind { target, .. } => Some(target),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(binds, vec![&base.join("a/bin/cat"), &base.join("a/lib")]);
+        assert!(b.steps.iter().any(|s| matches!(
+            s,
+            StepSpec::Symlink(target, link) if target == Path::new("cat") && *link == base.join("a/bin/dog")
+        )));
+        assert!(!format!("{:?}", b.steps).contains("a/bin/grade"));
+    }
+}
