@@ -414,10 +414,18 @@ if _STYLE == "greeting":
     print()
 "#;
 
+/// (assignment, program, extra arguments, rewordings as (pattern, replacement) pairs).
+type Restyled = (
+    &'static str,
+    &'static str,
+    &'static [&'static str],
+    &'static [(&'static str, &'static str)],
+);
+
 /// Every correct Python program (the shim restyles Python only), the cases to grade it on
 /// (all, or a name pattern), and its messages whose wording the handout leaves free, reworded
 /// (quoted messages, such as collect's "Please enter a correct size!", keep their words).
-const RESTYLED: &[(&str, &str, &[&str], &[(&str, &str)])] = &[
+const RESTYLED: &[Restyled] = &[
     (
         "m",
         "m/correct_plain.py",
