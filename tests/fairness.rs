@@ -88,7 +88,7 @@ fn pages_of_junk_cost_points_but_a_students_extra_lines_never_do() {
 }
 
 /// Every buggy program of the four assignments (tests/programs/README.md).
-const BUGGY: [&str; 25] = [
+const BUGGY: [&str; 27] = [
     "nim/buggy_accepts_four.cpp",
     "nim/buggy_missing_error.cpp",
     "nim/buggy_no_reset.cpp",
@@ -100,6 +100,7 @@ const BUGGY: [&str; 25] = [
     "m/buggy_reuse_number.py",
     "m/buggy_tie_wrong.py",
     "m/buggy_zero_division.py",
+    "m/buggy_silent_reprompt.py",
     "collect/buggy_adjacent_columns.py",
     "collect/buggy_column_kept.py",
     "collect/buggy_diagonal.py",
@@ -108,6 +109,7 @@ const BUGGY: [&str; 25] = [
     "collect/buggy_no_initial_gameover.py",
     "collect/buggy_score_count.py",
     "collect/buggy_fixed_filename.py",
+    "collect/buggy_silent_negative.py",
     "connect6/buggy_exactly_six.cpp",
     "connect6/buggy_five_wins.cpp",
     "connect6/buggy_lowercase.cpp",
