@@ -124,7 +124,7 @@ fn pages_of_junk_cost_points_but_a_students_extra_lines_never_do() {
 }
 
 /// Every buggy program of the four assignments (tests/programs/README.md).
-const BUGGY: [&str; 25] = [
+const BUGGY: [&str; 27] = [
     "nim/buggy_accepts_four.cpp",
     "nim/buggy_missing_error.cpp",
     "nim/buggy_no_reset.cpp",
@@ -136,6 +136,7 @@ const BUGGY: [&str; 25] = [
     "m/buggy_reuse_number.py",
     "m/buggy_tie_wrong.py",
     "m/buggy_zero_division.py",
+    "m/buggy_silent_reprompt.py",
     "collect/buggy_adjacent_columns.py",
     "collect/buggy_column_kept.py",
     "collect/buggy_diagonal.py",
@@ -144,6 +145,7 @@ const BUGGY: [&str; 25] = [
     "collect/buggy_no_initial_gameover.py",
     "collect/buggy_score_count.py",
     "collect/buggy_fixed_filename.py",
+    "collect/buggy_silent_negative.py",
     "connect6/buggy_exactly_six.cpp",
     "connect6/buggy_five_wins.cpp",
     "connect6/buggy_lowercase.cpp",
@@ -401,34 +403,139 @@ fn a_program_that_always_opens_input_txt_loses_points() {
 
 /// Restyles a Python program's output in-process (same logic, same timing): `print` and
 /// `input` are replaced before the program's own code, which is appended unchanged.
+/// `@REWORD@` is a Python list of (regular expression, replacement) pairs: with the style
+/// "reworded", a printed line matching one whole is replaced (the program's free-wording
+/// messages, in other words and languages).
 const STYLE_SHIM: &str = r#"
-import builtins as _b, sys as _sys
+import builtins as _b, re as _re, sys as _sys
 _STYLE = "@STYLE@"
+_REWORD = @REWORD@
+def _reword(line):
+    for pattern, replacement in _REWORD:
+        if _re.fullmatch(pattern, line.strip()):
+            return _re.sub(pattern, replacement, line.strip())
+    return line
 def _restyle(text):
     if _STYLE == "upper":
         return text.upper()
+    if _STYLE == "lower":
+        return text.lower()
     if _STYLE == "double":
         return text.replace("\n", "\n\n")
     if _STYLE == "trailing":
         return text.replace("\n", "   \n")
+    if _STYLE == "reworded":
+        return "\n".join(_reword(line) for line in text.split("\n"))
     return text
 def print(*args, sep=" ", end="\n", file=None, flush=False):
     if file is not None and file is not _sys.stdout:
         _b.print(*args, sep=sep, end=end, file=file, flush=flush)
         return
     _sys.stdout.write(_restyle(sep.join(str(a) for a in args) + end))
-    _sys.stdout.flush()
+    if _STYLE != "unflushed":
+        _sys.stdout.flush()
 def input(prompt=""):
     text = _restyle(str(prompt))
     if _STYLE == "prompt_line":
         text += "\n"
     _sys.stdout.write(text)
+    if _STYLE == "unflushed":
+        # Read without flushing (builtins.input would flush the prompt first).
+        line = _sys.stdin.readline()
+        if not line:
+            raise EOFError
+        return line.rstrip("\n")
     _sys.stdout.flush()
     return _b.input()
 if _STYLE == "greeting":
     print("Hello! Welcome to my program. Have fun!")
     print()
 "#;
+
+/// (assignment, program, extra arguments, rewordings as (pattern, replacement) pairs).
+type Restyled = (
+    &'static str,
+    &'static str,
+    &'static [&'static str],
+    &'static [(&'static str, &'static str)],
+);
+
+/// Every correct Python program (the shim restyles Python only), the cases to grade it on
+/// (all, or a name pattern), and its messages whose wording the handout leaves free, reworded
+/// (quoted messages, such as collect's "Please enter a correct size!", keep their words).
+const RESTYLED: &[Restyled] = &[
+    (
+        "m",
+        "m/correct_plain.py",
+        &[],
+        &[
+            (r"The number must be between 0 and 9\.", "Nur 0 bis 9!"),
+            (
+                r"The position must be between 1 and 10\.",
+                "Das Feld gibt es nicht.",
+            ),
+            (
+                r"The number (\d+) has already been used\.",
+                r"\1 hatten wir schon.",
+            ),
+            (r"Position (\d+) is not empty\.", r"Auf \1 liegt schon was."),
+            (r"Your number must be an integer\.", "Zahl?!"),
+            (r"The position must be an integer\.", "Feld?!"),
+        ],
+    ),
+    (
+        "m",
+        "m/correct_boxes.py",
+        &[],
+        &[(r"Error: .*", "Nein, so nicht.")],
+    ),
+    ("m", "m/correct_own_words.py", &[], &[]),
+    ("m", "m/correct_terse.py", &[], &[]),
+    ("collect", "collect/correct_plain.py", &[], &[]),
+    ("collect", "collect/correct_recursive.py", &[], &[]),
+    (
+        "collect",
+        "collect/correct_negative_message.py",
+        &[],
+        &[(
+            r"Rows and columns are numbered from 1: negative numbers are not allowed\.",
+            "Minus gibt es hier nicht.",
+        )],
+    ),
+    (
+        "collect",
+        "collect/correct_own_words.py",
+        &[],
+        &[(r"Please enter a row and a column number like: 2 3", "-1?!")],
+    ),
+    // Silver Dollar's random-start case starts the program 60 times: the cases with illegal
+    // moves are the ones its styles matter to.
+    (
+        "silver_dollar",
+        "silver_dollar/correct_python.py",
+        &["--case", "illegal"],
+        &[(
+            r"That move is not legal, try again\.",
+            "Geht nicht. Nochmal!",
+        )],
+    ),
+    (
+        "silver_dollar",
+        "silver_dollar/correct_spanish.py",
+        &["--case", "illegal"],
+        &[],
+    ),
+];
+
+/// A Python list literal of (pattern, replacement) pairs.
+fn python_pairs(pairs: &[(&str, &str)]) -> String {
+    let quote = |text: &str| format!("r'{}'", text.replace('\'', r"\x27"));
+    let items: Vec<String> = pairs
+        .iter()
+        .map(|(pattern, replacement)| format!("({}, {})", quote(pattern), quote(replacement)))
+        .collect();
+    format!("[{}]", items.join(", "))
+}
 
 #[test]
 fn restyled_correct_programs_keep_full_marks() {
@@ -437,27 +544,78 @@ fn restyled_correct_programs_keep_full_marks() {
     }
     let dir = tempfile::tempdir().expect("tempdir");
     let mut lost = Vec::new();
-    for (assignment, relative) in [
-        ("m", "m/correct_plain.py"),
-        ("m", "m/correct_boxes.py"),
-        ("collect", "collect/correct_plain.py"),
-        ("collect", "collect/correct_recursive.py"),
-    ] {
+    let mut graded = 0;
+    for (assignment, relative, cases, reworded) in RESTYLED {
         let source = std::fs::read_to_string(program(relative)).expect("program");
-        // UPPER CASE, an empty line after every line, trailing spaces, a greeting, prompts
-        // on their own line: places where the handouts are silent.
-        for style in ["upper", "double", "trailing", "greeting", "prompt_line"] {
+        // UPPER and lower case, an empty line after every line, trailing spaces, a greeting,
+        // prompts on their own line, output never flushed before a read, the free-wording
+        // messages in other words: places where the handouts are silent.
+        for style in [
+            "upper",
+            "lower",
+            "double",
+            "trailing",
+            "greeting",
+            "prompt_line",
+            "unflushed",
+            "reworded",
+        ] {
+            if style == "reworded" && reworded.is_empty() {
+                continue;
+            }
             let path = dir.path().join(format!(
                 "{}_{style}.py",
                 relative.replace('/', "_").replace(".py", "")
             ));
-            let text = STYLE_SHIM.replace("@STYLE@", style) + &source;
+            let text = STYLE_SHIM
+                .replace("@STYLE@", style)
+                .replace("@REWORD@", &python_pairs(reworded))
+                + &source;
             std::fs::write(&path, text).expect("write");
-            let (_, report) = grade_json(&path, assignment, &[]);
+            let (_, report) = grade_json(&path, assignment, cases);
+            graded += 1;
             if report["score"] != report["max_score"] {
                 lost.push(format!("{relative} {style}: {:#?}", lost_points(&report)));
             }
         }
     }
+    eprintln!("{graded} restyled programs graded");
     assert!(lost.is_empty(), "{lost:#?}");
+}
+
+/// The "reworded" style really rewords: the shim's replacement reaches the output (a test
+/// of the test, so a pattern that never matches cannot pass unnoticed).
+#[test]
+fn the_reworded_style_replaces_the_messages() {
+    if !have("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (_, relative, _, reworded) = RESTYLED[0];
+    let source = std::fs::read_to_string(program(relative)).expect("program");
+    let path = dir.path().join("m_reworded.py");
+    let text = STYLE_SHIM
+        .replace("@STYLE@", "reworded")
+        .replace("@REWORD@", &python_pairs(reworded))
+        + &source;
+    std::fs::write(&path, text).expect("write");
+    let output = std::process::Command::new("python3")
+        .arg(&path)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            if let Some(mut stdin) = child.stdin.take() {
+                stdin.write_all(b"12\n11\n5\n1\n5\n2\n")?;
+            }
+            child.wait_with_output()
+        })
+        .expect("python3 runs");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("Nur 0 bis 9!"), "{text}");
+    assert!(text.contains("Das Feld gibt es nicht."), "{text}");
+    assert!(text.contains("5 hatten wir schon."), "{text}");
+    assert!(!text.contains("must be between"), "{text}");
 }

@@ -108,6 +108,12 @@ const BUGGY: &[(&str, &str, &str, Cause)] = &[
     ),
     (
         "m",
+        "m/buggy_silent_reprompt.py",
+        "out-of-range",
+        Cause::Check(&["error-reported"]),
+    ),
+    (
+        "m",
         "m/buggy_tie_wrong.py",
         "full-game-tie",
         Cause::Check(&["winner"]),
@@ -142,6 +148,12 @@ const BUGGY: &[(&str, &str, &str, Cause)] = &[
         "collect/buggy_negative_index.py",
         "out-of-bounds-zero",
         Cause::Check(&["Please enter a correct size!"]),
+    ),
+    (
+        "collect",
+        "collect/buggy_silent_negative.py",
+        "negative-coordinates",
+        Cause::Check(&["error-reported"]),
     ),
     (
         "collect",
@@ -239,6 +251,12 @@ const BUGGY: &[(&str, &str, &str, Cause)] = &[
         "silver_dollar/buggy_negative_distance",
         "negative-distance",
         Cause::Check(ILLEGAL_MOVE_REFUSED),
+    ),
+    (
+        "silver_dollar",
+        "silver_dollar/buggy_silent_illegal.py",
+        "all-illegal-moves",
+        Cause::Check(&["illegal-move-message"]),
     ),
     (
         "silver_dollar",

@@ -59,10 +59,14 @@ const CORRECT: [(&str, &str); 25] = [
     ("nim", "nim/correct_c.c"),
     ("m", "m/correct_plain.py"),
     ("m", "m/correct_boxes.py"),
+    // Error messages in their own words, terse ("11?!") or in German: the wording is free.
+    ("m", "m/correct_own_words.py"),
+    ("m", "m/correct_terse.py"),
     ("collect", "collect/correct_plain.py"),
     ("collect", "collect/correct_recursive.py"),
     ("collect", "collect/correct_java"),
     ("collect", "collect/correct_negative_message.py"),
+    ("collect", "collect/correct_own_words.py"),
     ("connect6", "connect6/correct_getline.cpp"),
     ("connect6", "connect6/correct_tokens.cpp"),
     ("connect6", "connect6/correct_boxed.cpp"),
@@ -117,7 +121,7 @@ fn correct_connect6_programs_get_full_marks_and_lose_points_under_strict() {
 
 /// (assignment, program, the case that targets its bug, the check that must fail there).
 /// Silver Dollar's are in tests/silver_dollar.rs.
-const BUGGY: [(&str, &str, &str, &str); 28] = [
+const BUGGY: [(&str, &str, &str, &str); 30] = [
     (
         "nim",
         "nim/buggy_strategy_always_one.rs",
@@ -181,6 +185,19 @@ const BUGGY: [(&str, &str, &str, &str); 28] = [
     ),
     ("m", "m/buggy_reuse_number.py", "used-number", "board"),
     ("m", "m/buggy_tie_wrong.py", "full-game-tie", "winner"),
+    // An invalid choice refused by asking again, with no message at all.
+    (
+        "m",
+        "m/buggy_silent_reprompt.py",
+        "out-of-range",
+        "error-reported",
+    ),
+    (
+        "collect",
+        "collect/buggy_silent_negative.py",
+        "negative-coordinates",
+        "error-reported",
+    ),
     (
         "m",
         "m/buggy_zero_division.py",

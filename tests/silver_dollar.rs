@@ -19,6 +19,8 @@ const CORRECT: [&str; 9] = [
     "silver_dollar/correct_bonus_class",
     "silver_dollar/correct_recursive_strip",
     "silver_dollar/correct_python.py",
+    // Its illegal-move message in Spanish: the handout's wording is an example.
+    "silver_dollar/correct_spanish.py",
 ];
 
 fn runnable(path: &std::path::Path) -> bool {
@@ -54,7 +56,7 @@ fn strict_mode_takes_points_for_a_different_drawing() {
 }
 
 /// (program, the case aimed at its bug, a check that must fail there).
-const BUGGY: [(&str, &str, &str); 14] = [
+const BUGGY: [(&str, &str, &str); 15] = [
     ("buggy_coins_pass", "pass-neighbour", "strips"),
     ("buggy_land_on_coin", "land-on-neighbour", "strips"),
     ("buggy_distance_zero", "zero-distance", "turns"),
@@ -69,6 +71,12 @@ const BUGGY: [(&str, &str, &str); 14] = [
     ("buggy_coins_from_one", "smallest-moves", "start-strip"),
     ("buggy_trailing_squares", "random-start", "legal"),
     ("buggy_coin_count", "smallest-moves", "start-strip"),
+    // An illegal move refused by asking again, with no message.
+    (
+        "buggy_silent_illegal.py",
+        "all-illegal-moves",
+        "illegal-move-message",
+    ),
 ];
 
 #[test]

@@ -9,7 +9,7 @@ use regex::{Regex, RegexBuilder};
 use super::schema::{CheckSpec, DriveSpec};
 use crate::check::board::BoardSpec;
 use crate::check::lines::ItemRules;
-use crate::check::{Check, CheckKind, Level};
+use crate::check::{Check, CheckKind, Compare, Level};
 use crate::drive::{silver_dollar, Driver};
 use crate::games::Assignment;
 
@@ -64,6 +64,7 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
             optional,
             at_inputs,
             free_elsewhere,
+            any_wording,
             game,
             item,
             items,
@@ -71,6 +72,11 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
             if *free_elsewhere && !*at_inputs {
                 return Err(format!(
                     "check '{name}': free_elsewhere needs at_inputs: true"
+                ));
+            }
+            if *any_wording && !(*at_inputs && *compare == Compare::Presence) {
+                return Err(format!(
+                    "check '{name}': any_wording needs at_inputs: true and compare: presence"
                 ));
             }
             let ignore_case = ignore_case.unwrap_or(true);
@@ -91,6 +97,7 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
                     optional: *optional,
                     at_inputs: *at_inputs,
                     free_elsewhere: *free_elsewhere,
+                    any_wording: *any_wording,
                     game: *game,
                     item: item.clone().unwrap_or_else(|| "item".into()),
                     items: items.clone().unwrap_or_else(|| match item {

@@ -786,6 +786,10 @@ mod tests {
                 "name: first\ndescription: d\npoints: 1\ninput: []\nchecks: [{kind: lines, name: x, pattern: \"(\"}]\n",
                 "bad pattern",
             ),
+            (
+                "name: first\ndescription: d\npoints: 1\ninput: []\nchecks: [{kind: lines, name: x, pattern: x, at_inputs: true, any_wording: true}]\n",
+                "any_wording needs at_inputs: true and compare: presence",
+            ),
         ] {
             let t = tree(&[("cases/nim/assignment.yaml", HEADER), ("cases/nim/first.yaml", body)]);
             let e = load(&t, Assignment::Nim).expect_err(body);

@@ -266,6 +266,13 @@ pub enum CheckSpec {
         /// an error message) (default false).
         #[serde(default)]
         free_elsewhere: bool,
+        /// With `at_inputs` and `compare: presence`, for a message whose wording the handout
+        /// leaves free: the pattern only finds where the reference prints its message; there,
+        /// any line the program prints that is not part of its ordinary output after accepted
+        /// inputs (its prompt, board, score line, learned from the same run) counts, in any
+        /// words or language, and a silent re-prompt does not (default false).
+        #[serde(default)]
+        any_wording: bool,
         /// Its items show that a game is being played (turns, matches, moves, scores): when a
         /// case has such checks and the program prints none of their items after its first
         /// input, its other checks (messages, the ending) earn nothing (default false).

@@ -62,6 +62,10 @@ pub struct LineOptions<'a> {
     pub at_inputs: bool,
     /// With `at_inputs`: inputs after which the reference has no match are not compared.
     pub free_elsewhere: bool,
+    /// With `at_inputs`: the message's wording is free. The pattern only finds where the
+    /// reference prints its message; there, any line of the program's that is not part of its
+    /// ordinary output counts (see [`messages_at_inputs`]).
+    pub any_wording: bool,
 }
 
 /// One match of the pattern: its normalized form, and where it was found.
@@ -236,6 +240,147 @@ fn items_at_inputs(view: &View, pattern: &Regex, rules: ItemRules, presence: boo
     found
 }
 
+/// What a line is, whatever a game changes in it, so a program's prompt, board row or score
+/// line printed again has the shape it had before: its words, lowercased, a run of one
+/// repeated letter written once ("OOO": "o") and a word repeated in a row written once (the
+/// coins of a strip, `O _ O O`: "o"); for a line without letters, the set of its other marks
+/// (a board row `4 | | 9 |`: "[|]", "11?!": "[!?]"). Numbers never count: a prompt naming
+/// the other player or a score line with other points keeps its shape. `None` for a blank
+/// line.
+pub fn line_shape(line: &str) -> Option<String> {
+    fn finish(word: &mut String, words: &mut Vec<String>) {
+        let mut letters = word.chars();
+        let Some(first) = letters.next() else {
+            return;
+        };
+        if letters.all(|c| c == first) {
+            word.clear();
+            word.push(first);
+        }
+        if words.last() != Some(word) {
+            words.push(std::mem::take(word));
+        }
+        word.clear();
+    }
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    let mut marks = std::collections::BTreeSet::new();
+    let mut numbers = false;
+    for c in line.chars() {
+        if c.is_alphabetic() {
+            word.extend(c.to_lowercase());
+            continue;
+        }
+        finish(&mut word, &mut words);
+        if c.is_numeric() {
+            numbers = true;
+        } else if !c.is_whitespace() && !c.is_control() {
+            marks.insert(c);
+        }
+    }
+    finish(&mut word, &mut words);
+    if !words.is_empty() {
+        return Some(words.join(" "));
+    }
+    if marks.is_empty() && !numbers {
+        return None;
+    }
+    Some(format!("[{}]", marks.into_iter().collect::<String>()))
+}
+
+/// The text's stretch (one per input, see [`items_at_inputs`]) a line starting at byte
+/// `start` belongs to: a prompt line ends where its input was typed, so it is part of the
+/// stretch before that input.
+fn segment_of(view: &View, start: usize) -> usize {
+    view.input_offsets.partition_point(|&o| o <= start)
+}
+
+/// One item per stretch of output ending at an input, like [`items_at_inputs`], for a message
+/// whose wording is free. After each input the reference refuses (`refused`), the message is
+/// the first line whose [`line_shape`] the program never prints after an input the reference
+/// accepts (its ordinary response there: prompts, boards, score lines), learned from this
+/// same run: so a message in any words or language counts ("Nope, 11 is off the board.",
+/// "11?!"), and a program that silently asks again (its prompt, board and score once more)
+/// prints none. Elsewhere, the last match of `pattern` (a refusal where the reference accepts).
+fn messages_at_inputs(
+    view: &View,
+    pattern: &Regex,
+    rules: ItemRules,
+    refused: &[bool],
+) -> Vec<Item> {
+    let mut found = items_at_inputs(view, pattern, rules, true);
+    let is_refused = |segment: usize| refused.get(segment).copied().unwrap_or(false);
+    let ordinary: std::collections::HashSet<String> = view
+        .lines()
+        .filter(|(start, _)| !is_refused(segment_of(view, *start)))
+        .filter_map(|(_, line)| line_shape(line))
+        .collect();
+    let mut placed = vec![false; found.len()];
+    for (index, (start, line)) in view.lines().enumerate() {
+        let segment = segment_of(view, start);
+        if !is_refused(segment) || placed.get(segment).copied().unwrap_or(true) {
+            continue;
+        }
+        let Some(shape) = line_shape(line) else {
+            continue;
+        };
+        if ordinary.contains(&shape) {
+            continue;
+        }
+        if let (Some(item), Some(done)) = (found.get_mut(segment), placed.get_mut(segment)) {
+            let indent = line.len() - line.trim_start().len();
+            *item = Item {
+                value: "(present)".to_string(),
+                line: index,
+                offset: start + indent,
+            };
+            *done = true;
+        }
+    }
+    for (segment, (item, done)) in found.iter_mut().zip(&placed).enumerate() {
+        if is_refused(segment) && !done {
+            let offset = view
+                .input_offsets
+                .get(segment)
+                .copied()
+                .unwrap_or(view.text.len());
+            *item = Item {
+                value: NO_MATCH.to_string(),
+                line: view.line_at(offset),
+                offset,
+            };
+        }
+    }
+    found
+}
+
+/// Why no message was found after input `at` where the reference prints `message` (a check
+/// with free wording): the program printed nothing there, or only lines of its ordinary
+/// output.
+fn no_message_detail(student: &View, at: usize, message: &str) -> String {
+    let printed = student
+        .lines()
+        .filter(|(start, _)| segment_of(student, *start) == at)
+        .any(|(_, line)| line_shape(line).is_some());
+    let place = if at == 0 {
+        "before the first input".to_string()
+    } else {
+        format!("after input {at}")
+    };
+    if printed {
+        format!(
+            "no message {place}, where the reference prints \"{message}\": the program printed \
+             only lines it also prints after inputs the reference accepts (its prompt, board or \
+             score); a line of its own, in any words, would count"
+        )
+    } else {
+        format!(
+            "nothing printed {place}, where the reference prints \"{message}\" (a line of its own, \
+             in any words, would count)"
+        )
+    }
+}
+
 /// Compares one item per input (see [`items_at_inputs`]): each message must appear where the
 /// reference prints it.
 fn evaluate_at_inputs(
@@ -245,8 +390,14 @@ fn evaluate_at_inputs(
     options: LineOptions<'_>,
 ) -> Evaluation {
     let presence = options.compare != Compare::Sequence;
-    let mut s = items_at_inputs(student, pattern, options.rules, presence);
     let r = items_at_inputs(reference, pattern, options.rules, presence);
+    let any_wording = options.any_wording && presence;
+    let mut s = if any_wording {
+        let refused: Vec<bool> = r.iter().map(|item| item.value != NO_MATCH).collect();
+        messages_at_inputs(student, pattern, options.rules, &refused)
+    } else {
+        items_at_inputs(student, pattern, options.rules, presence)
+    };
     if options.free_elsewhere {
         for (got, want) in s.iter_mut().zip(&r) {
             if want.value == NO_MATCH {
@@ -276,6 +427,13 @@ fn evaluate_at_inputs(
         }
     };
     let detail = match (s.get(at), r.get(at)) {
+        (Some(got), Some(want)) if any_wording && got.value == NO_MATCH => {
+            let message = reference
+                .lines()
+                .nth(want.line)
+                .map_or("", |(_, line)| line.trim());
+            no_message_detail(student, at, message)
+        }
         (Some(got), Some(_)) if presence && got.value == NO_MATCH => {
             format!("not printed {}, where the reference prints it", place(at))
         }
@@ -355,6 +513,7 @@ fn compare_lines(
         optional,
         at_inputs: _,
         free_elsewhere: _,
+        any_wording: _,
     } = options;
     let s = items(student, pattern, rules, dedup);
     let r = items(reference, pattern, rules, dedup);
@@ -658,6 +817,7 @@ mod tests {
         optional: false,
         at_inputs: false,
         free_elsewhere: false,
+        any_wording: false,
     };
 
     fn with_inputs(parts: &[&str]) -> View {
@@ -796,6 +956,140 @@ mod tests {
         // Without playing (no input read) nothing is in place.
         let dumped = view("That is used.\nNumber between 0 and 9:\n");
         assert!(!evaluate_lines(&dumped, &reference, &errors, options).passed);
+    }
+
+    #[test]
+    fn a_line_shape_keeps_words_and_marks_but_not_numbers_or_contents() {
+        let shape = |line: &str| line_shape(line);
+        // Numbers never count: the other player's prompt, another score.
+        assert_eq!(
+            shape("Player 1: Your number? "),
+            shape("Player 2: Your number?")
+        );
+        assert_eq!(shape("Score: 3 to 12").as_deref(), Some("score to"));
+        // A board row without letters is the set of its marks, whatever its cells hold.
+        assert_eq!(shape("          4 | | | 0 | 9 |").as_deref(), Some("[|]"));
+        assert_eq!(shape("| | | | |").as_deref(), Some("[|]"));
+        assert_eq!(shape("1 2 3 4").as_deref(), Some("[]"));
+        // A strip's coins drawn as letters, together or apart: the same shape.
+        assert_eq!(shape("_ O _ O O").as_deref(), Some("o"));
+        assert_eq!(shape("_O_OO").as_deref(), Some("o"));
+        // Messages in any words or marks have their own.
+        assert_eq!(shape("11?!").as_deref(), Some("[!?]"));
+        assert_eq!(
+            shape("*** Numbers go from 0 to 9 only.").as_deref(),
+            Some("numbers go from to only")
+        );
+        assert_eq!(
+            shape("Feld 10 ist BESETZT.").as_deref(),
+            Some("feld ist besetzt")
+        );
+        assert_eq!(
+            shape("¡Ese movimiento no vale!").as_deref(),
+            Some("ese movimiento no vale")
+        );
+        assert_eq!(shape("   \t"), None);
+        assert_eq!(shape(""), None);
+    }
+
+    #[test]
+    fn a_message_in_any_words_counts_where_the_reference_refuses_an_input() {
+        // The Game of M's "12" then "10": refused after input 2, then "9" "10" accepted.
+        let errors = Regex::new(r"(?i)^[^?]*\b(?:must|range|between|used)\b[^?]*$").expect("regex");
+        let options = LineOptions {
+            at_inputs: true,
+            compare: Compare::Presence,
+            free_elsewhere: true,
+            any_wording: true,
+            ..LOOSE
+        };
+        let board = "Score: 0 to 0\n| | | |\n";
+        let reference = with_inputs(&[
+            &format!("{board}Number? "),
+            "Position? ",
+            "The number must be from 0 to 9.\nNumber? ",
+            "Position? ",
+            "Score: 1 to 0\n| | 9 |\nNumber? ",
+        ]);
+        let student = |message: &str| {
+            with_inputs(&[
+                &format!("{board}Player 1 number: "),
+                "Player 1 position: ",
+                &format!("{message}Player 1 number: "),
+                "Player 1 position: ",
+                "Score: 1 to 0\n| | 9 |\nPlayer 2 number: ",
+            ])
+        };
+        let passes =
+            |message: &str| evaluate_lines(&student(message), &reference, &errors, options);
+        for message in [
+            "There is no position 11 - use 1 through 10.\n",
+            "*** Numbers go from 0 to 9 only.\n",
+            "Nope, 12 is off the board.\n",
+            "12?!\n",
+            "Die Zahl 12 gibt es nicht.\n",
+            // With the board again: the message still counts.
+            "\nSorry!\n\nScore: 0 to 0\n| | | |\n",
+        ] {
+            let e = passes(message);
+            assert!(e.passed, "{message:?}: {}", e.detail);
+        }
+        // Asking again with the usual prompt and board is no message, nor is nothing at all.
+        let silent = passes("Score: 0 to 0\n| | | |\n");
+        assert!(!silent.passed);
+        assert_eq!(
+            silent.detail,
+            "no message after input 2, where the reference prints \"The number must be from 0 \
+             to 9.\": the program printed only lines it also prints after inputs the reference \
+             accepts (its prompt, board or score); a line of its own, in any words, would count"
+        );
+        assert_eq!(passes("").detail, silent.detail);
+        // A program that printed nothing at all there (its prompts come before each input).
+        let quiet = with_inputs(&[
+            &format!("{board}Player 1 number: "),
+            "Player 1 position: ",
+            "",
+            "Player 1 number: Player 1 position: ",
+            "Score: 1 to 0\n| | 9 |\nPlayer 2 number: ",
+        ]);
+        let nothing = evaluate_lines(&quiet, &reference, &errors, options);
+        assert_eq!(
+            nothing.detail,
+            "nothing printed after input 2, where the reference prints \"The number must be \
+             from 0 to 9.\" (a line of its own, in any words, would count)"
+        );
+        // The 12 taken as a move: a new board and score, but no message.
+        assert!(!passes("Score: 1 to 0\n| | 12 |\n").passed);
+        // A prompt naming the range matches the vocabulary, but asked again it is no message.
+        let ranged = |message: &str| {
+            with_inputs(&[
+                &format!("{board}Number between 0 and 9: "),
+                "Position between 1 and 10: ",
+                &format!("{message}Number between 0 and 9: "),
+                "Position between 1 and 10: ",
+                "Score: 1 to 0\n| | 9 |\nNumber between 0 and 9: ",
+            ])
+        };
+        assert!(!evaluate_lines(&ranged(""), &reference, &errors, options).passed);
+        assert!(evaluate_lines(&ranged("No!\n"), &reference, &errors, options).passed);
+        // Where the reference accepts, a refusal in its vocabulary still fails without
+        // `free_elsewhere` (Silver Dollar: a legal move refused).
+        let strict = LineOptions {
+            free_elsewhere: false,
+            ..options
+        };
+        let refuses_legal = with_inputs(&[
+            &format!("{board}Number? "),
+            "That must be wrong.\nPosition? ",
+            "Oops.\nNumber? ",
+            "Position? ",
+            "Score: 1 to 0\n| | 9 |\nNumber? ",
+        ]);
+        let e = evaluate_lines(&refuses_legal, &reference, &errors, strict);
+        assert_eq!(
+            e.detail,
+            "printed after input 1, where the reference does not print it"
+        );
     }
 
     #[test]

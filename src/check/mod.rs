@@ -50,6 +50,9 @@ pub enum CheckKind {
         optional: bool,
         at_inputs: bool,
         free_elsewhere: bool,
+        /// With `at_inputs` and presence: any line the program prints where the reference
+        /// prints its message counts, unless it is part of its ordinary output.
+        any_wording: bool,
         game: bool,
         /// What one item is called in feedback, in the game's words ("turn").
         item: String,
@@ -261,6 +264,7 @@ impl Check {
                 optional,
                 at_inputs,
                 free_elsewhere,
+                any_wording,
                 game: _,
                 item,
                 items,
@@ -283,6 +287,7 @@ impl Check {
                     optional: *optional,
                     at_inputs: *at_inputs && !late,
                     free_elsewhere: *free_elsewhere,
+                    any_wording: *any_wording,
                 };
                 lines::evaluate_lines(s, r, pattern, options)
             }
@@ -555,6 +560,7 @@ mod tests {
                 optional: false,
                 at_inputs: false,
                 free_elsewhere: false,
+                any_wording: false,
                 game: false,
                 item: "move".into(),
                 items: "moves".into(),
@@ -607,6 +613,7 @@ mod tests {
                 optional: false,
                 at_inputs: false,
                 free_elsewhere: false,
+                any_wording: false,
                 game: true,
                 item: "turn".into(),
                 items: "turns".into(),
@@ -785,6 +792,7 @@ mod tests {
                 optional: false,
                 at_inputs,
                 free_elsewhere: false,
+                any_wording: false,
                 game: false,
                 item: "move".into(),
                 items: "moves".into(),
