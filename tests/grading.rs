@@ -43,7 +43,7 @@ fn the_reference_run_as_a_student_scores_full_marks_default_and_strict() {
 
 /// The handout-following programs written for the test suite (tests/programs/README.md).
 /// Silver Dollar's are in tests/silver_dollar.rs.
-const CORRECT: [(&str, &str); 25] = [
+const CORRECT: [(&str, &str); 28] = [
     ("nim", "nim/correct_getline.cpp"),
     ("nim", "nim/correct_readline.js"),
     ("nim", "nim/correct.rs"),

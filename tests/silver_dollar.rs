@@ -9,7 +9,7 @@ use support::*;
 
 /// Handout-following programs: CoinStrip + PlayGame in Java (and one in Python), differing
 /// where the handout is silent (tests/programs/README.md).
-const CORRECT: [&str; 9] = [
+const CORRECT: [&str; 10] = [
     "silver_dollar/correct_plain",
     "silver_dollar/correct_boxes",
     "silver_dollar/correct_padded",
