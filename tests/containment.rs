@@ -1357,3 +1357,20 @@ fn a_run_without_its_own_root_is_reported_and_refused() {
         );
     }
 }
+
+/// The run's own root covers the host's old root instead of detaching it (docs/performance.md):
+/// a program can neither unmount the cover (no capability) nor, in a user and mount namespace
+/// of its own, lift it (the kernel locks the two together), so nothing of the host shows.
+#[test]
+fn the_covered_old_root_stays_out_of_reach() {
+    let _g = serial();
+    let Some(bin) = c_program("old_root.c") else {
+        return;
+    };
+    for who in users() {
+        let json = run_json(who, &[bin.display().to_string()], &[], &[]);
+        let t = text(&json);
+        assert!(t.contains("old root done"), "{who:?}: {json}");
+        assert!(!t.contains("reached"), "{who:?}: {t}");
+    }
+}
