@@ -18,6 +18,7 @@ use crate::check::Level;
 use crate::check::{self, Check, CheckKind, StudentRun};
 use crate::drive::{self, ReferenceStart};
 use crate::games::Recording;
+use crate::not_gradable::{Cause, NotGradable};
 use crate::report::Format;
 use crate::results::{
     BuildFailure, CaseResult, CaseStatus, CheckResult, Ended, GradeResult, RunSummary, Visibility,
@@ -64,6 +65,16 @@ pub struct GradeOptions {
     pub jobs: Option<usize>,
     /// Build the submission even when the build cache holds the same build.
     pub no_cache: bool,
+    /// Keep hidden cases' input, stderr and differences in the result, for an instructor's
+    /// report (`--audience instructor`, the instructor reports of `--output-dir`). Every
+    /// student-facing report still strips them ([`crate::report::for_students`]); without
+    /// this they are never recorded at all.
+    pub reveal_hidden: bool,
+    /// Who the report is for (the instructor's shows hidden cases in full).
+    pub audience: crate::report::audience::Audience,
+    /// Grading a class into `output_dir`: show what would change (`changes.csv`) without
+    /// writing anything.
+    pub dry_run: bool,
 }
 
 /// Turns a `--case` pattern into a matcher: a substring, or a wildcard pattern with `*`.
@@ -122,10 +133,12 @@ pub fn grade(
 ) -> anyhow::Result<GradeResult> {
     let started = Instant::now();
     let selected = select_cases(set, options)?;
+    // A stale or missing reference transcript is the instructor's or the grader's to fix.
     let references = selected
         .iter()
         .map(|case| reference_for(case))
-        .collect::<anyhow::Result<Vec<Recording>>>()?;
+        .collect::<anyhow::Result<Vec<Recording>>>()
+        .map_err(|e| NotGradable::new(Cause::Grader, format!("{e:#}")))?;
 
     let prepare_options = submission::PrepareOptions {
         java_main: set.java_main.clone(),
@@ -146,6 +159,12 @@ pub fn grade(
             result.requirements = requirements;
             result.total(&set.rubric);
             return Ok(result);
+        }
+        Err(error @ PrepareError::MissingTool { .. }) => {
+            return Err(NotGradable::new(Cause::Toolchain, error.to_string()).into())
+        }
+        Err(error @ PrepareError::NoBuildDirectory(_)) => {
+            return Err(NotGradable::new(Cause::Machine, error.to_string()).into())
         }
         Err(other) => return Err(other.into()),
     };
@@ -208,7 +227,7 @@ pub fn grade(
     run::interrupt::check()?;
     let mut cases = Vec::with_capacity(slots.len());
     for slot in slots {
-        cases.push(slot.ok_or_else(|| anyhow::anyhow!("a case was not graded"))??);
+        cases.push(slot.ok_or_else(|| NotGradable::new(Cause::Grader, "a case was not graded"))??);
     }
     let mut result = GradeResult {
         assignment: set.assignment.name().to_string(),
@@ -494,7 +513,7 @@ fn explore_case(
     submission: &Submission,
     options: &GradeOptions,
 ) -> anyhow::Result<CaseResult> {
-    let hidden = case.visibility == Visibility::Hidden;
+    let hidden = case.visibility == Visibility::Hidden && !options.reveal_hidden;
     let explore_options = crate::explore::ExploreOptions {
         seed: spec.seed,
         games: spec.games,
@@ -580,7 +599,7 @@ fn grade_case(
     if let Some(spec) = case.explore {
         return explore_case(case, spec, submission, options);
     }
-    let hidden = case.visibility == Visibility::Hidden;
+    let hidden = case.visibility == Visibility::Hidden && !options.reveal_hidden;
     let outcomes = if case.samples > 1 {
         run_samples(case, submission, options)
     } else {
@@ -588,7 +607,14 @@ fn grade_case(
     };
     let outcomes = match outcomes {
         Ok(outcomes) if !outcomes.is_empty() => outcomes,
-        Ok(_) => anyhow::bail!("{}: no run was made", case.name),
+        Ok(_) => {
+            return Err(
+                NotGradable::new(Cause::Grader, format!("{}: no run was made", case.name)).into(),
+            )
+        }
+        Err(error) if machine_fault(&error) => {
+            return Err(NotGradable::new(Cause::Machine, format!("{}: {error}", case.name)).into())
+        }
         Err(error) => {
             return Ok(CaseResult {
                 name: case.name.clone(),
@@ -709,6 +735,33 @@ fn grade_case(
         },
         first_difference: None,
     })
+}
+
+/// Whether a run that could not be made failed for the grading machine's reasons (no room
+/// for its directory, no pipes or processes left, the sandbox refused) rather than the
+/// program's own (not found, not executable, not a program): the first make the submission
+/// not gradable, the second lose the case.
+fn machine_fault(error: &run::RunError) -> bool {
+    match error {
+        run::RunError::Setup(_) => true,
+        run::RunError::Interrupted => false,
+        run::RunError::Spawn { source, .. } => {
+            !matches!(
+                source.raw_os_error(),
+                Some(
+                    libc::ENOENT
+                        | libc::EACCES
+                        | libc::ENOEXEC
+                        | libc::ETXTBSY
+                        | libc::ELOOP
+                        | libc::ENOTDIR
+                        | libc::EISDIR
+                        | libc::E2BIG
+                        | libc::ENAMETOOLONG
+                )
+            ) && source.kind() != std::io::ErrorKind::InvalidInput
+        }
+    }
 }
 
 /// Keeps at most `limit` bytes of `text` (on a character boundary), marking the cut.

@@ -16,6 +16,7 @@ pub mod drive;
 pub mod explore;
 pub mod games;
 pub mod grade;
+pub mod not_gradable;
 pub mod report;
 pub mod results;
 pub mod run;

@@ -71,6 +71,9 @@ pub enum PrepareError {
     },
     /// The compiler rejected the program: every case scores 0, and the report shows why.
     BuildFailed(BuildFailure),
+    /// The grading machine could not make the private directory a submission is built in
+    /// (no space, no writable temporary directory): not the student's doing.
+    NoBuildDirectory(String),
 }
 
 impl fmt::Display for PrepareError {
@@ -89,6 +92,9 @@ impl fmt::Display for PrepareError {
             } => write!(f, "{language} submissions need `{tool}`; install {install}"),
             PrepareError::BuildFailed(failure) => {
                 write!(f, "the submission did not build: {}", failure.command)
+            }
+            PrepareError::NoBuildDirectory(reason) => {
+                write!(f, "cannot create a build directory: {reason}")
             }
         }
     }
@@ -150,7 +156,7 @@ pub fn prepare(path: &Path, options: &PrepareOptions) -> Result<Submission, Prep
     let build_dir = tempfile::Builder::new()
         .prefix("grade-submission-")
         .tempdir()
-        .map_err(|e| unreadable(format!("cannot create a build directory: {e}")))?;
+        .map_err(|e| PrepareError::NoBuildDirectory(e.to_string()))?;
     // The run may use another uid: let it read (not write) the build directory.
     let _ = std::fs::set_permissions(build_dir.path(), std::fs::Permissions::from_mode(0o755));
     let (root, single_file) = if metadata.is_dir() {

@@ -15,6 +15,7 @@ use crate::report::{self, Format};
 use crate::results::GradeResult;
 use crate::run;
 
+pub mod changes;
 pub mod seal;
 
 use seal::SealKey;
@@ -138,6 +139,13 @@ fn resume_key(submission: &Path, cases_digest: u64, options: &GradeOptions) -> O
     let mut hash = fnv1a(env!("CARGO_PKG_VERSION").as_bytes(), FNV_OFFSET);
     hash = fnv1a(&cases_digest.to_le_bytes(), hash);
     hash = fnv1a(format!("{options:?}").as_bytes(), hash);
+    hash = hash_files(submission, hash)?;
+    Some(format!("{hash:016x}"))
+}
+
+/// `hash` continued over the submission's files (each one's path in it, then its bytes, in
+/// path order); None when one cannot be read.
+fn hash_files(submission: &Path, mut hash: u64) -> Option<u64> {
     let mut files: Vec<PathBuf> = walkdir::WalkDir::new(submission)
         .follow_links(false)
         .into_iter()
@@ -156,7 +164,7 @@ fn resume_key(submission: &Path, cases_digest: u64, options: &GradeOptions) -> O
         );
         hash = fnv1a(&std::fs::read(&file).ok()?, hash);
     }
-    Some(format!("{hash:016x}"))
+    Some(hash)
 }
 
 /// One student's line in the gradebook.
@@ -534,6 +542,7 @@ fn store(
     seal: Option<&SealKey>,
     result: &GradeResult,
     row: &Row,
+    digests: serde_json::Value,
 ) -> anyhow::Result<()> {
     let (key_path, result_path) = state_paths(dir, student);
     if let Some(parent) = key_path.parent() {
@@ -544,6 +553,7 @@ fn store(
     value["class_status"] = serde_json::Value::String(row.status.clone());
     value["class_notes"] = serde_json::Value::String(row.notes.clone());
     value["class_parts"] = serde_json::to_value(&row.parts)?;
+    value["class_digests"] = digests;
     let bytes = serde_json::to_vec(&value)?;
     std::fs::write(&result_path, &bytes)
         .with_context(|| format!("cannot write {}", result_path.display()))?;
@@ -559,8 +569,10 @@ fn store(
 /// The note a student's row and progress line carry when a stored result did not verify.
 const UNVERIFIED: &str = "the stored result did not verify (edited?), so it was graded again";
 
-/// Grades several submissions, writing one report each (named after the student) and
-/// `gradebook.csv` into `--output-dir`, or the reports to standard output in text.
+/// Grades several submissions, writing one report each (named after the student), an
+/// instructor's report beside it (hidden cases in full), `gradebook.csv`, the class page and,
+/// over an earlier run, `changes.csv` into `--output-dir`; or the reports to standard output
+/// in text. With `--dry-run` nothing is written: what a regrade would change is printed.
 pub fn grade_class(
     submissions: &[PathBuf],
     set: &CaseSet,
@@ -570,7 +582,22 @@ pub fn grade_class(
     if options.output_dir.is_none() && options.format != Format::Text {
         bail!("grading several submissions with --format other than text needs --output-dir DIR");
     }
-    if let Some(dir) = &options.output_dir {
+    // What identifies a grading for resumption: neither who reads it nor a dry run.
+    let keyed = GradeOptions {
+        audience: report::audience::Audience::Student,
+        dry_run: false,
+        reveal_hidden: false,
+        ..options.clone()
+    };
+    // Into a directory, an instructor's report is written beside each student's: hidden
+    // details are kept in the result (student reports strip them).
+    let options = &GradeOptions {
+        reveal_hidden: options.reveal_hidden || options.output_dir.is_some(),
+        ..options.clone()
+    };
+    // Where reports go: nowhere on a dry run.
+    let output_dir = options.output_dir.as_ref().filter(|_| !options.dry_run);
+    if let Some(dir) = output_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     let names = student_names(submissions);
@@ -582,12 +609,24 @@ pub fn grade_class(
     let selected = grade::select_cases(set, options)?;
     let columns = columns(set, &selected);
     let max_points = set.total_of(selected.iter().copied());
+    let case_digests: BTreeMap<String, String> = selected
+        .iter()
+        .map(|c| (c.name.clone(), changes::case_digest(c)))
+        .collect();
     let progress = Progress::new(chosen.len());
     // The key stored results are sealed with, kept where neither runs nor students reach.
     let seal = options.output_dir.as_ref().and_then(|_| SealKey::grader());
+    // The earlier run, read before anything is graded over it.
+    let before = match &options.output_dir {
+        Some(dir) => changes::before(dir, seal.as_ref())?,
+        None => None,
+    };
+    let mut after: BTreeMap<String, changes::Snapshot> = BTreeMap::new();
     let mut rows: Vec<Row> = Vec::new();
     let mut summaries: Vec<report::html::StudentSummary> = Vec::new();
     let report_name = |student: &str| format!("{student}.{}", options.format.extension());
+    let instructor_name =
+        |student: &str| report::audience::instructor_file(student, options.format.extension());
     let (mut all_full, mut any_error, mut failures) = (true, false, 0);
     for (done, (submission, student)) in chosen.iter().enumerate() {
         if run::interrupt::interrupted() {
@@ -606,15 +645,22 @@ pub fn grade_class(
             .output_dir
             .as_ref()
             .filter(|_| !options.force)
-            .and_then(|_| resume_key(submission, cases_digest, options));
+            .and_then(|_| resume_key(submission, cases_digest, &keyed));
         let mut unverified = false;
         if let (Some(dir), Some(key)) = (&options.output_dir, &key) {
             match resumed(dir, student, key, seal.as_ref()) {
                 (Stored::Kept(row), result) => {
+                    // Unchanged by construction: the earlier snapshot stands.
+                    if let Some(old) = before.as_ref().and_then(|b| b.students.get(*student)) {
+                        after.insert((*student).clone(), old.clone());
+                    }
                     summaries.push(report::html::StudentSummary {
                         student: (*student).clone(),
                         report: Some(report_name(student)),
-                        result,
+                        instructor_report: Some(instructor_name(student))
+                            .filter(|name| dir.join(name).is_file()),
+                        result: result.map(|r| student_json(&r)),
+                        ..Default::default()
                     });
                     all_full &= row.status == "full marks";
                     failures += usize::from(row.status != "full marks");
@@ -635,29 +681,53 @@ pub fn grade_class(
             Ok(result) => {
                 let shown = report::escape::for_display(&result);
                 let row = row_of(student, &shown);
+                let submission_digest = changes::submission_digest(submission);
+                after.insert(
+                    (*student).clone(),
+                    changes::snapshot(&result, &row, submission_digest.clone(), &case_digests),
+                );
                 summaries.push(report::html::StudentSummary {
                     student: (*student).clone(),
-                    report: options.output_dir.as_ref().map(|_| report_name(student)),
-                    result: serde_json::to_value(&shown).ok(),
+                    report: output_dir.map(|_| report_name(student)),
+                    instructor_report: output_dir.map(|_| instructor_name(student)),
+                    // The class page is built from what students may see.
+                    result: serde_json::to_value(report::for_students(&result)).ok(),
+                    ..Default::default()
                 });
-                match &options.output_dir {
+                match output_dir {
                     Some(dir) => {
-                        let path = dir.join(format!("{student}.{}", options.format.extension()));
+                        let path = dir.join(report_name(student));
                         crate::report::write(&result, options.format, Some(&path))?;
-                        if let Some(key) = resume_key(submission, cases_digest, options) {
-                            store(dir, student, &key, seal.as_ref(), &result, &row)?;
+                        report::audience::write_for(
+                            &result,
+                            options.format,
+                            Some(&dir.join(instructor_name(student))),
+                            report::audience::Audience::Instructor,
+                        )?;
+                        if let Some(key) = resume_key(submission, cases_digest, &keyed) {
+                            let digests =
+                                changes::digests(submission_digest.as_deref(), &case_digests);
+                            store(dir, student, &key, seal.as_ref(), &result, &row, digests)?;
                         }
                     }
+                    None if options.dry_run => {}
                     None => {
-                        crate::report::write(&result, options.format, None)?;
+                        report::audience::write_for(
+                            &result,
+                            options.format,
+                            None,
+                            options.audience,
+                        )?;
                         println!();
                     }
                 }
-                crate::report::github::publish(
-                    &result,
-                    crate::report::github::Audience::Class,
-                    options.output_dir.is_none(),
-                )?;
+                if !options.dry_run {
+                    crate::report::github::publish(
+                        &result,
+                        crate::report::github::Audience::Class,
+                        options.output_dir.is_none(),
+                    )?;
+                }
                 all_full &= result.full_marks();
                 row
             }
@@ -669,19 +739,30 @@ pub fn grade_class(
             },
             Err(error) => {
                 any_error = true;
-                let error = report::escape::visible(&format!("{error:#}"));
+                let not_gradable = crate::not_gradable::not_gradable(&error);
+                let line = report::escape::visible(&format!("{error:#}"));
                 eprint!(
                     "{}",
-                    report::github::fence(&format!("grade: {student}: {error}\n"))
+                    report::github::fence(&format!("grade: {student}: {line}\n"))
                 );
-                Row {
+                let row = Row {
                     student: (*student).clone(),
                     submission: report::escape::visible(&submission.display().to_string()),
-                    score: Some(0.0),
+                    // Not the student's doing: no score (blank in the gradebook), not a 0.
+                    score: if not_gradable.is_some() {
+                        None
+                    } else {
+                        Some(0.0)
+                    },
                     max_score: Some(max_points),
-                    status: format!("error: {error}"),
+                    status: match not_gradable {
+                        Some(n) => report::escape::visible(&crate::not_gradable::status(n)),
+                        None => format!("error: {line}"),
+                    },
                     ..Row::default()
-                }
+                };
+                after.insert((*student).clone(), changes::row_snapshot(&row));
+                row
             }
         };
         let mut row = row;
@@ -702,22 +783,43 @@ pub fn grade_class(
         rows.push(row);
     }
     progress.finish();
-    if let Some(dir) = &options.output_dir {
-        write_gradebook(&dir.join("gradebook.csv"), &columns, &rows)?;
+    // Over an earlier run: what changed, for everyone this run covers (a shard compares only
+    // its own students).
+    let changes = before.map(|mut before| {
+        if options.shard.is_some() {
+            before.students.retain(|s, _| after.contains_key(s));
+        }
         for row in &rows {
-            if summaries.iter().any(|s| s.student == row.student) {
+            after
+                .entry(row.student.clone())
+                .or_insert_with(|| changes::row_snapshot(row));
+        }
+        changes::compare(&before, &after)
+    });
+    if let Some(dir) = output_dir {
+        write_gradebook(&dir.join("gradebook.csv"), &columns, &rows)?;
+        if let Some(changes) = &changes {
+            changes::write_csv(&dir.join("changes.csv"), changes)?;
+        }
+        for row in &rows {
+            if let Some(summary) = summaries.iter_mut().find(|s| s.student == row.student) {
+                summary.status = Some(row.status.clone());
                 continue;
             }
             summaries.push(report::html::StudentSummary {
                 student: row.student.clone(),
-                report: None,
-                result: None,
+                status: Some(row.status.clone()),
+                ..Default::default()
             });
         }
         let page = dir.join("index.html");
+        let sections = changes
+            .as_deref()
+            .map(changes::html_section)
+            .unwrap_or_default();
         std::fs::write(
             &page,
-            report::html::class_page(set.assignment.name(), &summaries),
+            report::html::class_page_with(set.assignment.name(), &summaries, &sections),
         )
         .with_context(|| format!("cannot write {}", page.display()))?;
     }
@@ -738,6 +840,12 @@ pub fn grade_class(
             row.student, row.status
         );
     }
+    if let Some(changes) = &changes {
+        summary.push_str(&changes::text(changes));
+        if options.dry_run {
+            summary.push_str("(dry run: nothing was written)\n");
+        }
+    }
     print!("{}", report::github::fence(&summary));
     Ok(if run::interrupt::interrupted() {
         run::interrupt::EXIT_INTERRUPTED
@@ -748,6 +856,26 @@ pub fn grade_class(
     } else {
         1
     })
+}
+
+/// A stored result (with everything the instructor's report shows) as the class page may
+/// read it: hidden cases stripped.
+fn student_json(stored: &serde_json::Value) -> serde_json::Value {
+    let mut value = stored.clone();
+    for case in value["cases"].as_array_mut().into_iter().flatten() {
+        if case["visibility"] == "hidden" {
+            case["input"] = serde_json::json!([]);
+            case["notes"] = serde_json::json!([]);
+            case["stderr"] = serde_json::json!("");
+            for check in case["checks"].as_array_mut().into_iter().flatten() {
+                check["detail"] = serde_json::json!(report::HIDDEN_DETAIL);
+                if let Some(map) = check.as_object_mut() {
+                    map.remove("difference");
+                }
+            }
+        }
+    }
+    value
 }
 
 #[cfg(test)]

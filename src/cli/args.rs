@@ -9,6 +9,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::games::Assignment;
 use crate::grade::GradeOptions;
+use crate::report::audience::Audience;
 use crate::report::gradescope::HiddenVisibility;
 use crate::report::Format;
 use crate::run::limits::parse_seconds;
@@ -383,6 +384,17 @@ pub struct GradeOptionArgs {
     /// compiler and flags) from an earlier grading.
     #[arg(long)]
     pub no_cache: bool,
+
+    /// Who the report is for: `instructor` shows hidden cases in full (input, first
+    /// difference, rule). With --output-dir an instructor report, NAME.instructor.EXT, is
+    /// always written beside each student's; student reports never show hidden details.
+    #[arg(long, value_enum, default_value_t = Audience::Student)]
+    pub audience: Audience,
+
+    /// With --output-dir: say what a regrade would change (changes.csv's rows) without
+    /// grading into the directory or writing anything.
+    #[arg(long, requires = "output_dir")]
+    pub dry_run: bool,
 }
 
 impl From<&GradeOptionArgs> for GradeOptions {
@@ -403,6 +415,9 @@ impl From<&GradeOptionArgs> for GradeOptions {
             require_sandbox: args.require_sandbox,
             jobs: args.jobs,
             no_cache: args.no_cache,
+            reveal_hidden: args.audience == Audience::Instructor,
+            audience: args.audience,
+            dry_run: args.dry_run,
         }
     }
 }
@@ -480,5 +495,15 @@ impl ValueEnum for HiddenVisibility {
         } else {
             value.alias(dashed)
         })
+    }
+}
+
+impl ValueEnum for Audience {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Audience::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.name()).help(self.description()))
     }
 }

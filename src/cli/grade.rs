@@ -53,8 +53,20 @@ pub fn grade_command(
     let submissions = class_folders.as_deref().unwrap_or(submissions);
     if let [submission] = submissions {
         if options.output_dir.is_none() && options.shard.is_none() {
-            let result = grade(submission, &set, options)?;
-            report::write(&result, options.format, options.output.as_deref())?;
+            let result = match grade(submission, &set, options) {
+                Ok(result) => result,
+                // Not the student's doing: no score at all, and the reason (exit status 2).
+                Err(error) => match crate::not_gradable::not_gradable(&error) {
+                    Some(not_gradable) => anyhow::bail!("{}: {not_gradable}", submission.display()),
+                    None => return Err(error),
+                },
+            };
+            report::audience::write_for(
+                &result,
+                options.format,
+                options.output.as_deref(),
+                options.audience,
+            )?;
             report::github::publish(
                 &result,
                 report::github::Audience::Student,

@@ -47,6 +47,34 @@ fn failure_results(reason: &str) -> Vec<u8> {
     bytes
 }
 
+/// The results.json of a submission that could not be graded for a reason that is not the
+/// student's ([`crate::not_gradable`]). Gradescope has no blank score (results.json needs one),
+/// so the score is 0 and the output says plainly that it is not a grade; `extra_data` (kept
+/// by Gradescope with the submission, in its exports) marks it for the instructor, who also
+/// sees the line `grade gradescope` prints to the autograder's stdout.
+fn not_gradable_results(not_gradable: &crate::not_gradable::NotGradable) -> Vec<u8> {
+    let reason = crate::report::escape::field(&not_gradable.reason);
+    let value = serde_json::json!({
+        "score": 0.0,
+        "execution_time": 0.0,
+        "output": format!(
+            "NOT GRADED: your submission could not be graded because of a problem on the \
+             grading side ({}), not because of your program. The 0 shown is not a grade: your \
+             instructor has been told and will grade it again.\nReason: {reason}",
+            not_gradable.cause.describe()
+        ),
+        "extra_data": {
+            "grade_status": "not_gradable",
+            "cause": not_gradable.cause,
+            "reason": reason,
+        },
+        "tests": [],
+    });
+    let mut bytes = serde_json::to_vec_pretty(&value).unwrap_or_default();
+    bytes.push(b'\n');
+    bytes
+}
+
 /// The submission to grade in the upload directory: the directory itself, or the single file
 /// or folder it holds (an upload of one `.py`, or a project folder).
 fn upload(dir: &Path) -> anyhow::Result<PathBuf> {
@@ -66,7 +94,9 @@ fn upload(dir: &Path) -> anyhow::Result<PathBuf> {
     }
 }
 
-/// Grades the upload and writes results.json; exit status 0 once the file is written.
+/// Grades the upload and writes results.json; exit status 0 once the file is written, 2 when
+/// the submission was not gradable (results.json still says so; Gradescope reads the file
+/// whatever the status).
 pub fn run(args: &GradescopeRun) -> anyhow::Result<u8> {
     let graded = (|| -> anyhow::Result<Vec<u8>> {
         let tree = CaseTree::open(args.cases.as_deref())?;
@@ -85,9 +115,21 @@ pub fn run(args: &GradescopeRun) -> anyhow::Result<u8> {
         }
         .export(&result)
     })();
+    let mut status = 0;
     let bytes = match graded {
         Ok(bytes) => bytes,
-        Err(error) => failure_results(&format!("{error:#}")),
+        Err(error) => match crate::not_gradable::not_gradable(&error) {
+            Some(not_gradable) => {
+                // For the instructor: Gradescope shows the autograder's stdout to them only.
+                println!(
+                    "grade: NOT GRADABLE: {}",
+                    crate::report::escape::visible(&not_gradable.to_string())
+                );
+                status = 2;
+                not_gradable_results(not_gradable)
+            }
+            None => failure_results(&format!("{error:#}")),
+        },
     };
     if let Some(parent) = args.results.parent() {
         std::fs::create_dir_all(parent)
@@ -95,7 +137,7 @@ pub fn run(args: &GradescopeRun) -> anyhow::Result<u8> {
     }
     std::fs::write(&args.results, bytes)
         .with_context(|| format!("cannot write {}", args.results.display()))?;
-    Ok(0)
+    Ok(status)
 }
 
 /// A language a course accepts, for the toolchains `setup.sh` installs

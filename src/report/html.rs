@@ -186,10 +186,20 @@ pub struct StudentSummary {
     pub report: Option<String>,
     /// The JSON report (docs/report-format.md), or `None` when not graded.
     pub result: Option<serde_json::Value>,
+    /// The instructor's report beside it (hidden cases in full), if any.
+    pub instructor_report: Option<String>,
+    /// The gradebook's status (e.g. `not gradable: …`), when known.
+    pub status: Option<String>,
 }
 
 /// The class page: how the class did, where it lost points, and what to look at.
 pub fn class_page(assignment: &str, students: &[StudentSummary]) -> String {
+    class_page_with(assignment, students, "")
+}
+
+/// The class page with `sections` (HTML, already escaped) after the build failures: the
+/// changes since an earlier run.
+pub fn class_page_with(assignment: &str, students: &[StudentSummary], sections: &str) -> String {
     let graded: Vec<(&StudentSummary, &serde_json::Value)> = students
         .iter()
         .filter_map(|s| s.result.as_ref().map(|r| (s, r)))
@@ -280,6 +290,26 @@ pub fn class_page(assignment: &str, students: &[StudentSummary]) -> String {
             escape(&failed_builds.join(", "))
         }
     );
+    let not_gradable: Vec<String> = students
+        .iter()
+        .filter_map(|s| {
+            let status = s.status.as_deref()?;
+            status
+                .starts_with("not gradable")
+                .then(|| format!("{}: {status}", s.student))
+        })
+        .collect();
+    if !not_gradable.is_empty() {
+        body.push_str(
+            "<h2>Not gradable (no score: the grading machine's or grader's fault, not the \
+             student's)</h2>\n<ul id=\"not-gradable\">\n",
+        );
+        for line in &not_gradable {
+            let _ = writeln!(body, "<li>{}</li>", escape(line));
+        }
+        body.push_str("</ul>\n");
+    }
+    body.push_str(sections);
     let mut slowest: Vec<(&StudentSummary, u64)> = graded
         .iter()
         .map(|(s, r)| (*s, r["wall_ms"].as_u64().unwrap_or(0)))
@@ -310,7 +340,19 @@ pub fn class_page(assignment: &str, students: &[StudentSummary]) -> String {
             ),
             None => escape(&student.student),
         };
-        let _ = writeln!(body, "<tr><td>{name}</td><td>{points}</td></tr>");
+        let instructor = student
+            .instructor_report
+            .as_ref()
+            .map_or(String::new(), |link| {
+                format!(
+                    "<td><a class=\"instructor\" href=\"{}\">instructor view</a></td>",
+                    url_segment(link)
+                )
+            });
+        let _ = writeln!(
+            body,
+            "<tr><td>{name}</td><td>{points}</td>{instructor}</tr>"
+        );
     }
     body.push_str("</table>\n");
     page(&format!("{assignment}: class"), &body)
@@ -340,16 +382,19 @@ mod tests {
                 student: "ana".into(),
                 report: Some("ana.html".into()),
                 result: Some(sample_json.clone()),
+                ..Default::default()
             },
             StudentSummary {
                 student: "bo".into(),
                 report: None,
                 result: Some(sample_json),
+                ..Default::default()
             },
             StudentSummary {
                 student: "cy".into(),
                 report: None,
                 result: None,
+                ..Default::default()
             },
         ];
         let html = class_page("nim", &students);
@@ -371,6 +416,7 @@ mod tests {
             student: "javascript:alert(1)".into(),
             report: Some("javascript:alert(1).html".into()),
             result: None,
+            ..Default::default()
         }];
         let html = class_page("nim", &students);
         assert!(

@@ -4,6 +4,7 @@
 //! result through [`for_students`], which strips everything a hidden case must never show
 //! (its input, stderr, differences and check details), so no format can leak them by mistake.
 
+pub mod audience;
 pub mod escape;
 pub mod explore;
 pub mod github;
