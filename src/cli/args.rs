@@ -11,6 +11,7 @@ use crate::games::Assignment;
 use crate::grade::GradeOptions;
 use crate::report::audience::Audience;
 use crate::report::gradescope::HiddenVisibility;
+use crate::report::lms::Lms;
 use crate::report::Format;
 use crate::run::limits::parse_seconds;
 use crate::run::LimitOverrides;
@@ -168,6 +169,31 @@ pub enum GradebookAction {
         #[arg(required = true)]
         parts: Vec<PathBuf>,
         /// The merged gradebook to write.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+    /// Write gradebook.csv in the import layout of Canvas, Moodle or Blackboard (docs/lms.md).
+    #[command(after_help = "Examples:\n  \
+        grade gradebook export reports/ --to canvas --column \"Nim\" --ids roster.csv -o canvas.csv\n  \
+        grade gradebook export reports/gradebook.csv --to moodle --column \"Nim\" -o moodle.csv")]
+    Export {
+        /// The class's output directory or its gradebook.csv.
+        gradebook: PathBuf,
+        /// The system to import into.
+        #[arg(long, value_enum)]
+        to: Lms,
+        /// The assignment's column in the system (the assignment's or grade item's name).
+        #[arg(long, value_name = "TITLE")]
+        column: String,
+        /// A CSV mapping each student of the gradebook to the system's identifier: a header
+        /// naming `student` and `id` (SIS user ID for Canvas, ID number for Moodle, username
+        /// for Blackboard). Without it the gradebook's student names are the identifiers.
+        #[arg(long, value_name = "FILE")]
+        ids: Option<PathBuf>,
+        /// Blackboard: the Column ID of the Grade Center column to fill (else a new column).
+        #[arg(long, value_name = "ID")]
+        column_id: Option<String>,
+        /// The file to write.
         #[arg(short, long)]
         output: PathBuf,
     },
@@ -501,6 +527,16 @@ impl ValueEnum for HiddenVisibility {
 impl ValueEnum for Audience {
     fn value_variants<'a>() -> &'a [Self] {
         &Audience::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.name()).help(self.description()))
+    }
+}
+
+impl ValueEnum for Lms {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Lms::ALL
     }
 
     fn to_possible_value(&self) -> Option<PossibleValue> {

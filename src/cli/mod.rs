@@ -98,6 +98,43 @@ fn explore(args: &ExploreArgs) -> anyhow::Result<u8> {
     Ok(if exploration.finding.is_some() { 1 } else { 0 })
 }
 
+/// `grade gradebook export`: a class's gradebook in an LMS's import layout.
+fn export_gradebook(
+    gradebook: &std::path::Path,
+    to: crate::report::lms::Lms,
+    column: String,
+    ids: Option<&std::path::Path>,
+    column_id: Option<String>,
+    output: &std::path::Path,
+) -> anyhow::Result<u8> {
+    use crate::report::lms;
+    let path = if gradebook.is_dir() {
+        gradebook.join("gradebook.csv")
+    } else {
+        gradebook.to_path_buf()
+    };
+    let (_, rows) = crate::class::read_gradebook(&path)?;
+    let options = lms::ExportOptions {
+        column,
+        ids: ids.map(lms::read_ids).transpose()?.unwrap_or_default(),
+        column_id,
+    };
+    let students = lms::export(to, &rows, &options, output)?;
+    let blank = rows.iter().filter(|r| r.score.is_none()).count();
+    println!(
+        "{students} student(s) out of {} points in {} for {}{}",
+        crate::report::points(lms::points_possible(&rows)?),
+        output.display(),
+        to.name(),
+        if blank > 0 {
+            format!(" ({blank} without a score: left blank, not 0)")
+        } else {
+            String::new()
+        }
+    );
+    Ok(0)
+}
+
 /// Runs the chosen command; errors become one line on stderr and exit status 2.
 fn dispatch(cli: Cli) -> ExitCode {
     let result = match cli.command {
@@ -163,6 +200,17 @@ fn dispatch(cli: Cli) -> ExitCode {
             println!("{rows} student(s) in {}", output.display());
             0
         }),
+        Some(Command::Gradebook {
+            action:
+                GradebookAction::Export {
+                    gradebook,
+                    to,
+                    column,
+                    ids,
+                    column_id,
+                    output,
+                },
+        }) => export_gradebook(&gradebook, to, column, ids.as_deref(), column_id, &output),
         Some(Command::Man { dir }) => man(dir.as_deref()),
         Some(Command::Doctor) => doctor::print(),
         Some(Command::Similarity(args)) => similarity::similarity_command(&args),

@@ -12,6 +12,7 @@ pub mod gradescope;
 pub mod html;
 pub mod json;
 pub mod junit;
+pub mod lms;
 pub mod requirements;
 pub mod similarity;
 pub mod text;
