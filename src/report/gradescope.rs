@@ -88,6 +88,22 @@ struct Test {
     visibility: &'static str,
 }
 
+/// A case's feedback followed by what its run cost (wall, CPU, peak memory, how it ended),
+/// when it ran.
+fn with_resources(mut feedback: String, case: &crate::results::CaseResult) -> String {
+    // A hidden case shows nothing but that it is hidden (its instructor view shows them).
+    if super::resources::ran(&case.run) && case.visibility == Visibility::Visible {
+        if !feedback.is_empty() && !feedback.ends_with('\n') {
+            feedback.push('\n');
+        }
+        feedback.push_str(&format!(
+            "Resources: {}\n",
+            super::resources::line(&case.run)
+        ));
+    }
+    feedback
+}
+
 /// Gradescope's visibility value for a case (see the module documentation).
 pub fn gradescope_visibility(visibility: Visibility, hidden: HiddenVisibility) -> &'static str {
     match visibility {
@@ -152,7 +168,7 @@ impl Exporter for GradescopeExporter {
                         score: part.score,
                         max_score: part.max_score,
                         status: if full { "passed" } else { "failed" },
-                        output: case_feedback(case, Style::default()),
+                        output: with_resources(case_feedback(case, Style::default()), case),
                         visibility: gradescope_visibility(case.visibility, self.hidden),
                     }
                 }

@@ -87,17 +87,21 @@ impl Exporter for HtmlExporter {
                 escape(&failure.messages)
             );
         }
-        body.push_str("<table id=\"cases\">\n<tr><th>case</th><th>points</th><th></th></tr>\n");
+        body.push_str(
+            "<table id=\"cases\">\n<tr><th>case</th><th>points</th><th></th><th>wall</th>\
+             <th>CPU</th><th>peak memory</th><th>ended</th></tr>\n",
+        );
         for case in &result.cases {
             let full = case.status == CaseStatus::Passed && case.score + 1e-9 >= case.max_score;
             let _ = writeln!(
                 body,
-                "<tr><td><a href=\"#case-{4}\">{0}</a></td><td>{1}</td><td class=\"{2}\">{3}</td></tr>",
+                "<tr><td><a href=\"#case-{4}\">{0}</a></td><td>{1}</td><td class=\"{2}\">{3}</td>{5}</tr>",
                 escape(&case.name),
                 points_of(case.score, case.max_score),
                 if full { "pass" } else { "fail" },
                 if full { "✓" } else { "✗" },
-                url_segment(&case.name)
+                url_segment(&case.name),
+                resource_cells(&case.run, case.visibility == crate::results::Visibility::Hidden)
             );
         }
         body.push_str("</table>\n");
@@ -117,6 +121,22 @@ impl Exporter for HtmlExporter {
         )
         .into_bytes())
     }
+}
+
+/// A case's wall time, CPU time, peak memory and ending as table cells (empty for a run that
+/// never happened or a hidden case; peak memory says when it was not measured).
+fn resource_cells(run: &crate::results::RunSummary, hidden: bool) -> String {
+    use super::resources;
+    if !resources::ran(run) || hidden {
+        return "<td></td><td></td><td></td><td></td>".to_string();
+    }
+    format!(
+        "<td>{:.2} s</td><td>{:.2} s</td><td>{}</td><td>{}</td>",
+        run.wall_ms as f64 / 1000.0,
+        run.cpu_ms as f64 / 1000.0,
+        escape(&resources::memory(run)),
+        escape(&resources::ending(run))
+    )
 }
 
 /// The code requirements (a table with each one's handout line, points and findings), the

@@ -165,6 +165,12 @@ fn test_case(result: &GradeResult, case: &CaseResult) -> TestCase {
     test_case
         .set_classname(result.assignment.as_str())
         .set_time(Duration::from_millis(case.run.wall_ms));
+    // What the run cost, as properties a CI dashboard can chart.
+    if super::resources::ran(&case.run) && case.visibility == Visibility::Visible {
+        for (name, value) in super::resources::properties(&case.run) {
+            test_case.add_property(quick_junit::Property::new(name, value));
+        }
+    }
     if case.visibility == Visibility::Visible && !case.stderr.is_empty() {
         test_case.set_system_err(case.stderr.as_str());
     }

@@ -14,6 +14,7 @@ pub mod json;
 pub mod junit;
 pub mod lms;
 pub mod requirements;
+pub mod resources;
 pub mod similarity;
 pub mod text;
 

@@ -127,7 +127,9 @@ fn render(result: &GradeResult, style: Style) -> String {
             " ".repeat(pad),
             points_of(case.score, case.max_score)
         );
-        let details = !full_marks(case) || !case.notes.is_empty();
+        let details = !full_marks(case)
+            || !case.notes.is_empty()
+            || (super::resources::noteworthy(&case.run) && case.visibility == Visibility::Visible);
         if !details && case.visibility == Visibility::Visible {
             out.push('\n');
             continue;
@@ -139,6 +141,14 @@ fn render(result: &GradeResult, style: Style) -> String {
             let _ = writeln!(out, "  {}", style.dim(NOT_BUILT));
             continue;
         }
+        // What the run cost, when a limit stopped it or it was slow.
+        let resources = super::resources::noteworthy(&case.run).then(|| {
+            format!(
+                "    {} {}\n",
+                style.bold("Resources:"),
+                super::resources::line(&case.run)
+            )
+        });
         if case.visibility == Visibility::Hidden {
             let _ = writeln!(out, "  {}", style.dim(HIDDEN_NOTE));
             continue;
@@ -151,6 +161,7 @@ fn render(result: &GradeResult, style: Style) -> String {
                 let _ = writeln!(out, "    {line}");
             }
         }
+        out.push_str(&resources.unwrap_or_default());
     }
 
     out.push('\n');
