@@ -88,8 +88,13 @@ pub fn before(dir: &Path, seal: Option<&SealKey>) -> anyhow::Result<Option<Befor
             ..Snapshot::default()
         };
         if let Some(stored) = stored(dir, &row.student, seal) {
-            // The stored result is the one the gradebook's row came from only when they agree.
-            if stored["score"].as_f64() == row.score {
+            // The stored result is the one the gradebook's row came from only when they agree
+            // (the gradebook rounds to hundredths).
+            let agrees = match (stored["score"].as_f64(), row.score) {
+                (Some(a), Some(b)) => (a - b).abs() < 0.006,
+                _ => false,
+            };
+            if agrees {
                 snapshot.cases = stored_cases(&stored);
                 snapshot.submission = stored["class_digests"]["submission"]
                     .as_str()
