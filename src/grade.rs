@@ -794,6 +794,8 @@ fn summary(outcome: &RunOutcome) -> RunSummary {
         wall_ms: millis(outcome.wall),
         cpu_ms: millis(outcome.cpu),
         peak_memory_kib: outcome.peak_memory_bytes.map(|b| b >> 10),
+        peak_memory_note: (outcome.peak_memory_bytes.is_some() && !outcome.peak_memory_of_run)
+            .then(|| crate::report::resources::LARGEST_PROCESS.to_string()),
         unread_inputs: outcome.unread_inputs,
         prompts_late: outcome.prompts_late,
         output_truncated: outcome.output_truncated,

@@ -81,6 +81,10 @@ pub struct RunSummary {
     pub cpu_ms: u64,
     /// Peak memory in KiB, when known.
     pub peak_memory_kib: Option<u64>,
+    /// Set when `peak_memory_kib` is not the whole run's: without a cgroup only the largest
+    /// single process's peak is known, and this says so.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub peak_memory_note: Option<String>,
     /// Input lines never read because the program ended first.
     pub unread_inputs: usize,
     /// True when prompts only appeared after the program had read its input.
@@ -102,6 +106,7 @@ impl RunSummary {
             wall_ms: 0,
             cpu_ms: 0,
             peak_memory_kib: None,
+            peak_memory_note: None,
             unread_inputs: inputs,
             prompts_late: false,
             output_truncated: false,

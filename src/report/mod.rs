@@ -267,6 +267,7 @@ pub(crate) mod tests {
             wall_ms,
             cpu_ms: wall_ms / 2,
             peak_memory_kib: Some(2048),
+            peak_memory_note: None,
             unread_inputs: 0,
             prompts_late: false,
             output_truncated: false,

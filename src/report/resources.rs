@@ -12,6 +12,9 @@ pub const SLOW_MS: u64 = 1000;
 /// What a report says for peak memory where it was not measured.
 pub const MEMORY_UNMEASURED: &str = "not measured (no cgroup on this machine)";
 
+/// What a report adds to a peak that is only the largest single process's (no cgroup).
+pub const LARGEST_PROCESS: &str = "largest process only: no cgroup on this machine";
+
 /// The limit that stopped a run, if one did.
 pub fn limit_hit(ended: Ended) -> Option<&'static str> {
     match ended {
@@ -40,9 +43,10 @@ fn seconds(ms: u64) -> String {
 
 /// Peak memory in MiB with one decimal, or [`MEMORY_UNMEASURED`].
 pub fn memory(run: &RunSummary) -> String {
-    match run.peak_memory_kib {
-        Some(kib) => format!("{:.1} MiB", kib as f64 / 1024.0),
-        None => MEMORY_UNMEASURED.to_string(),
+    match (run.peak_memory_kib, &run.peak_memory_note) {
+        (Some(kib), None) => format!("{:.1} MiB", kib as f64 / 1024.0),
+        (Some(kib), Some(note)) => format!("{:.1} MiB ({note})", kib as f64 / 1024.0),
+        (None, _) => MEMORY_UNMEASURED.to_string(),
     }
 }
 
@@ -73,7 +77,7 @@ pub fn line(run: &RunSummary) -> String {
 /// The figures as named properties (JUnit): wall and CPU in milliseconds, peak memory in KiB
 /// (or the reason it is missing), how it ended, and the limit that stopped it (`none`).
 pub fn properties(run: &RunSummary) -> Vec<(&'static str, String)> {
-    vec![
+    let mut properties = vec![
         ("wall_ms", run.wall_ms.to_string()),
         ("cpu_ms", run.cpu_ms.to_string()),
         (
@@ -89,7 +93,11 @@ pub fn properties(run: &RunSummary) -> Vec<(&'static str, String)> {
                 .unwrap_or_default(),
         ),
         ("limit", limit_hit(run.ended).unwrap_or("none").to_string()),
-    ]
+    ];
+    if let Some(note) = &run.peak_memory_note {
+        properties.push(("peak_memory_note", note.clone()));
+    }
+    properties
 }
 
 #[cfg(test)]
@@ -112,6 +120,11 @@ mod tests {
         run.ended = Ended::Timeout;
         run.exit_code = None;
         run.wall_ms = 2000;
+        run.peak_memory_note = Some(LARGEST_PROCESS.into());
+        assert_eq!(
+            memory(&run),
+            "2.0 MiB (largest process only: no cgroup on this machine)"
+        );
         run.peak_memory_kib = None;
         assert_eq!(
             line(&run),

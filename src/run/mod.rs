@@ -229,6 +229,9 @@ pub struct RunOutcome {
     pub cpu: Duration,
     /// Peak memory in bytes, when known.
     pub peak_memory_bytes: Option<u64>,
+    /// True when `peak_memory_bytes` is the whole run's (its cgroup's peak); false when it is
+    /// only the largest single process's (`ru_maxrss`, without a cgroup) or unknown.
+    pub peak_memory_of_run: bool,
     /// The input-detection method used.
     pub detection: Detection,
 }
@@ -722,9 +725,9 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
         tv(rusage.ru_utime) + tv(rusage.ru_stime)
     });
-    let peak = cgroups
-        .peak_memory()
-        .or((rusage.ru_maxrss > 0).then(|| rusage.ru_maxrss as u64 * 1024));
+    let run_peak = cgroups.peak_memory();
+    let peak_memory_of_run = run_peak.is_some();
+    let peak = run_peak.or((rusage.ru_maxrss > 0).then(|| rusage.ru_maxrss as u64 * 1024));
     let mut ending = classify(sup.killed_for, status, cpu, &spec.limits, &cgroups);
     // Without a memory cgroup the limit is RLIMIT_DATA: allocations fail (MemoryError,
     // bad_alloc, a crash) instead of an OOM kill. A failure at nearly the limit is the limit.
@@ -744,6 +747,7 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         wall,
         cpu,
         peak_memory_bytes: peak,
+        peak_memory_of_run,
         detection,
     };
     drop(sup);
