@@ -936,6 +936,26 @@ mod tests {
     }
 
     #[test]
+    fn a_run_that_could_not_start_is_the_machines_fault_only_for_the_machines_reasons() {
+        let spawn = |errno| run::RunError::Spawn {
+            program: "./nim".into(),
+            source: std::io::Error::from_raw_os_error(errno),
+        };
+        // The student's: not found, not executable, not a program.
+        for errno in [libc::ENOENT, libc::EACCES, libc::ENOEXEC] {
+            assert!(!machine_fault(&spawn(errno)), "errno {errno}");
+        }
+        // The machine's: no processes or memory left, the sandbox refused.
+        for errno in [libc::EAGAIN, libc::ENOMEM, libc::EPERM] {
+            assert!(machine_fault(&spawn(errno)), "errno {errno}");
+        }
+        assert!(machine_fault(&run::RunError::Setup(
+            std::io::Error::from_raw_os_error(libc::ENOSPC)
+        )));
+        assert!(!machine_fault(&run::RunError::Interrupted));
+    }
+
+    #[test]
     fn capped_marks_the_cut() {
         assert_eq!(capped("abc", 10), "abc");
         assert_eq!(capped("ééé", 3), "é\n… (4 more bytes)");
