@@ -618,7 +618,14 @@ pub fn grade_class(
     let seal = options.output_dir.as_ref().and_then(|_| SealKey::grader());
     // The earlier run, read before anything is graded over it.
     let before = match &options.output_dir {
-        Some(dir) => changes::before(dir, seal.as_ref())?,
+        // An earlier gradebook this grader cannot read is no reason not to grade.
+        Some(dir) => changes::before(dir, seal.as_ref()).unwrap_or_else(|error| {
+            eprintln!(
+                "grade: {}: no changes.csv this time",
+                report::escape::visible(&format!("{error:#}"))
+            );
+            None
+        }),
         None => None,
     };
     let mut after: BTreeMap<String, changes::Snapshot> = BTreeMap::new();

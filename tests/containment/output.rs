@@ -395,7 +395,8 @@ fn the_class_page_links_only_beside_itself_and_runs_no_script() {
             .filter(|p| p.extension().is_some_and(|e| e == "html"))
             .collect();
         pages.sort();
-        assert_eq!(pages.len(), names.len() + 1, "{who:?}: {pages:?}");
+        // Each student's page and the instructor's beside it, and the class page.
+        assert_eq!(pages.len(), 2 * names.len() + 1, "{who:?}: {pages:?}");
         for page in pages {
             let html = std::fs::read_to_string(&page).expect("page");
             let planted = html.replacen(
