@@ -417,8 +417,8 @@ pub struct GradeOptionArgs {
     #[arg(long, value_enum, default_value_t = Audience::Student)]
     pub audience: Audience,
 
-    /// With --output-dir: say what a regrade would change (changes.csv's rows) without
-    /// grading into the directory or writing anything.
+    /// With --output-dir: grade (reusing every stored result still valid) and print what
+    /// changed since the earlier run there (changes.csv's rows), writing nothing into it.
     #[arg(long, requires = "output_dir")]
     pub dry_run: bool,
 }
