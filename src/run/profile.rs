@@ -218,7 +218,7 @@ fn report() {
             let mut sorted = samples.clone();
             sorted.sort_unstable();
             let median = sorted.get(sorted.len() / 2).copied().unwrap_or(0);
-            if !name.starts_with("child:") {
+            if name.starts_with("run:") && *name != "run: probes (first run of the process)" {
                 median_sum += median;
             }
             let _ = writeln!(
@@ -235,7 +235,7 @@ fn report() {
     let _ = writeln!(
         out,
         "  {:<52} {:>6} {:>10} {:>10.1}",
-        "a run's steps (medians, children's steps within spawn)",
+        "a run's steps (sum of the run: medians)",
         "",
         "",
         median_sum as f64 / 1e3
