@@ -146,11 +146,12 @@ pub fn grade(
         main_file: set.main_file.clone(),
         main: options.main.clone(),
     };
-    // The code is read on its own parse, whether or not it builds.
-    let mut program = analyze::Program::load(submission);
+    // The code is read on its own parse, whether or not it builds, once `prepare` has
+    // accepted the tree (its entry cap keeps a folder of 50 000 folders from being walked).
     let prepared = match submission::prepare(submission, &prepare_options) {
         Ok(prepared) => prepared,
         Err(PrepareError::BuildFailed(failure)) => {
+            let mut program = analyze::Program::load(submission);
             program.build_failed = true;
             program.warnings = analyze::compiler_findings(&failure.messages);
             let requirements =
@@ -168,6 +169,7 @@ pub fn grade(
         }
         Err(other) => return Err(other.into()),
     };
+    let mut program = analyze::Program::load(submission);
     // An archive's sources are read where it was unpacked.
     let sources = if program.language.is_none() {
         prepared.dir()

@@ -240,6 +240,55 @@ fn shared_memory_does_not_cross_runs_or_outlive_them() {
 }
 
 #[test]
+fn posix_shared_memory_works_in_a_run_and_does_not_cross_runs() {
+    let _g = serial();
+    let name = format!("/grade-posix-{}", std::process::id());
+    let (Some(create), Some(find)) = (
+        isolation(&["posix-create", &name]),
+        isolation(&["posix-find", &name]),
+    ) else {
+        return;
+    };
+    let host_files = [
+        format!("/dev/shm{name}"),
+        format!("/dev/shm/sem.{}", name.trim_start_matches('/')),
+    ];
+    for who in users() {
+        // Planted in the grader's own /dev/shm: no run may see it either.
+        let planted = Command::new(&find[0])
+            .args(["posix-create", &name])
+            .output()
+            .expect("isolation runs");
+        assert!(
+            String::from_utf8_lossy(&planted.stdout).contains("posix works"),
+            "{}",
+            String::from_utf8_lossy(&planted.stdout)
+        );
+        let seen = run_json(who, &find, &[], &[]);
+        assert!(text(&seen).contains("posix shm absent"), "{who:?}: {seen}");
+        assert!(text(&seen).contains("posix sem absent"), "{who:?}: {seen}");
+        for file in &host_files {
+            std::fs::remove_file(file).expect("planted object");
+        }
+        // A run makes and uses its own, which neither the next run nor the grader sees.
+        let created = run_json(who, &create, &[], &[]);
+        assert!(text(&created).contains("posix works"), "{who:?}: {created}");
+        let found = run_json(who, &find, &[], &[]);
+        assert!(
+            text(&found).contains("posix shm absent"),
+            "{who:?}: {found}"
+        );
+        assert!(
+            text(&found).contains("posix sem absent"),
+            "{who:?}: {found}"
+        );
+        for file in &host_files {
+            assert!(!Path::new(file).exists(), "{who:?}: {file} left behind");
+        }
+    }
+}
+
+#[test]
 fn keys_do_not_cross_runs() {
     let _g = serial();
     let (Some(add), Some(find)) = (isolation(&["key-add"]), isolation(&["key-find"])) else {

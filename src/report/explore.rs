@@ -11,12 +11,13 @@ pub fn render(exploration: &Exploration) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{}: explored {} game(s), {} line(s) typed, seed {}, in {:.1} s",
+        "{}: explored {} game(s), {} line(s) typed, seed {}, in {:.1} s ({:.0} games/s)",
         exploration.assignment,
         exploration.games,
         exploration.steps,
         exploration.seed,
-        exploration.wall_ms as f64 / 1000.0
+        exploration.wall_ms as f64 / 1000.0,
+        exploration.games as f64 / (exploration.wall_ms.max(1) as f64 / 1000.0)
     );
     let Some(finding) = &exploration.finding else {
         let _ = writeln!(out, "No difference from the reference found.");
@@ -125,5 +126,11 @@ mod tests {
             ..exploration
         };
         assert!(render(&none).contains("No difference from the reference found."));
+        // 4 games in 2.1 s, worked by hand: about 2 a second.
+        assert!(
+            render(&none).contains("in 2.1 s (2 games/s)"),
+            "{}",
+            render(&none)
+        );
     }
 }

@@ -58,6 +58,7 @@ use crate::transcript::Stream;
 pub mod interrupt;
 pub mod layers;
 pub mod procpoll;
+pub mod profile;
 pub mod sandbox;
 mod supervise;
 mod tree;
@@ -283,15 +284,18 @@ pub struct Capabilities {
 /// The capabilities of this machine (probed on first use, then cached).
 pub fn capabilities() -> &'static Capabilities {
     static CAPS: OnceLock<Capabilities> = OnceLock::new();
-    CAPS.get_or_init(|| Capabilities {
-        root: sandbox::is_root(),
-        landlock_abi: sandbox::landlock_abi(),
-        netns: {
-            let ns = layers::namespaces::probe();
-            ns.user || ns.privileged
-        },
-        namespaces: layers::namespaces::probe(),
-        proc_polling: procpoll::syscall_file_available(),
+    CAPS.get_or_init(|| {
+        let _probes = profile::span("probes: capabilities (once per process)");
+        Capabilities {
+            root: sandbox::is_root(),
+            landlock_abi: sandbox::landlock_abi(),
+            netns: {
+                let ns = layers::namespaces::probe();
+                ns.user || ns.privileged
+            },
+            namespaces: layers::namespaces::probe(),
+            proc_polling: procpoll::syscall_file_available(),
+        }
     })
 }
 
@@ -438,7 +442,11 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     if interrupt::interrupted() {
         return Err(RunError::Interrupted);
     }
+    profile::run_started();
+    let probes = profile::span("run: probes (first run of the process)");
     let caps = capabilities();
+    drop(probes);
+    let setup_dir = profile::span("run: working directory (mkdir, files, chown)");
     let Some(program) = spec.command.first() else {
         return Err(RunError::Spawn {
             program: String::new(),
@@ -465,12 +473,16 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     if let Some(uid) = uid {
         chown_tree(workdir, uid).map_err(RunError::Setup)?;
     }
+    drop(setup_dir);
+    let cgroup_span = profile::span("run: cgroups created");
     let cgroups_enabled = !off.cgroup;
     let mut cgroups = cgroup::RunCgroups::create(
         cgroups_enabled,
         spec.limits.memory_bytes,
         spec.limits.processes,
     );
+    drop(cgroup_span);
+    let channels = profile::span("run: pipes, seccomp filter, socketpair");
     let forced = forced_detection();
     let want_seccomp =
         matches!(forced, None | Some(Detection::Seccomp)) && seccomp::supported_arch();
@@ -552,6 +564,8 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
             .map(|d| d.as_nanos())
             .unwrap_or(0)
     );
+    drop(channels);
+    let plans = profile::span("run: namespace and rootfs plans");
     let mut ns_plan = layers::namespaces::plan(uid, !off.namespaces, !off.netns);
     ns_plan.devpts &= !spec.terminal;
     let mut readable = spec.readable.clone();
@@ -567,6 +581,8 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     if let Some(root) = &rootfs {
         readable.extend(root.read_only.iter().cloned());
     }
+    drop(plans);
+    let landlock_span = profile::span("run: landlock ruleset");
     let landlock = if off.landlock || caps.landlock_abi == 0 {
         None
     } else {
@@ -576,6 +592,8 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         )
     };
 
+    drop(landlock_span);
+    let exec_span = profile::span("run: child setup, environment, exec vectors");
     // The process limit counts per user: per-run uid as root, per user namespace otherwise.
     let own_user = uid.is_some() || ns_plan.user_flags != 0;
     let setup = sandbox::ChildSetup {
@@ -629,8 +647,12 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         child_ends.each_ref().map(AsRawFd::as_raw_fd),
     )
     .map_err(spawn_error)?;
+    drop(exec_span);
     let start = Instant::now();
+    let spawn_span = profile::span("run: spawn (the grader waits until exec)");
     let spawned = sandbox::spawn(&setup, &exec);
+    drop(spawn_span);
+    let after_spawn = profile::span("run: after spawn (listener, pidfd)");
     drop(child_ends);
     cgroups.close_join_fds();
     let leader = spawned.map_err(spawn_error)?;
@@ -653,6 +675,8 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     // SAFETY: a fresh fd we own.
     let pidfd = (pidfd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(pidfd as RawFd) });
 
+    drop(after_spawn);
+    let supervised = profile::span("run: supervised (exec to exit seen)");
     let tree = Tree {
         leader,
         workdir,
@@ -699,12 +723,18 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         start,
     );
 
+    drop(supervised);
+    let ending_span = profile::span("run: kill check");
     // Whatever happened: kill the tree, reap the child, drain what is left.
     tree.kill();
+    drop(ending_span);
+    let ending_span = profile::span("run: disk check");
     if sup.killed_for.is_none() && tree.over_disk_limit() {
         // Filled between two checks: still over the cap.
         sup.killed_for = Some(Ending::DiskLimit);
     }
+    drop(ending_span);
+    let ending_span = profile::span("run: reap, drain");
     let (status, rusage) = reap(leader);
     let wall = start.elapsed();
     drop(listener);
@@ -721,6 +751,8 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         }
     }
 
+    drop(ending_span);
+    let accounting = profile::span("run: cgroup accounting read");
     let cpu = cgroups.cpu().unwrap_or_else(|| {
         let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
         tv(rusage.ru_utime) + tv(rusage.ru_stime)
@@ -752,12 +784,18 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     };
     drop(sup);
     drop(tree);
+    drop(accounting);
+    let removal = profile::span("run: cgroups removed");
     cgroups.remove();
+    drop(removal);
+    let removal = profile::span("run: working directory removed");
     if let Some(temporary) = temporary {
         // However deep a tree the program left: no recursion (see `workdir`).
         let dir = temporary.keep();
         let _ = workdir::remove_tree(&dir);
     }
+    drop(removal);
+    profile::run_ended();
     if interrupt::interrupted() {
         return Err(RunError::Interrupted);
     }

@@ -161,11 +161,14 @@ pub fn spawn(setup: &ChildSetup, exec: &Exec) -> io::Result<libc::pid_t> {
         error: AtomicI32::new(0),
         program: AtomicI32::new(0),
         inner_stack: std::ptr::null_mut(),
+        stamps: super::profile::ChildStamps::new(),
     };
+    shared.stamps.at[0].store(super::profile::now_ns(), Ordering::Relaxed);
     // SAFETY: a fresh private mapping, unmapped below; the guard pages below each stack turn
     // an overflow into a fault instead of a write into the grader's memory.
     unsafe {
         let len = 2 * (GUARD + STACK);
+        let before_clone = super::profile::span("spawn: stacks, signal mask");
         let base = libc::mmap(
             std::ptr::null_mut(),
             len,
@@ -193,6 +196,7 @@ pub fn spawn(setup: &ChildSetup, exec: &Exec) -> io::Result<libc::pid_t> {
         let mut old: libc::sigset_t = std::mem::zeroed();
         libc::sigfillset(&mut all);
         libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut old);
+        drop(before_clone);
         let pid = libc::clone(
             outer_main,
             outer_top.cast(),
@@ -205,9 +209,11 @@ pub fn spawn(setup: &ChildSetup, exec: &Exec) -> io::Result<libc::pid_t> {
         if pid < 0 {
             return Err(clone_error);
         }
+        shared.stamps.record(super::profile::now_ns());
         let error = shared.error.load(Ordering::SeqCst);
         let program = if setup.namespaces.pid {
             // The first child has exited (started the program or failed): reap it.
+            let _reap = super::profile::span("spawn: reap the first child");
             wait_for(pid);
             shared.program.load(Ordering::SeqCst)
         } else {
@@ -233,6 +239,8 @@ struct Shared<'a> {
     program: AtomicI32,
     /// Top of the second child's stack.
     inner_stack: *mut libc::c_void,
+    /// When each step ended (`GRADE_PROFILE`).
+    stamps: super::profile::ChildStamps,
 }
 
 /// The two children's stacks, unmapped when the spawn returns.
@@ -266,9 +274,9 @@ extern "C" fn outer_main(arg: *mut libc::c_void) -> libc::c_int {
     let shared = unsafe { &*(arg as *const Shared) };
     // SAFETY: in the child between clone and exec.
     let result = unsafe {
-        apply_outer(shared.setup, shared.exec).and_then(|()| {
+        apply_outer(shared.setup, shared.exec, &shared.stamps).and_then(|()| {
             if !shared.setup.namespaces.pid {
-                return apply_inner(shared.setup, shared.exec);
+                return apply_inner(shared.setup, shared.exec, &shared.stamps);
             }
             // CLONE_PARENT: the program is the grader's child, and the one process of the
             // run; this one ends as soon as it has exec'd.
@@ -296,8 +304,9 @@ extern "C" fn outer_main(arg: *mut libc::c_void) -> libc::c_int {
 extern "C" fn inner_main(arg: *mut libc::c_void) -> libc::c_int {
     // SAFETY: `arg` is the parent's `Shared`, alive while the parent is paused.
     let shared = unsafe { &*(arg as *const Shared) };
+    shared.stamps.stamp(7);
     // SAFETY: in the child between clone and exec.
-    if let Err(errno) = unsafe { apply_inner(shared.setup, shared.exec) } {
+    if let Err(errno) = unsafe { apply_inner(shared.setup, shared.exec, &shared.stamps) } {
         shared.error.store(errno, Ordering::SeqCst);
     }
     // SAFETY: ends this child only.
@@ -316,7 +325,11 @@ extern "C" fn inner_main(arg: *mut libc::c_void) -> libc::c_int {
 ///
 /// # Safety
 /// Call only in the spawned child, with a setup whose fds and pointers are valid.
-unsafe fn apply_outer(s: &ChildSetup, exec: &Exec) -> Result<(), i32> {
+unsafe fn apply_outer(
+    s: &ChildSetup,
+    exec: &Exec,
+    stamps: &super::profile::ChildStamps,
+) -> Result<(), i32> {
     use crate::run::layers::namespaces;
     // SAFETY: syscalls with valid arguments, in the child only.
     unsafe {
@@ -352,12 +365,15 @@ unsafe fn apply_outer(s: &ChildSetup, exec: &Exec) -> Result<(), i32> {
         if libc::chdir(exec.cwd.as_ptr()) != 0 {
             return Err(errno());
         }
+        stamps.stamp(1);
         for &fd in &s.cgroup_fds {
             if libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
                 return Err(errno());
             }
         }
+        stamps.stamp(2);
         namespaces::apply_privileged(&s.namespaces)?;
+        stamps.stamp(3);
         if let Some(id) = s.uid {
             let (id, none) = (id as libc::c_long, std::ptr::null::<libc::gid_t>());
             if libc::syscall(libc::SYS_setgroups, 0 as libc::c_long, none) != 0
@@ -367,7 +383,9 @@ unsafe fn apply_outer(s: &ChildSetup, exec: &Exec) -> Result<(), i32> {
                 return Err(errno());
             }
         }
+        stamps.stamp(4);
         namespaces::apply_user(&s.namespaces)?;
+        stamps.stamp(5);
         for &(resource, soft, hard) in &s.rlimits {
             let lim = libc::rlimit {
                 rlim_cur: soft,
@@ -377,6 +395,7 @@ unsafe fn apply_outer(s: &ChildSetup, exec: &Exec) -> Result<(), i32> {
                 return Err(errno());
             }
         }
+        stamps.stamp(6);
         Ok(())
     }
 }
@@ -387,7 +406,11 @@ unsafe fn apply_outer(s: &ChildSetup, exec: &Exec) -> Result<(), i32> {
 ///
 /// # Safety
 /// Call only in the spawned child, after [`apply_outer`].
-unsafe fn apply_inner(s: &ChildSetup, exec: &Exec) -> Result<(), i32> {
+unsafe fn apply_inner(
+    s: &ChildSetup,
+    exec: &Exec,
+    stamps: &super::profile::ChildStamps,
+) -> Result<(), i32> {
     use crate::run::layers::{fds, namespaces};
     // SAFETY: syscalls with valid arguments, in the child only.
     unsafe {
@@ -398,6 +421,7 @@ unsafe fn apply_inner(s: &ChildSetup, exec: &Exec) -> Result<(), i32> {
         if s.controlling_tty && libc::ioctl(0, libc::TIOCSCTTY, 0) != 0 {
             return Err(errno());
         }
+        stamps.stamp(8);
         match &s.rootfs {
             Some(root) => crate::run::layers::rootfs::apply(root)?,
             None => namespaces::mount_proc(&s.namespaces)?,
@@ -418,7 +442,9 @@ unsafe fn apply_inner(s: &ChildSetup, exec: &Exec) -> Result<(), i32> {
                 s.landlock_tmp_access,
             )?;
         }
+        stamps.stamp(9);
         namespaces::join_session_keyring(&s.namespaces)?;
+        stamps.stamp(10);
         if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
             return Err(errno());
         }
@@ -427,18 +453,21 @@ unsafe fn apply_inner(s: &ChildSetup, exec: &Exec) -> Result<(), i32> {
         {
             return Err(errno());
         }
+        stamps.stamp(11);
         if !s.marker_prog.is_null() {
             crate::run::seccomp::install_marker_in_child(s.marker_prog)?;
         }
         if !s.seccomp_prog.is_null() {
             crate::run::seccomp::install_in_child(s.seccomp_prog, s.seccomp_sock);
         }
+        stamps.stamp(12);
         fds::cloexec_above_stderr()?;
         let mut none: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut none);
         if libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut()) != 0 {
             return Err(errno());
         }
+        stamps.stamp(13);
         // As execvp: the next candidate on ENOENT and the like, EACCES if any was refused,
         // /bin/sh for a script without `#!`.
         let mut refused = false;

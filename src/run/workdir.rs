@@ -211,7 +211,8 @@ pub fn usage(path: &Path, max_bytes: u64, max_entries: u64) -> io::Result<Usage>
 pub struct CopyLimits {
     /// Directory levels below the top.
     pub depth: usize,
-    /// Files copied.
+    /// Entries copied: files and directories together (a tree of empty directories costs
+    /// the grader as much as one of files).
     pub files: u64,
     /// Bytes copied.
     pub bytes: u64,
@@ -221,11 +222,18 @@ pub struct CopyLimits {
 /// skipping names starting with `.` and everything that is neither (symbolic links, devices,
 /// sockets). Every file is opened once with `O_NOFOLLOW` relative to its opened parent and
 /// copied from that descriptor, so a link swapped in meanwhile is never followed. Fails when
-/// the tree exceeds `limits`.
+/// the tree exceeds `limits` (directories count as entries, before each is made).
 pub fn copy_tree(from: &Path, to: &Path, limits: CopyLimits) -> io::Result<()> {
     let top = open_dir_at(libc::AT_FDCWD, &cstr(from)?)?;
     let mut files = 0u64;
     let mut bytes = 0u64;
+    let too_many = |limits: &CopyLimits| {
+        io::Error::other(format!(
+            "the submission holds more than {} files and folders or {} MiB",
+            limits.files,
+            limits.bytes >> 20
+        ))
+    };
     // (source directory, target path, depth)
     let mut pending: Vec<(OwnedFd, std::path::PathBuf, usize)> = vec![(top, to.to_path_buf(), 0)];
     while let Some((dir, target, depth)) = pending.pop() {
@@ -240,6 +248,10 @@ pub fn copy_tree(from: &Path, to: &Path, limits: CopyLimits) -> io::Result<()> {
             if is_dir(&st) {
                 if depth >= limits.depth {
                     continue;
+                }
+                files += 1;
+                if files > limits.files {
+                    return Err(too_many(&limits));
                 }
                 let Ok(sub) = open_dir_at(dir.as_raw_fd(), &name) else {
                     continue;
@@ -259,11 +271,7 @@ pub fn copy_tree(from: &Path, to: &Path, limits: CopyLimits) -> io::Result<()> {
                 files += 1;
                 bytes += st.st_size as u64;
                 if files > limits.files || bytes > limits.bytes {
-                    return Err(io::Error::other(format!(
-                        "the submission holds more than {} files or {} MiB",
-                        limits.files,
-                        limits.bytes >> 20
-                    )));
+                    return Err(too_many(&limits));
                 }
                 let mut source = std::fs::File::from(file);
                 let mut target_file = std::fs::OpenOptions::new()
@@ -377,6 +385,17 @@ mod tests {
         let tight = CopyLimits { files: 0, ..limits };
         std::fs::create_dir(root.path().join("to2")).expect("mkdir");
         assert!(copy_tree(&from, &root.path().join("to2"), tight).is_err());
+        // Two entries (sub/ and main.py): a cap of one refuses the tree, and the directory
+        // alone is enough to pass it.
+        let one = CopyLimits { files: 1, ..limits };
+        std::fs::create_dir(root.path().join("to3")).expect("mkdir");
+        assert!(copy_tree(&from, &root.path().join("to3"), one).is_err());
+        std::fs::remove_file(from.join("main.py")).expect("rm");
+        std::fs::create_dir(root.path().join("to4")).expect("mkdir");
+        assert!(copy_tree(&from, &root.path().join("to4"), one).is_ok());
+        std::fs::create_dir(from.join("sub2")).expect("mkdir");
+        std::fs::create_dir(root.path().join("to5")).expect("mkdir");
+        assert!(copy_tree(&from, &root.path().join("to5"), one).is_err());
         let usage = usage(&to, u64::MAX, u64::MAX).expect("usage");
         assert_eq!(usage.entries, 2);
     }

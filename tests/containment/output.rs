@@ -582,3 +582,30 @@ fn an_archive_of_fifty_thousand_folders_is_refused() {
         );
     }
 }
+
+#[test]
+fn a_folder_of_fifty_thousand_folders_is_refused() {
+    let _g = serial();
+    let dir = open_dir("grade-folder-tree-bomb-");
+    let bomb = dir.path().join("bomb");
+    std::fs::create_dir(&bomb).expect("mkdir");
+    for i in 0..50_000 {
+        std::fs::create_dir(bomb.join(format!("d{i}"))).expect("mkdir");
+    }
+    std::fs::write(bomb.join("nim.py"), "print('hi')\n").expect("write");
+    open_up(dir.path());
+    for who in users() {
+        let out = grade_as(who)
+            .arg(&bomb)
+            .args(["-a", "nim"])
+            .env_remove("GITHUB_ACTIONS")
+            .output()
+            .expect("grade runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{who:?}: {stderr}");
+        assert!(
+            stderr.contains("more than 2000 files and folders"),
+            "{who:?}: refused by the folder's entry count: {stderr}"
+        );
+    }
+}

@@ -2,10 +2,24 @@
 //!
 //! Works on pure cgroup v2 and on v1 or hybrid machines (v1 `memory`, `pids`, `cpuacct`
 //! hierarchies, maybe a controller-less v2 at `/sys/fs/cgroup/unified`, which is then not
-//! used: joining it would cost an RCU grace period, ~10 ms, per run). Every directory is
-//! created per run, joined by the child before exec (writing "0" to a `tasks` or
-//! `cgroup.procs` fd opened beforehand), and removed after the tree is dead. Any part that
-//! cannot be created is simply missing and the caller falls back to rlimits and /proc sweeps.
+//! used: joining it would cost an RCU grace period, ~10 ms, per run). Each run has
+//! directories of its own, joined by the child before exec (writing "0" to a `tasks` or
+//! `cgroup.procs` fd opened beforehand). Any part that cannot be created is simply missing
+//! and the caller falls back to rlimits and /proc sweeps.
+//!
+//! On v1 (hybrid) machines the directories are pooled per grader process instead of made and
+//! removed for every run (a v1 memory cgroup's `mkdir` and `rmdir` were the largest fixed
+//! cost of a run after the spawn): a run's set goes back to the pool only when every one of
+//! its directories is empty (no process left), and is reset when taken again: the peak
+//! (`memory.max_usage_in_bytes`), the limit-hit count (`memory.failcnt`) and the CPU time
+//! (`cpuacct.usage`) are zeroed, the limits written again when they differ, and the count
+//! that cannot be reset (`oom_kill` in `memory.oom_control`) is kept as a baseline. What the
+//! previous run left charged (page cache of files it read) is reclaimed with
+//! `memory.force_empty` when above [`RECLAIM_ABOVE`], and what remains is the baseline the
+//! next run's peak is measured from. Pooled directories are removed when the process exits.
+//! A cgroup holds no file, socket or IPC object of its own: a reused one shows the next run
+//! nothing of the last. Pure v2 keeps one directory per run (`memory.peak` and
+//! `memory.events` cannot be reset there before Linux 6.12).
 
 use std::fs;
 use std::io::Write as _;
@@ -15,6 +29,28 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// Charged memory left by the previous run above which a pooled memory cgroup is emptied
+/// (`memory.force_empty`) before its next run.
+pub const RECLAIM_ABOVE: u64 = 4 << 20;
+
+/// Sets of v1 directories waiting for their next run (see the module's documentation).
+static POOL: std::sync::Mutex<Vec<RunCgroups>> = std::sync::Mutex::new(Vec::new());
+
+/// At most this many sets wait in the pool (more than any number of parallel runs here).
+const POOL_SIZE: usize = 32;
+
+/// Removes the pooled directories when the process exits.
+extern "C" fn empty_pool_at_exit() {
+    let pooled = match POOL.lock() {
+        Ok(mut pool) => std::mem::take(&mut *pool),
+        Err(_) => return,
+    };
+    for mut cg in pooled {
+        cg.pooled = false;
+        cg.remove_dirs();
+    }
+}
 
 /// The per-run cgroups that could be created.
 #[derive(Debug, Default)]
@@ -33,6 +69,14 @@ pub struct RunCgroups {
     pub memory_limited: bool,
     /// Whether a process limit is enforced by a cgroup.
     pub pids_limited: bool,
+    /// The memory and process limits written (pooled sets are rewritten when they differ).
+    limits: (u64, u32),
+    /// `oom_kill` of the memory cgroup when this run took it (pooled sets keep counting).
+    oom_kill_base: u64,
+    /// What was charged to the memory cgroup when this run took it.
+    memory_base: u64,
+    /// Part of the pool's bookkeeping: false once removed for good.
+    pooled: bool,
 }
 
 /// Where the calling process sits in a hierarchy (from /proc/self/cgroup).
@@ -101,13 +145,104 @@ fn open_procs(dir: &Path) -> Option<OwnedFd> {
         .map(OwnedFd::from)
 }
 
+fn read_u64(path: &Path) -> Option<u64> {
+    fs::read_to_string(path).ok()?.trim().parse().ok()
+}
+
+fn oom_kills(dir: &Path) -> u64 {
+    fs::read_to_string(dir.join("memory.oom_control"))
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find_map(|l| l.strip_prefix("oom_kill "))
+                .and_then(|v| v.trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// Whether no process is left in the directory.
+fn is_empty(dir: &Path) -> bool {
+    let tasks = dir.join("tasks");
+    let file = if tasks.exists() {
+        tasks
+    } else {
+        dir.join("cgroup.procs")
+    };
+    fs::read_to_string(file).is_ok_and(|t| t.trim().is_empty())
+}
+
 impl RunCgroups {
-    /// Creates the run's cgroups and sets the limits; `enabled == false` creates none.
+    /// The run's cgroups with the limits set: a pooled set reset for it, or new directories;
+    /// `enabled == false` gives none.
     pub fn create(enabled: bool, memory_bytes: u64, processes: u32) -> RunCgroups {
-        let mut cg = RunCgroups::default();
         if !enabled {
-            return cg;
+            return RunCgroups::default();
         }
+        loop {
+            let taken = POOL.lock().ok().and_then(|mut pool| pool.pop());
+            let Some(mut cg) = taken else { break };
+            if cg.reset(memory_bytes, processes) {
+                return cg;
+            }
+            cg.pooled = false;
+            cg.remove_dirs();
+        }
+        let mut cg = Self::create_dirs(memory_bytes, processes);
+        // `GRADE_CGROUP_POOL=0`: one set per run, made and removed (to measure the pool).
+        let pool = std::env::var_os("GRADE_CGROUP_POOL").is_none_or(|v| v != "0");
+        cg.pooled = pool && cg.v2.is_none() && cg.tracks();
+        cg
+    }
+
+    /// Makes a pooled set ready for a new run; false when it cannot be (then removed).
+    fn reset(&mut self, memory_bytes: u64, processes: u32) -> bool {
+        if let Some(dir) = &self.v1_memory {
+            if self.limits.0 != memory_bytes {
+                let limit = memory_bytes.to_string();
+                // Lowering: the swap limit first (it may not be below the memory limit).
+                let _ = write(&dir.join("memory.memsw.limit_in_bytes"), &limit);
+                if !write(&dir.join("memory.limit_in_bytes"), &limit) {
+                    return false;
+                }
+                let _ = write(&dir.join("memory.memsw.limit_in_bytes"), &limit);
+            }
+            if read_u64(&dir.join("memory.usage_in_bytes")).unwrap_or(0) > RECLAIM_ABOVE {
+                let _ = write(&dir.join("memory.force_empty"), "0");
+            }
+            if !write(&dir.join("memory.max_usage_in_bytes"), "0")
+                || !write(&dir.join("memory.failcnt"), "0")
+            {
+                return false;
+            }
+            let _ = write(&dir.join("memory.memsw.max_usage_in_bytes"), "0");
+            self.oom_kill_base = oom_kills(dir);
+            self.memory_base = read_u64(&dir.join("memory.usage_in_bytes")).unwrap_or(0);
+        }
+        if let Some(dir) = &self.v1_pids {
+            if self.limits.1 != processes && !write(&dir.join("pids.max"), &processes.to_string()) {
+                return false;
+            }
+        }
+        if let Some(dir) = &self.v1_cpuacct {
+            if !write(&dir.join("cpuacct.usage"), "0") {
+                return false;
+            }
+        }
+        self.limits = (memory_bytes, processes);
+        let dirs = [&self.v1_memory, &self.v1_pids, &self.v1_cpuacct];
+        for dir in dirs.into_iter().flatten() {
+            match open_procs(dir) {
+                Some(fd) => self.join_fds.push(fd),
+                None => return false,
+            }
+        }
+        true
+    }
+
+    /// Creates new directories for a run and sets the limits.
+    fn create_dirs(memory_bytes: u64, processes: u32) -> RunCgroups {
+        let mut cg = RunCgroups::default();
+        cg.limits = (memory_bytes, processes);
         let name = format!(
             "grade-run-{}-{}",
             std::process::id(),
@@ -241,6 +376,7 @@ impl RunCgroups {
         if empty(dir) {
             return true; // the usual case: the program exited and left nothing behind
         }
+
         let mut pause = Duration::from_micros(20);
         let has_kill = self
             .v2
@@ -294,7 +430,8 @@ impl RunCgroups {
     pub fn peak_memory(&self) -> Option<u64> {
         let read = |p: PathBuf| -> Option<u64> { fs::read_to_string(p).ok()?.trim().parse().ok() };
         if let Some(dir) = &self.v1_memory {
-            return read(dir.join("memory.max_usage_in_bytes"));
+            return read(dir.join("memory.max_usage_in_bytes"))
+                .map(|peak| peak.saturating_sub(self.memory_base));
         }
         read(self.v2.as_ref()?.join("memory.peak"))
     }
@@ -312,7 +449,7 @@ impl RunCgroups {
                 .unwrap_or(0)
         };
         if let Some(dir) = &self.v1_memory {
-            return count(dir.join("memory.oom_control"), "oom_kill ") > 0;
+            return count(dir.join("memory.oom_control"), "oom_kill ") > self.oom_kill_base;
         }
         if let Some(dir) = &self.v2 {
             return count(dir.join("memory.events"), "oom_kill ") > 0;
@@ -341,8 +478,46 @@ impl RunCgroups {
         false
     }
 
-    /// Removes the directories (after the tree is dead); retries briefly while busy.
+    /// Done with the run (its tree is dead): back to the pool when every directory is empty,
+    /// else removed (retrying briefly while busy).
     pub fn remove(&mut self) {
+        self.join_fds.clear();
+        if self.pooled && self.tracks() {
+            let dirs = [&self.v1_memory, &self.v1_pids, &self.v1_cpuacct];
+            let empty = dirs.into_iter().flatten().all(|d| is_empty(d));
+            if empty {
+                if let Ok(mut pool) = POOL.lock() {
+                    if pool.len() < POOL_SIZE {
+                        static AT_EXIT: std::sync::Once = std::sync::Once::new();
+                        // SAFETY: registering a plain extern "C" function.
+                        AT_EXIT.call_once(|| unsafe {
+                            libc::atexit(empty_pool_at_exit);
+                        });
+                        pool.push(RunCgroups {
+                            v2: None,
+                            v1_memory: self.v1_memory.take(),
+                            v1_pids: self.v1_pids.take(),
+                            v1_cpuacct: self.v1_cpuacct.take(),
+                            join_fds: Vec::new(),
+                            memory_limited: self.memory_limited,
+                            pids_limited: self.pids_limited,
+                            limits: self.limits,
+                            oom_kill_base: 0,
+                            memory_base: 0,
+                            pooled: true,
+                        });
+                        self.pooled = false;
+                        return;
+                    }
+                }
+            }
+            self.pooled = false;
+        }
+        self.remove_dirs();
+    }
+
+    /// Removes the directories; retries briefly while busy.
+    fn remove_dirs(&mut self) {
         for dir in [
             self.v2.take(),
             self.v1_memory.take(),

@@ -50,13 +50,53 @@ pub struct Support {
     pub rootfs: bool,
 }
 
-/// Probes what works here, in short-lived children (cached).
+/// Probes what works here, in short-lived children (cached). The usual machine answers in
+/// two children started at once: one builds a run's whole root in new namespaces (which
+/// needs the user and mount namespaces and a new `/proc`, so it answers for them too), the
+/// other tries the keyring and, as root, the namespaces without a user namespace. Only where
+/// the root cannot be built are the smaller steps tried one by one.
 pub fn probe() -> Support {
     static SUPPORT: OnceLock<Support> = OnceLock::new();
     *SUPPORT.get_or_init(|| {
         let root = crate::run::sandbox::is_root();
         // A uid nobody uses, as the run would have it.
         let uid = crate::run::sandbox::per_run_uid();
+        let workdir = std::env::temp_dir();
+        let root_plan = super::rootfs::plan(&workdir, &[], None, true);
+        let namespaces_plan = mount_plan(root, uid);
+        let whole_root = start_child(|| {
+            in_new_namespaces_here(&namespaces_plan, root, uid, || {
+                // SAFETY: in the probe's child, pid 1 of its namespace, on a plan built before
+                // the fork.
+                unsafe { super::rootfs::apply(&root_plan).is_ok() }
+            })
+        });
+        const KEYRING: i32 = 1;
+        const PRIVILEGED: i32 = 2;
+        let others = start_child_code(|| {
+            // SAFETY: keyctl with a null name, then unshare, in a forked child.
+            unsafe {
+                let keyring = libc::syscall(
+                    libc::SYS_keyctl,
+                    KEYCTL_JOIN_SESSION_KEYRING,
+                    std::ptr::null::<libc::c_char>(),
+                ) >= 0;
+                let privileged = root && libc::unshare(RUN_NAMESPACES) == 0;
+                i32::from(keyring) * KEYRING + i32::from(privileged) * PRIVILEGED
+            }
+        });
+        let rootfs = finish_child(whole_root) == Some(0);
+        let bits = finish_child(others).unwrap_or(0);
+        let (keyring, privileged) = (bits & KEYRING != 0, bits & PRIVILEGED != 0);
+        if rootfs {
+            return Support {
+                user: true,
+                privileged,
+                keyring,
+                mount: true,
+                rootfs: true,
+            };
+        }
         let user = in_child(|| {
             // SAFETY: syscalls only, in a forked child.
             unsafe {
@@ -77,33 +117,12 @@ pub fn probe() -> Support {
                 // SAFETY: in the probe's child, pid 1 of its namespace.
                 unsafe { mount_proc(&mount_plan(root, uid)).is_ok() }
             });
-        let rootfs = mount && {
-            let workdir = std::env::temp_dir();
-            let plan = super::rootfs::plan(&workdir, &[], None, true);
-            in_new_namespaces(root, uid, || {
-                // SAFETY: in the probe's child, pid 1 of its namespace, on a plan built before
-                // the fork.
-                unsafe { super::rootfs::apply(&plan).is_ok() }
-            })
-        };
-        // SAFETY: unshare in a forked child.
-        let privileged = root && in_child(|| unsafe { libc::unshare(RUN_NAMESPACES) == 0 });
-        let keyring = in_child(|| {
-            // SAFETY: keyctl with a null name, in a forked child.
-            unsafe {
-                libc::syscall(
-                    libc::SYS_keyctl,
-                    KEYCTL_JOIN_SESSION_KEYRING,
-                    std::ptr::null::<libc::c_char>(),
-                ) >= 0
-            }
-        });
         Support {
             user,
             privileged,
             keyring,
             mount,
-            rootfs,
+            rootfs: false,
         }
     })
 }
@@ -132,7 +151,13 @@ fn mount_plan(root: bool, uid: u32) -> Plan {
 /// and `pid1` succeeded.
 fn in_new_namespaces(root: bool, uid: u32, pid1: impl Fn() -> bool) -> bool {
     let plan = mount_plan(root, uid);
-    in_child(|| {
+    in_child(|| in_new_namespaces_here(&plan, root, uid, &pid1))
+}
+
+/// The body of [`in_new_namespaces`], in the forked child that becomes the namespaces' owner
+/// (`plan` built before the fork: the child may not allocate).
+fn in_new_namespaces_here(plan: &Plan, root: bool, uid: u32, pid1: impl Fn() -> bool) -> bool {
+    {
         // SAFETY: syscalls only, in a forked child, on the plan built before the fork.
         unsafe {
             if root
@@ -142,7 +167,7 @@ fn in_new_namespaces(root: bool, uid: u32, pid1: impl Fn() -> bool) -> bool {
             {
                 return false;
             }
-            if apply_user(&plan).is_err() {
+            if apply_user(plan).is_err() {
                 return false;
             }
             let pid = libc::syscall(
@@ -162,7 +187,43 @@ fn in_new_namespaces(root: bool, uid: u32, pid1: impl Fn() -> bool) -> bool {
                 && libc::WIFEXITED(status)
                 && libc::WEXITSTATUS(status) == 0
         }
-    })
+    }
+}
+
+/// Starts `f` in a forked child whose exit status says whether it returned true (0) or not;
+/// the pid, or -1 when the fork failed. See [`finish_child`].
+fn start_child(f: impl Fn() -> bool) -> libc::pid_t {
+    start_child_code(|| if f() { 0 } else { 1 })
+}
+
+/// Starts `f` in a forked child that exits with what `f` returned (0 to 127).
+fn start_child_code(f: impl Fn() -> i32) -> libc::pid_t {
+    // SAFETY: the child only runs `f` (syscalls) and _exit.
+    unsafe {
+        let pid = libc::fork();
+        if pid == 0 {
+            libc::_exit(f().clamp(0, 127));
+        }
+        pid
+    }
+}
+
+/// Waits for a child of [`start_child`]: its exit status, `None` if it failed to start or
+/// did not exit normally.
+fn finish_child(pid: libc::pid_t) -> Option<i32> {
+    if pid <= 0 {
+        return None;
+    }
+    let mut status = 0;
+    // SAFETY: waiting for our own child.
+    unsafe {
+        while libc::waitpid(pid, &mut status, 0) < 0 {
+            if *libc::__errno_location() != libc::EINTR {
+                return None;
+            }
+        }
+    }
+    libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status))
 }
 
 /// Runs `f` in a forked child and returns what it returned (false if the fork failed).

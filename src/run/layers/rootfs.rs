@@ -2,7 +2,8 @@
 //! tmpfs becomes `/` (as bubblewrap and nsjail do it) and only what a program and its
 //! toolchain need is mounted on it: the system directories (`/usr`, and `/bin`, `/sbin`,
 //! `/lib*` as the links or directories they are), a few entries of `/etc`, a `/dev` of five
-//! devices (and the run's own terminal), the run's own `/proc`, an empty private `/tmp`, the
+//! devices (and the run's own terminal), the run's own `/proc`, an empty private `/tmp` (with
+//! `/dev/shm` a link to a directory in it: POSIX shared memory of the run's own), the
 //! resolved toolchain's own directories and the submission read-only, and the working
 //! directory read-write. Everything else — the grader's binary and its other copies, an
 //! instructor's cases and references, the output directory, the build cache, other
@@ -63,6 +64,9 @@ const ETC: &[&str] = &[
 
 /// The devices of `/dev` (with `tty`, which is the run's own terminal or none).
 const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom", "tty"];
+
+/// What the run's `/dev/shm` leads to: a directory in its own `/tmp` tmpfs.
+const SHM_DIR: &str = "/tmp/.shm";
 
 /// One step of building the root, every path in the new root (sources under the old one).
 #[derive(Debug)]
@@ -373,6 +377,11 @@ pub fn plan(workdir: &Path, readable: &[PathBuf], terminal: Option<&Path>, devpt
         ("/proc/self/fd/1", "/dev/stdout"),
         ("/proc/self/fd/2", "/dev/stderr"),
         ("pts/ptmx", "/dev/ptmx"),
+        // POSIX shared memory and named semaphores (glibc's `shm_open`, `sem_open` and
+        // Python's multiprocessing use /dev/shm): a directory of the run's own, private
+        // `/tmp` (created below), so they work inside a run, never between runs, and cost
+        // no mount of their own.
+        (SHM_DIR, "/dev/shm"),
     ] {
         b.steps.push(StepSpec::Symlink(
             PathBuf::from(target),
@@ -380,6 +389,7 @@ pub fn plan(workdir: &Path, readable: &[PathBuf], terminal: Option<&Path>, devpt
         ));
     }
     b.steps.push(StepSpec::Dir(PathBuf::from("/dev/pts")));
+    b.steps.push(StepSpec::Dir(PathBuf::from(SHM_DIR)));
     if let Some(tty) = terminal {
         b.steps.push(StepSpec::File(tty.to_path_buf()));
         b.steps.push(StepSpec::Bind {

@@ -1,10 +1,12 @@
 /* Hostile probes of per-run isolation, chosen by argv[1]. Prints LEAK-... when one gets through. */
 #include <errno.h>
 #include <fcntl.h>
+#include <semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ipc.h>
+#include <sys/mman.h>
 #include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -91,6 +93,34 @@ static void ttys(void) {
     printf("ttys done\n");
 }
 
+/* POSIX shared memory and a named semaphore: made, then opened again by name and used, as
+   two processes of one program would. Prints "posix works" when both do. */
+static void posix_create(const char *name) {
+    int fd = shm_open(name, O_CREAT | O_RDWR, 0600);
+    if (fd < 0) { printf("shm_open failed %s\n", strerror(errno)); return; }
+    if (ftruncate(fd, 4096) != 0) { printf("ftruncate failed %s\n", strerror(errno)); return; }
+    char *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) { printf("mmap failed %s\n", strerror(errno)); return; }
+    strcpy(p, "SECRET-POSIX");
+    int again = shm_open(name, O_RDONLY, 0);
+    char *q = again < 0 ? MAP_FAILED : mmap(NULL, 4096, PROT_READ, MAP_SHARED, again, 0);
+    if (q == MAP_FAILED || strcmp(q, "SECRET-POSIX") != 0) { printf("shm reopen failed\n"); return; }
+    sem_t *s = sem_open(name, O_CREAT, 0600, 0);
+    if (s == SEM_FAILED) { printf("sem_open failed %s\n", strerror(errno)); return; }
+    sem_t *t = sem_open(name, 0);
+    if (t == SEM_FAILED || sem_post(s) != 0 || sem_trywait(t) != 0) { printf("sem reuse failed\n"); return; }
+    sem_post(s);
+    printf("posix works\n");
+}
+
+/* What another run may have left: the shared memory object or the semaphore by name. */
+static void posix_find(const char *name) {
+    int fd = shm_open(name, O_RDONLY, 0);
+    if (fd >= 0) printf("LEAK-POSIX-SHM\n"); else printf("posix shm absent\n");
+    sem_t *s = sem_open(name, 0);
+    if (s != SEM_FAILED) printf("LEAK-POSIX-SEM\n"); else printf("posix sem absent\n");
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) return 2;
     const char *mode = argv[1];
@@ -101,6 +131,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(mode, "key-find")) key_find();
     else if (!strcmp(mode, "unix-names") && argc > 2) unix_names(argv[2]);
     else if (!strcmp(mode, "ttys")) ttys();
+    else if (!strcmp(mode, "posix-create") && argc > 2) posix_create(argv[2]);
+    else if (!strcmp(mode, "posix-find") && argc > 2) posix_find(argv[2]);
     else return 2;
     return 0;
 }
