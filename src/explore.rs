@@ -13,10 +13,11 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use serde::Serialize;
 
+use crate::assignments::{Assignment, Explore};
 use crate::cases::{self, CaseTree};
 use crate::check::{self, Check, StudentRun};
 use crate::drive::generate::{self, Game};
-use crate::games::{self, collect, Assignment, Setup};
+use crate::games::{self, collect, Setup};
 use crate::results::CheckResult;
 use crate::run::{self, EndOfInput, Ending, Limits, RunSpec};
 use crate::submission::{self, PrepareOptions, Submission};
@@ -97,8 +98,7 @@ pub fn parse_duration(text: &str) -> anyhow::Result<Duration> {
 
 /// Seed of game `index`: distinct for every (seed, index) pair.
 fn game_seed(seed: u64, index: usize) -> u64 {
-    let mut rng =
-        crate::games::silver_dollar::SplitMix64::new(seed ^ (index as u64).rotate_left(32));
+    let mut rng = crate::games::SplitMix64::new(seed ^ (index as u64).rotate_left(32));
     rng.next_u64()
 }
 
@@ -127,10 +127,7 @@ impl Explorer<'_> {
             Some(text) => {
                 let name = self.args.first()?.clone();
                 let board = collect::Board::parse(Path::new(&name), text).ok()?;
-                Some((
-                    Setup::Collect(board),
-                    vec![(name, text.clone().into_bytes())],
-                ))
+                Some((Setup::new(board), vec![(name, text.clone().into_bytes())]))
             }
         }
     }
@@ -311,12 +308,8 @@ pub fn explore(
     assignment: Assignment,
     options: &ExploreOptions,
 ) -> anyhow::Result<Exploration> {
-    if assignment == Assignment::SilverDollar {
-        bail!(
-            "silver_dollar starts from the program's own random strip, so its games cannot be \
-             replayed and shrunk; its driven cases (random-game, all-illegal-moves) already play \
-             random games: grade SUBMISSION -a silver_dollar"
-        );
+    if let Explore::Unavailable(why) = assignment.def().explore {
+        bail!("{why}");
     }
     let started = Instant::now();
     let tree = CaseTree::open(options.cases.as_deref())?;

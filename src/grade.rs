@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use anyhow::bail;
 
 use crate::analyze;
+use crate::assignments::Assignment;
 use crate::cases::{Case, CaseSet};
 use crate::check::Level;
 use crate::check::{self, Check, CheckKind, StudentRun};
@@ -162,7 +163,7 @@ pub fn grade(
     let requirements =
         analyze::requirements::evaluate(set.assignment, &program, &set.requirement_weights);
     let mut notes = prepared.notes.clone();
-    let resized = resized_submissions(sources, &selected, &prepare_options);
+    let resized = resized_submissions(sources, set.assignment, &selected, &prepare_options);
     for (size, built) in &resized {
         match built {
             Resize::Built(_, change) => notes.push(format!(
@@ -239,10 +240,12 @@ enum Resize {
     NoSource(String),
 }
 
-/// connect6's "change a single variable N": for each board size a selected case asks for, the
-/// submission rebuilt with its board-size constant set to that size, or why it cannot be.
+/// A handout's "change a single variable N" (connect6): for each board size a selected case
+/// asks for, the submission rebuilt with its board-size constant set to that size, or why it
+/// cannot be.
 fn resized_submissions(
     submission: &Path,
+    assignment: Assignment,
     selected: &[&Case],
     options: &submission::PrepareOptions,
 ) -> std::collections::BTreeMap<usize, Resize> {
@@ -255,7 +258,7 @@ fn resized_submissions(
             let resized = if analyze::Program::load(submission).language.is_none() {
                 Resize::NoSource("the submission has no source to rebuild with another size".into())
             } else {
-                match resized_submission(submission, size, options) {
+                match resized_submission(submission, assignment, size, options) {
                     Ok((built, change)) => Resize::Built(built, change),
                     Err(reason) => Resize::Unchangeable(reason),
                 }
@@ -267,10 +270,15 @@ fn resized_submissions(
 
 fn resized_submission(
     submission: &Path,
+    assignment: Assignment,
     size: usize,
     options: &submission::PrepareOptions,
 ) -> Result<(Submission, String), String> {
-    let edit = analyze::resize::board_size(submission, size)?;
+    let resize = assignment
+        .def()
+        .resize
+        .ok_or_else(|| format!("{assignment} has no board size to change"))?;
+    let edit = (resize.edit)(submission, size)?;
     let copy = tempfile::Builder::new()
         .prefix("grade-resized-")
         .tempdir()

@@ -7,6 +7,7 @@
 //! canonical transcripts the checks compare against.
 
 pub mod analyze;
+pub mod assignments;
 pub mod cases;
 pub mod check;
 pub mod class;

@@ -38,7 +38,7 @@ proptest! {
             input.push("1".into());
             input.push("n".into());
         }
-        let recording = record(&Setup::Nim, &input);
+        let recording = record(&Setup::new(grade::games::nim::NewGame), &input);
         let text = recording.transcript.terminal_text();
         prop_assert!(text.contains("Game Over - "));
         prop_assert!(!recording.wanted_more_input, "{}", text);
@@ -55,7 +55,7 @@ proptest! {
                 input.push(p.to_string());
             }
         }
-        let recording = record(&Setup::M, &input);
+        let recording = record(&Setup::new(grade::games::m::NewGame), &input);
         let text = recording.transcript.terminal_text();
         prop_assert!(
             text.ends_with("Player 1 wins!\n")
@@ -75,7 +75,7 @@ proptest! {
                 input.push(format!("{}{r}", char::from(b'A' + c as u8)));
             }
         }
-        let recording = record(&Setup::Connect6 { size }, &input);
+        let recording = record(&Setup::new(grade::games::connect6::BoardSize(size)), &input);
         let text = recording.transcript.terminal_text();
         prop_assert!(
             text.ends_with("Black wins!\n")
@@ -109,7 +109,7 @@ proptest! {
                 }
             }
         }
-        let recording = record(&Setup::Collect(board), &input);
+        let recording = record(&Setup::new(board), &input);
         let transcript = recording.transcript.terminal_text();
         prop_assert!(transcript.ends_with("Game over\n"), "{}", transcript);
         prop_assert!(!recording.wanted_more_input);
@@ -130,7 +130,7 @@ proptest! {
                 input.push(format!("{c} 1"));
             }
         }
-        let recording = record(&Setup::SilverDollar(Start::Seeded(seed)), &input);
+        let recording = record(&Setup::new(Start::Seeded(seed)), &input);
         let text = recording.transcript.terminal_text();
         prop_assert!(
             text.ends_with("Player 1 wins!\n") || text.ends_with("Player 2 wins!\n"),
@@ -144,7 +144,7 @@ proptest! {
         let strip = parse_strip("_ _ 0 _ 1 _ _ _ 2").expect("strip");
         let mut input = vec![answer];
         input.extend(prefix);
-        let _ = record(&Setup::SilverDollar(Start::Strip(strip)), &input);
+        let _ = record(&Setup::new(Start::Strip(strip)), &input);
     }
 
     #[test]

@@ -7,16 +7,7 @@ use std::path::Path;
 use super::requirements::SizeConstant;
 use super::{descendants, Program, SourceFile, SourceLanguage};
 
-/// A submission's source with its board-size constant changed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Resized {
-    /// The file changed, relative to the submission (its name for a single file).
-    pub file: String,
-    /// The file's new text.
-    pub text: String,
-    /// What was changed, for notes ("`N = 19` at connect6.cpp:14 set to 10").
-    pub change: String,
-}
+use crate::assignments::Resized;
 
 /// Python's and Java's board-size constants: a module-level `N = 19`, a `static final int N =
 /// 19` field.

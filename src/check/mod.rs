@@ -498,7 +498,7 @@ mod tests {
     fn leaving_a_driven_game_early_fails_the_exit_check() {
         // The reference read three lines and finished its game; the program read one and left.
         let strip = crate::games::silver_dollar::parse_strip("_ _ 0").expect("strip");
-        let setup = Setup::SilverDollar(crate::games::silver_dollar::Start::Strip(strip));
+        let setup = Setup::new(crate::games::silver_dollar::Start::Strip(strip));
         let reference = record(&setup, &["1", "0 1", "0 1"]);
         assert!(!reference.wanted_more_input);
         let mut t = Transcript::new();
@@ -525,7 +525,10 @@ mod tests {
         // Player first, taking 3, 2, 3: the computer removes 1 (18 → 17), 2 (15 → 13) and
         // 1 (10 → 9). The student's third move is 3 instead: 2 of 3 moves match before the
         // first difference, so the check earns 2/3 of its 9 points = 6.
-        let reference = record(&Setup::Nim, &["y", "3", "2", "3"]);
+        let reference = record(
+            &Setup::new(crate::games::nim::NewGame),
+            &["y", "3", "2", "3"],
+        );
         let mut seen = 0;
         let mut t = Transcript::new();
         for event in reference.transcript.events() {
@@ -597,7 +600,7 @@ mod tests {
     #[test]
     fn without_a_game_the_other_checks_earn_nothing() {
         // Player first, taking 3: the reference shows "Player Turn" after "y" and asks again.
-        let reference = record(&Setup::Nim, &["y", "3"]);
+        let reference = record(&Setup::new(crate::games::nim::NewGame), &["y", "3"]);
         let game = Check {
             name: "turn-order".into(),
             weight: 1.0,
@@ -689,7 +692,7 @@ mod tests {
                 kind: CheckKind::Exit { code: false },
             },
         ];
-        let reference = record(&Setup::Nim, &["3"]);
+        let reference = record(&Setup::new(crate::games::nim::NewGame), &["3"]);
         let mut t = Transcript::new();
         t.push_input("3");
         let run = StudentRun {

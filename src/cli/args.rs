@@ -7,7 +7,7 @@ use std::time::Duration;
 use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::games::Assignment;
+use crate::assignments::Assignment;
 use crate::grade::GradeOptions;
 use crate::report::gradescope::HiddenVisibility;
 use crate::report::Format;
@@ -439,11 +439,11 @@ impl From<&LimitArgs> for LimitOverrides {
     }
 }
 
-/// The five assignments as clap's possible values: `--assignment <TAB>` completes their names
+/// The registered assignments as clap's possible values: `--assignment <TAB>` completes their names
 /// in bash, zsh and fish, and `--help` lists them with their titles.
 impl ValueEnum for Assignment {
     fn value_variants<'a>() -> &'a [Self] {
-        &Assignment::ALL
+        Assignment::ALL
     }
 
     fn to_possible_value(&self) -> Option<PossibleValue> {

@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
+use crate::assignments::Assignment;
 use crate::cases::{self, CaseTree};
-use crate::games::Assignment;
 use crate::grade::{grade, sandbox_layers, GradeOptions};
 use crate::report;
 use crate::run;

@@ -119,7 +119,13 @@ mod tests {
     #[test]
     fn a_script_drives_the_reference_like_recording_does() {
         let lines: Vec<String> = ["3", "2", "1"].iter().map(|s| s.to_string()).collect();
-        let driven = record_driven(&Setup::Nim, &mut Script::new(&lines));
-        assert_eq!(driven, games::record(&Setup::Nim, &lines));
+        let driven = record_driven(
+            &Setup::new(crate::games::nim::NewGame),
+            &mut Script::new(&lines),
+        );
+        assert_eq!(
+            driven,
+            games::record(&Setup::new(crate::games::nim::NewGame), &lines)
+        );
     }
 }

@@ -9,8 +9,8 @@ use serde::Deserialize;
 
 use super::ReferenceStart;
 use crate::check::strip::{self, Start};
-use crate::games::silver_dollar::{parse_strip, CoinStrip, SplitMix64, Start as GameStart};
-use crate::games::Setup;
+use crate::games::silver_dollar::{parse_strip, CoinStrip, Start as GameStart};
+use crate::games::{Setup, SplitMix64};
 use crate::run::InputSource;
 use crate::transcript::Transcript;
 
@@ -298,7 +298,7 @@ pub fn reference_start(student: &Transcript) -> ReferenceStart {
         Some(start) => match parse_strip(&start.board()) {
             Ok(squares) => {
                 let finished = !CoinStrip::from_squares(&squares).has_move();
-                let setup = Setup::SilverDollar(GameStart::Strip(squares));
+                let setup = Setup::new(GameStart::Strip(squares));
                 if finished {
                     ReferenceStart::Finished(setup)
                 } else {
@@ -420,7 +420,7 @@ mod tests {
             Illegal::LandOnNeighbour,
             Illegal::OffEdge,
         ];
-        let setup = Setup::SilverDollar(GameStart::Strip(
+        let setup = Setup::new(GameStart::Strip(
             parse_strip("_ _ 0 _ _ 1 _ _ 2").expect("strip"),
         ));
         let recording = record_driven(&setup, &mut plan(Strategy::Smallest, all).player());

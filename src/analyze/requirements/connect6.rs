@@ -11,7 +11,7 @@ use crate::analyze::{ancestor, descendants, Program, SourceFile, SourceLanguage}
 use crate::results::Finding;
 
 /// Connect6's requirements on the code.
-pub(super) const REQUIREMENTS: &[Requirement] = &[
+pub(crate) const REQUIREMENTS: &[Requirement] = &[
     Requirement {
         name: "warnings",
         quote: "Free of compilation errors and warnings;",
@@ -426,7 +426,6 @@ fn board_size_constant(program: &Program) -> Verdict {
 #[cfg(test)]
 mod tests {
     use super::super::tests::verdict;
-    use crate::games::Assignment;
 
     const GOOD: &str = r#"#include <iostream>
 using namespace std;
@@ -463,7 +462,7 @@ int main() { show(); return 0; }
 "#;
 
     fn check(name: &str, text: &str) -> super::Verdict {
-        verdict(Assignment::Connect6, name, "connect6.cpp", text)
+        verdict(super::REQUIREMENTS, name, "connect6.cpp", text)
     }
 
     #[test]

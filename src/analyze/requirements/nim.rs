@@ -12,7 +12,7 @@ use crate::analyze::{ancestor, Program, SourceFile, SourceLanguage};
 use crate::results::Finding;
 
 /// Nim's requirements on the code.
-pub(super) const REQUIREMENTS: &[Requirement] = &[
+pub(crate) const REQUIREMENTS: &[Requirement] = &[
     Requirement {
         name: "do-while-input",
         quote: "Use do while loops when asking the user for inputs.",
@@ -201,10 +201,9 @@ fn for_loop_matches(program: &Program) -> Verdict {
 #[cfg(test)]
 mod tests {
     use super::super::tests::verdict;
-    use crate::games::Assignment;
 
     fn check(name: &str, text: &str) -> super::Verdict {
-        verdict(Assignment::Nim, name, "nim.cpp", text)
+        verdict(super::REQUIREMENTS, name, "nim.cpp", text)
     }
 
     const GOOD: &str = r#"#include <iostream>

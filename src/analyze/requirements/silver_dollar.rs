@@ -9,7 +9,7 @@ use crate::analyze::{ancestor, Program, SourceFile, SourceLanguage};
 use crate::results::Finding;
 
 /// Silver Dollar's requirements on the code.
-pub(super) const REQUIREMENTS: &[Requirement] = &[
+pub(crate) const REQUIREMENTS: &[Requirement] = &[
     Requirement {
         name: "two-classes",
         quote: "You should write your program in two Java classes: a class called `CoinStrip` representing the game board, and a class called `PlayGame` that actually runs the game.",
