@@ -10,7 +10,6 @@
 pub mod collect;
 pub mod connect6;
 pub mod m;
-pub mod nim;
 pub mod silver_dollar;
 
 use std::any::Any;

@@ -9,9 +9,8 @@
 //! list.
 
 pub(crate) mod connect6;
-mod cpp;
+pub(crate) mod cpp;
 pub(crate) mod m;
-pub(crate) mod nim;
 pub(crate) mod silver_dollar;
 
 use std::collections::BTreeMap;

@@ -3,11 +3,11 @@
 
 use tree_sitter::Node;
 
-use super::cpp::{
+use crate::analyze::requirements::cpp::{
     called_in_loops, called_name, enclosing_function, function_name, innermost_loop, input_reads,
     simple_name,
 };
-use super::{Requirement, Verdict};
+use crate::analyze::requirements::{Requirement, Verdict};
 use crate::analyze::{ancestor, Program, SourceFile, SourceLanguage};
 use crate::results::Finding;
 
@@ -200,7 +200,7 @@ fn for_loop_matches(program: &Program) -> Verdict {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::verdict;
+    use crate::analyze::requirements::tests::verdict;
 
     fn check(name: &str, text: &str) -> super::Verdict {
         verdict(super::REQUIREMENTS, name, "nim.cpp", text)
