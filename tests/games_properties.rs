@@ -55,7 +55,7 @@ proptest! {
                 input.push(p.to_string());
             }
         }
-        let recording = record(&Setup::new(grade::games::m::NewGame), &input);
+        let recording = record(&Setup::new(grade::assignments::m::game::NewGame), &input);
         let text = recording.transcript.terminal_text();
         prop_assert!(
             text.ends_with("Player 1 wins!\n")

@@ -6,11 +6,11 @@
 //! games' own rules (or reads it from the reference's screen), so a generated game is a fixed
 //! list of lines that can be replayed on a student's program and shrunk.
 
+use crate::assignments::m::game::GameOfM;
 use crate::assignments::nim::game as nim;
 use crate::assignments::{Assignment, Explore};
 use crate::games::collect::{self, Board as CollectBoard, Selection};
 use crate::games::connect6::{self, Board as Connect6Board};
-use crate::games::m::GameOfM;
 use crate::games::{self, Setup, SplitMix64};
 
 /// One generated game: the reference's setup and the lines typed.
@@ -119,18 +119,18 @@ pub fn m_game(rng: &mut Rng) -> Game {
             let p = rng.below(12) as i64;
             (n.to_string(), p.to_string())
         } else {
-            let free: Vec<usize> = (0..crate::games::m::SLOTS)
+            let free: Vec<usize> = (0..crate::assignments::m::game::SLOTS)
                 .filter(|&i| {
                     game.problems("0", &(i + 1).to_string())
                         .iter()
-                        .all(|p| *p != crate::games::m::ERR_OCCUPIED)
+                        .all(|p| *p != crate::assignments::m::game::ERR_OCCUPIED)
                 })
                 .collect();
             let unused: Vec<u8> = (0..=9u8)
                 .filter(|n| {
                     game.problems(&n.to_string(), "1")
                         .iter()
-                        .all(|p| *p != crate::games::m::ERR_USED)
+                        .all(|p| *p != crate::assignments::m::game::ERR_USED)
                 })
                 .collect();
             let n = rng.pick(&unused).copied().unwrap_or(0);
@@ -147,7 +147,7 @@ pub fn m_game(rng: &mut Rng) -> Game {
         lines.push(position);
     }
     Game {
-        setup: Setup::new(crate::games::m::NewGame),
+        setup: Setup::new(crate::assignments::m::game::NewGame),
         board_file: None,
         lines,
     }

@@ -9,7 +9,6 @@
 
 pub mod collect;
 pub mod connect6;
-pub mod m;
 pub mod silver_dollar;
 
 use std::any::Any;

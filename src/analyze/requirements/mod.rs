@@ -10,7 +10,6 @@
 
 pub(crate) mod connect6;
 pub(crate) mod cpp;
-pub(crate) mod m;
 pub(crate) mod silver_dollar;
 
 use std::collections::BTreeMap;

@@ -3,7 +3,7 @@
 
 use tree_sitter::Node;
 
-use super::{Requirement, Verdict};
+use crate::analyze::requirements::{Requirement, Verdict};
 use crate::analyze::{descendants, Program, SourceFile, SourceLanguage};
 use crate::results::Finding;
 
@@ -260,7 +260,7 @@ fn loop_turns(program: &Program) -> Verdict {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::verdict;
+    use crate::analyze::requirements::tests::verdict;
 
     fn check(name: &str, text: &str) -> super::Verdict {
         verdict(super::REQUIREMENTS, name, "m.py", text)
