@@ -13,11 +13,12 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use serde::Serialize;
 
+use crate::assignments::collect::game as collect;
 use crate::assignments::{Assignment, Explore};
 use crate::cases::{self, CaseTree};
 use crate::check::{self, Check, StudentRun};
 use crate::drive::generate::{self, Game};
-use crate::games::{self, collect, Setup};
+use crate::games::{self, Setup};
 use crate::results::CheckResult;
 use crate::run::{self, EndOfInput, Ending, Limits, RunSpec};
 use crate::submission::{self, PrepareOptions, Submission};

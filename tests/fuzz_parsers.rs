@@ -10,11 +10,11 @@
 
 use std::path::{Path, PathBuf};
 
+use grade::assignments::collect::game::Board;
 use grade::cases::{load, CaseTree};
 use grade::check::board::{self, BoardSpec};
 use grade::check::strip;
 use grade::check::view::{InputShown, View};
-use grade::games::collect::Board;
 use grade::report::escape;
 use grade::submission::archive::{self, Format};
 use grade::submission::ARCHIVE_CAPS;

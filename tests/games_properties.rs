@@ -3,8 +3,9 @@
 
 use std::path::Path;
 
+use grade::assignments::collect::game as collect;
 use grade::games::silver_dollar::{parse_strip, Start};
-use grade::games::{collect, record, Setup};
+use grade::games::{record, Setup};
 use proptest::prelude::*;
 
 /// A line that is often meaningful to some game and often garbage.

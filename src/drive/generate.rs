@@ -6,10 +6,10 @@
 //! games' own rules (or reads it from the reference's screen), so a generated game is a fixed
 //! list of lines that can be replayed on a student's program and shrunk.
 
+use crate::assignments::collect::game::{self as collect, Board as CollectBoard, Selection};
 use crate::assignments::m::game::GameOfM;
 use crate::assignments::nim::game as nim;
 use crate::assignments::{Assignment, Explore};
-use crate::games::collect::{self, Board as CollectBoard, Selection};
 use crate::games::connect6::{self, Board as Connect6Board};
 use crate::games::{self, Setup, SplitMix64};
 
