@@ -76,7 +76,7 @@ proptest! {
                 input.push(format!("{}{r}", char::from(b'A' + c as u8)));
             }
         }
-        let recording = record(&Setup::new(grade::games::connect6::BoardSize(size)), &input);
+        let recording = record(&Setup::new(grade::assignments::connect6::game::BoardSize(size)), &input);
         let text = recording.transcript.terminal_text();
         prop_assert!(
             text.ends_with("Black wins!\n")

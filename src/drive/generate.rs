@@ -7,10 +7,10 @@
 //! list of lines that can be replayed on a student's program and shrunk.
 
 use crate::assignments::collect::game::{self as collect, Board as CollectBoard, Selection};
+use crate::assignments::connect6::game::{self as connect6, Board as Connect6Board};
 use crate::assignments::m::game::GameOfM;
 use crate::assignments::nim::game as nim;
 use crate::assignments::{Assignment, Explore};
-use crate::games::connect6::{self, Board as Connect6Board};
 use crate::games::{self, Setup, SplitMix64};
 
 /// One generated game: the reference's setup and the lines typed.

@@ -7,7 +7,6 @@
 //! game needs before the first prompt (board file, seed, size), parsed from the game
 //! arguments by the assignment's descriptor.
 
-pub mod connect6;
 pub mod silver_dollar;
 
 use std::any::Any;

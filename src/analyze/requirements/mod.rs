@@ -8,7 +8,6 @@
 //! An assignment's requirements live in one file each; adding one is an entry in that file's
 //! list.
 
-pub(crate) mod connect6;
 pub(crate) mod cpp;
 pub(crate) mod silver_dollar;
 
@@ -164,13 +163,6 @@ fn evaluate_one(requirement: &Requirement, program: &Program, points: f64) -> Re
         detail: verdict.detail,
         findings: verdict.findings,
     }
-}
-
-pub use connect6::SizeConstant;
-
-/// connect6's board-size constants in a C or C++ program (see [`crate::analyze::resize`]).
-pub fn board_size_constants(program: &Program) -> Vec<SizeConstant> {
-    connect6::size_constants(program)
 }
 
 /// The names of an assignment's requirements, for messages about unknown ones.

@@ -5,8 +5,8 @@
 
 use tree_sitter::Node;
 
-use super::cpp::{function_declarator, function_name, simple_name};
-use super::{Requirement, Verdict};
+use crate::analyze::requirements::cpp::{function_declarator, function_name, simple_name};
+use crate::analyze::requirements::{Requirement, Verdict};
 use crate::analyze::{ancestor, descendants, Program, SourceFile, SourceLanguage};
 use crate::results::Finding;
 
@@ -425,7 +425,7 @@ fn board_size_constant(program: &Program) -> Verdict {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::verdict;
+    use crate::analyze::requirements::tests::verdict;
 
     const GOOD: &str = r#"#include <iostream>
 using namespace std;

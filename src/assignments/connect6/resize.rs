@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use super::requirements::SizeConstant;
-use super::{descendants, Program, SourceFile, SourceLanguage};
+use super::requirements::{size_constants, SizeConstant};
+use crate::analyze::{descendants, Program, SourceFile, SourceLanguage};
 
 use crate::assignments::Resized;
 
@@ -83,9 +83,7 @@ pub fn board_size(submission: &Path, size: usize) -> Result<Resized, String> {
         None => {
             return Err("the submission has no C, C++, Java or Python source to rebuild".into())
         }
-        Some(SourceLanguage::C | SourceLanguage::Cpp) => {
-            super::requirements::board_size_constants(&program)
-        }
+        Some(SourceLanguage::C | SourceLanguage::Cpp) => size_constants(&program),
         Some(_) => other_constants(&program, "19"),
     };
     let constant = match constants.as_slice() {
