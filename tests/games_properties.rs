@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use grade::assignments::collect::game as collect;
-use grade::games::silver_dollar::{parse_strip, Start};
+use grade::assignments::silver_dollar::game::{parse_strip, Start};
 use grade::games::{record, Setup};
 use proptest::prelude::*;
 

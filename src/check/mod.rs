@@ -497,8 +497,8 @@ mod tests {
     #[test]
     fn leaving_a_driven_game_early_fails_the_exit_check() {
         // The reference read three lines and finished its game; the program read one and left.
-        let strip = crate::games::silver_dollar::parse_strip("_ _ 0").expect("strip");
-        let setup = Setup::new(crate::games::silver_dollar::Start::Strip(strip));
+        let strip = crate::assignments::silver_dollar::game::parse_strip("_ _ 0").expect("strip");
+        let setup = Setup::new(crate::assignments::silver_dollar::game::Start::Strip(strip));
         let reference = record(&setup, &["1", "0 1", "0 1"]);
         assert!(!reference.wanted_more_input);
         let mut t = Transcript::new();

@@ -8,8 +8,8 @@
 use serde::Deserialize;
 
 use super::ReferenceStart;
+use crate::assignments::silver_dollar::game::{parse_strip, CoinStrip, Start as GameStart};
 use crate::check::strip::{self, Start};
-use crate::games::silver_dollar::{parse_strip, CoinStrip, Start as GameStart};
 use crate::games::{Setup, SplitMix64};
 use crate::run::InputSource;
 use crate::transcript::Transcript;
@@ -313,8 +313,8 @@ pub fn reference_start(student: &Transcript) -> ReferenceStart {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::assignments::silver_dollar::game::parse_strip;
     use crate::drive::record_driven;
-    use crate::games::silver_dollar::parse_strip;
 
     fn strip(text: &str) -> CoinStrip {
         CoinStrip::from_squares(&parse_strip(text).expect("strip"))
@@ -389,7 +389,7 @@ mod tests {
             ] {
                 if let Some(line) = illegal_move(&s, kind) {
                     let mut copy = s.clone();
-                    let legal = crate::games::silver_dollar::parse_move(&line)
+                    let legal = crate::assignments::silver_dollar::game::parse_move(&line)
                         .is_some_and(|(c, d)| copy.apply(c, d));
                     assert!(!legal, "{kind:?} on {text}: {line}");
                 }

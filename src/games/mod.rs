@@ -7,8 +7,6 @@
 //! game needs before the first prompt (board file, seed, size), parsed from the game
 //! arguments by the assignment's descriptor.
 
-pub mod silver_dollar;
-
 use std::any::Any;
 use std::fmt;
 use std::path::PathBuf;

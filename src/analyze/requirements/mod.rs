@@ -9,7 +9,6 @@
 //! list.
 
 pub(crate) mod cpp;
-pub(crate) mod silver_dollar;
 
 use std::collections::BTreeMap;
 

@@ -1,14 +1,17 @@
 //! The Silver Dollar Game (CSCI 2101, Java): coins on a strip move left; the program draws
 //! its own random strip, so cases drive it move by move from the strip it printed.
 
+pub mod game;
+pub mod requirements;
+
 use std::path::Path;
 
 use crate::analyze::SourceLanguage;
 use crate::assignments::{Assignment, AssignmentDef, Explore};
 use crate::cases::schema::DriveSpec;
 use crate::drive::{silver_dollar as driver, Driver};
-use crate::games::silver_dollar::Start;
 use crate::games::{fresh_seed, Setup, SetupError};
+use game::Start;
 
 /// Silver Dollar's registration line in [`crate::assignments::ASSIGNMENTS`].
 pub const ASSIGNMENT: Assignment = Assignment::new(&DEF);
@@ -27,7 +30,7 @@ pub const DEF: AssignmentDef = AssignmentDef {
          random games: grade SUBMISSION -a silver_dollar",
     ),
     driver: Some(drive),
-    requirements: crate::analyze::requirements::silver_dollar::REQUIREMENTS,
+    requirements: requirements::REQUIREMENTS,
     resize: None,
 };
 

@@ -4,7 +4,7 @@
 
 use tree_sitter::Node;
 
-use super::{Requirement, Verdict};
+use crate::analyze::requirements::{Requirement, Verdict};
 use crate::analyze::{ancestor, Program, SourceFile, SourceLanguage};
 use crate::results::Finding;
 
@@ -312,8 +312,8 @@ fn tostring(program: &Program) -> Verdict {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::program;
     use super::*;
+    use crate::analyze::requirements::tests::program;
 
     const PLAY: &str = r#"import java.util.Scanner;
 public class PlayGame {
