@@ -6,22 +6,13 @@ mod support;
 
 use support::*;
 
-const ASSIGNMENTS: [(&str, &[&str]); 5] = [
-    ("nim", &[]),
-    ("m", &[]),
-    ("collect", &[]),
-    ("connect6", &[]),
-    // A new random strip every run, as a student's program draws: the driver plays from it.
-    (
-        "silver_dollar",
-        &["--seed", "$(od -An -N4 -tu4 /dev/urandom)"],
-    ),
-];
-
 #[test]
 fn the_reference_run_as_a_student_scores_full_marks_default_and_strict() {
-    for (assignment, game_args) in ASSIGNMENTS {
-        let student = reference_as_student(assignment, game_args);
+    // Every registered assignment. `grade play` draws what the handout draws at random
+    // afresh (silver_dollar: a new strip every run, as a student's program does).
+    for assignment in grade::assignments::ASSIGNMENTS {
+        let assignment = assignment.name();
+        let student = reference_as_student(assignment, &[]);
         // The grader refuses to run inside a grading unless the grading allows it.
         for mode in [&["--strict"][..], &[][..]] {
             let (code, report) = grade_json_env(
