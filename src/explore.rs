@@ -391,7 +391,7 @@ pub fn run_games(
             .iter()
             .map(|&i| generate::game(assignment, game_seed(options.seed, i)))
             .collect();
-        let verdicts = crate::grade::in_parallel(games.len(), games.len(), |slot| {
+        let verdicts = crate::parallel::in_parallel(games.len(), games.len(), |slot| {
             games[slot].as_ref().map(|game| explorer.judge(game))
         });
         for ((index, game), verdict) in batch.iter().zip(games).zip(verdicts) {

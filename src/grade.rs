@@ -6,8 +6,6 @@
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::bail;
@@ -19,6 +17,7 @@ use crate::check::Level;
 use crate::check::{self, Check, CheckKind, StudentRun};
 use crate::drive::{self, ReferenceStart};
 use crate::games::Recording;
+use crate::parallel::in_parallel;
 use crate::report::Format;
 use crate::results::{
     BuildFailure, CaseResult, CaseStatus, CheckResult, Ended, GradeResult, RunSummary, Visibility,
@@ -437,37 +436,6 @@ fn run_once(
         workdir: None,
     };
     run::run_with(&spec, case.driver.source().as_mut())
-}
-
-/// Calls `work` for every index below `count` on up to `jobs` threads; each slot holds what
-/// `work` returned for its index (`None` where it returned `None` or never ran). The one work
-/// queue of a grading's cases, a case's samples and exploration's games.
-pub(crate) fn in_parallel<R: Send>(
-    count: usize,
-    jobs: usize,
-    work: impl Fn(usize) -> Option<R> + Sync,
-) -> Vec<Option<R>> {
-    let next = AtomicUsize::new(0);
-    let slots: Mutex<Vec<Option<R>>> = Mutex::new((0..count).map(|_| None).collect());
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.clamp(1, count.max(1)) {
-            scope.spawn(|| loop {
-                let index = next.fetch_add(1, Ordering::SeqCst);
-                if index >= count {
-                    break;
-                }
-                let Some(result) = work(index) else {
-                    break;
-                };
-                if let Ok(mut slots) = slots.lock() {
-                    slots[index] = Some(result);
-                }
-            });
-        }
-    });
-    slots
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Runs the program `case.samples` times (in parallel up to `jobs`); the first error wins.

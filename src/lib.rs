@@ -17,6 +17,8 @@ pub mod drive;
 pub mod explore;
 pub mod games;
 pub mod grade;
+pub mod keys;
+pub mod parallel;
 pub mod report;
 pub mod results;
 pub mod run;

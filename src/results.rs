@@ -540,10 +540,17 @@ impl GradeResult {
                 .requirements
                 .iter()
                 .all(|r| r.status != RequirementStatus::Failed)
-            && self
-                .cases
-                .iter()
-                .all(|c| c.status == CaseStatus::Passed && c.score + 1e-9 >= c.max_score)
+            && self.cases.iter().all(CaseResult::full_marks)
+    }
+}
+
+impl CaseResult {
+    /// True when the case passed with every point: the one definition of a case's "full
+    /// marks" every report and the class summary use.
+    pub fn full_marks(&self) -> bool {
+        self.status == CaseStatus::Passed
+            && self.score + 1e-9 >= self.max_score
+            && self.checks.iter().all(|c| c.passed || c.max_score <= 0.0)
     }
 }
 

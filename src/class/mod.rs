@@ -11,6 +11,7 @@ use anyhow::{bail, Context};
 
 use crate::cases::CaseSet;
 use crate::grade::{self, GradeOptions};
+use crate::keys::{fnv1a, FNV_OFFSET};
 use crate::report::{self, Format};
 use crate::results::GradeResult;
 use crate::run;
@@ -46,23 +47,6 @@ impl std::str::FromStr for Shard {
         }
         Ok(Shard { index, count })
     }
-}
-
-/// FNV-1a, 64 bits: a stable hash (the same on every machine and Rust version), for shard
-/// assignment and resume keys.
-fn fnv1a(bytes: &[u8], mut hash: u64) -> u64 {
-    for &b in bytes {
-        hash ^= u64::from(b);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-    hash
-}
-
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-
-/// A stable 64-bit hash of `bytes` continuing from `seed` (0 starts fresh).
-pub fn stable_hash(bytes: &[u8], seed: u64) -> u64 {
-    fnv1a(bytes, if seed == 0 { FNV_OFFSET } else { seed })
 }
 
 impl Shard {

@@ -70,9 +70,9 @@ pub fn grade_command(
                 || p.starts_with(&format!("reference/{assignment}/"))
         })
         .fold(0u64, |hash, p| {
-            crate::class::stable_hash(
+            crate::keys::stable_hash(
                 tree.file(p).unwrap_or_default(),
-                crate::class::stable_hash(p.as_bytes(), hash),
+                crate::keys::stable_hash(p.as_bytes(), hash),
             )
         });
     crate::class::grade_class(submissions, &set, digest, options)
