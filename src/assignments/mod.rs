@@ -21,7 +21,6 @@ use std::str::FromStr;
 
 use crate::analyze::requirements::Requirement;
 use crate::analyze::SourceLanguage;
-use crate::cases::schema::DriveSpec;
 use crate::drive::generate::{Game, Rng};
 use crate::drive::Driver;
 use crate::games::{Setup, SetupError};
@@ -68,7 +67,7 @@ pub struct AssignmentDef {
 pub type PlaySetup = fn(&[String], &Path) -> Result<(Setup, Option<String>), SetupError>;
 
 /// Compiles a case's `drive:` block into a driver, or says what is wrong with it.
-pub type CompileDriver = fn(&DriveSpec) -> Result<Driver, String>;
+pub type CompileDriver = fn(&serde_yaml::Value) -> Result<Driver, String>;
 
 /// Whether an assignment's games can be generated and replayed.
 #[derive(Clone, Copy)]

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use regex::{Regex, RegexBuilder};
 
-use super::schema::{CheckSpec, DriveSpec};
+use super::schema::CheckSpec;
 use crate::assignments::Assignment;
 use crate::check::board::BoardSpec;
 use crate::check::lines::ItemRules;
@@ -193,7 +193,7 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
 /// Compiles a case's `drive:` block (or its fixed input) into the driver of its runs.
 pub fn driver(
     assignment: Assignment,
-    drive: Option<&DriveSpec>,
+    drive: Option<&serde_yaml::Value>,
     input: &[String],
 ) -> Result<Driver, String> {
     let Some(spec) = drive else {

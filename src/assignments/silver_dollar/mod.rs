@@ -1,6 +1,7 @@
 //! The Silver Dollar Game (CSCI 2101, Java): coins on a strip move left; the program draws
 //! its own random strip, so cases drive it move by move from the strip it printed.
 
+pub mod driver;
 pub mod game;
 pub mod requirements;
 
@@ -8,9 +9,11 @@ use std::path::Path;
 
 use crate::analyze::SourceLanguage;
 use crate::assignments::{Assignment, AssignmentDef, Explore};
-use crate::cases::schema::DriveSpec;
-use crate::drive::{silver_dollar as driver, Driver};
+use std::sync::Arc;
+
+use crate::drive::Driver;
 use crate::games::{fresh_seed, Setup, SetupError};
+use driver::DriveSpec;
 use game::Start;
 
 /// Silver Dollar's registration line in [`crate::assignments::ASSIGNMENTS`].
@@ -51,18 +54,20 @@ fn play_setup(args: &[String], _: &Path) -> Result<(Setup, Option<String>), Setu
 }
 
 /// A case's `drive:` block: the coin count, the strategy and the illegal moves to type.
-fn drive(spec: &DriveSpec) -> Result<Driver, String> {
+fn drive(block: &serde_yaml::Value) -> Result<Driver, String> {
+    let spec: DriveSpec =
+        serde_yaml::from_value(block.clone()).map_err(|e| format!("drive: {e}"))?;
     if spec.coins == 0 || spec.coins > 100 {
         return Err(format!(
             "drive.coins: {} is not a coin count from 1 to 100",
             spec.coins
         ));
     }
-    Ok(Driver::SilverDollar(driver::Plan {
+    Ok(Driver::Strategy(Arc::new(driver::Plan {
         coins: spec.coins,
         strategy: spec.strategy,
         seed: spec.seed,
         illegal: spec.illegal.clone(),
         max_moves: spec.max_moves.unwrap_or(1000),
-    }))
+    })))
 }

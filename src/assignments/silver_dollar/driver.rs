@@ -7,12 +7,33 @@
 
 use serde::Deserialize;
 
-use super::ReferenceStart;
 use crate::assignments::silver_dollar::game::{parse_strip, CoinStrip, Start as GameStart};
 use crate::check::strip::{self, Start};
+use crate::drive::{InputStrategy, ReferenceStart};
 use crate::games::{Setup, SplitMix64};
 use crate::run::InputSource;
 use crate::transcript::Transcript;
+
+/// `drive:` — Silver Dollar played move by move from the program's own strip.
+#[derive(Debug, Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct DriveSpec {
+    /// The coin count typed first.
+    pub coins: usize,
+    /// How legal moves are chosen: smallest, largest, winning or random.
+    pub strategy: Strategy,
+    /// Seed of the random strategy (default 0).
+    #[serde(default)]
+    pub seed: u64,
+    /// Illegal moves typed before legal ones, each once, as soon as the game allows it:
+    /// missing_coin, zero_distance, negative_distance, pass_neighbour, land_on_neighbour,
+    /// off_edge, malformed.
+    #[serde(default)]
+    pub illegal: Vec<Illegal>,
+    /// Moves typed at most (default 1000).
+    #[serde(default)]
+    pub max_moves: Option<usize>,
+}
 
 /// How the driver chooses legal moves.
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
@@ -282,6 +303,20 @@ pub fn illegal_move(strip: &CoinStrip, kind: Illegal) -> Option<String> {
 
 fn occupied(positions: &[usize], square: usize) -> bool {
     positions.contains(&square)
+}
+
+impl InputStrategy for Plan {
+    fn source(&self) -> Box<dyn InputSource + Send> {
+        Box::new(self.player())
+    }
+
+    fn describe(&self) -> String {
+        Plan::describe(self)
+    }
+
+    fn reference_start(&self, student: &Transcript) -> ReferenceStart {
+        reference_start(student)
+    }
 }
 
 /// The reference setup for a finished Silver Dollar run: the program's own start.
