@@ -329,12 +329,6 @@ fn resized_submission(
 fn not_resizable(case: &Case, reason: &str) -> CaseResult {
     let detail = format!("the board size could not be changed: {reason}");
     CaseResult {
-        name: case.name.clone(),
-        description: case.description.clone(),
-        visibility: case.visibility,
-        score: 0.0,
-        max_score: case.points,
-        status: CaseStatus::Failed,
         checks: vec![CheckResult {
             name: "board size".into(),
             kind: "rebuild".into(),
@@ -344,12 +338,21 @@ fn not_resizable(case: &Case, reason: &str) -> CaseResult {
             detail: detail.clone(),
             difference: None,
         }],
-        run: RunSummary::not_run(Ended::Exit, 0),
-        input: Vec::new(),
-        notes: Vec::new(),
-        stderr: String::new(),
-        first_difference: None,
+        ..not_run(case, CaseStatus::Failed, Ended::Exit, 0)
     }
+}
+
+/// A case of this grading that was not run to the end of a game (see [`CaseResult::not_run`]).
+fn not_run(case: &Case, status: CaseStatus, ended: Ended, inputs: usize) -> CaseResult {
+    CaseResult::not_run(
+        &case.name,
+        &case.description,
+        case.visibility,
+        case.points,
+        status,
+        ended,
+        inputs,
+    )
 }
 
 /// The sandbox layers of this grader process, as the report records them.
@@ -567,22 +570,13 @@ fn grade_case(
         Ok(_) => anyhow::bail!("{}: no run was made", case.name),
         Err(error) => {
             return Ok(CaseResult {
-                name: case.name.clone(),
-                description: case.description.clone(),
-                visibility: case.visibility,
-                score: 0.0,
-                max_score: case.points,
-                status: CaseStatus::Error,
-                checks: Vec::new(),
-                run: RunSummary::not_run(Ended::Signal, case.input.len()),
                 input: if hidden {
                     Vec::new()
                 } else {
                     case.input.clone()
                 },
                 notes: vec![format!("the program could not be run: {error}")],
-                stderr: String::new(),
-                first_difference: None,
+                ..not_run(case, CaseStatus::Error, Ended::Signal, case.input.len())
             })
         }
     };
@@ -811,18 +805,13 @@ fn build_failed(
     let cases = selected
         .iter()
         .map(|case| CaseResult {
-            name: case.name.clone(),
-            description: case.description.clone(),
-            visibility: case.visibility,
-            score: 0.0,
-            max_score: case.points,
-            status: CaseStatus::Error,
-            checks: Vec::new(),
-            run: RunSummary::not_run(Ended::BuildFailed, case.input.len()),
-            input: Vec::new(),
             notes: vec!["the submission did not build".to_string()],
-            stderr: String::new(),
-            first_difference: None,
+            ..not_run(
+                case,
+                CaseStatus::Error,
+                Ended::BuildFailed,
+                case.input.len(),
+            )
         })
         .collect::<Vec<_>>();
     GradeResult {
