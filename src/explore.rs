@@ -164,7 +164,7 @@ impl Explorer<'_> {
             unread_inputs: outcome.unread_inputs,
             samples: &[],
         };
-        let results = check::score(self.checks, &student, &reference, 1.0, false);
+        let results = check::score(self.checks, &student, &reference, 1.0);
         let mut failing = results.into_iter().find(|c| !c.passed && c.max_score > 0.0);
         if failing.is_none()
             && !matches!(outcome.ending, Ending::Exited(_) | Ending::WaitingForInput)

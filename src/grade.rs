@@ -20,7 +20,7 @@ use crate::games::Recording;
 use crate::parallel::in_parallel;
 use crate::report::Format;
 use crate::results::{
-    BuildFailure, CaseResult, CaseStatus, CheckResult, Ended, GradeResult, RunSummary, Visibility,
+    BuildFailure, CaseResult, CaseStatus, CheckResult, Ended, GradeResult, RunSummary,
 };
 use crate::run::{self, Ending, RunOutcome, RunSpec};
 use crate::submission::{self, PrepareError, Submission};
@@ -473,7 +473,6 @@ fn explore_case(
     submission: &Submission,
     options: &GradeOptions,
 ) -> anyhow::Result<CaseResult> {
-    let hidden = case.visibility == Visibility::Hidden;
     let explore_options = crate::explore::ExploreOptions {
         seed: spec.seed,
         games: spec.games,
@@ -522,12 +521,8 @@ fn explore_case(
         passed,
         score: if passed { case.points } else { 0.0 },
         max_score: case.points,
-        detail: if hidden && !passed {
-            "failed (hidden case)".into()
-        } else {
-            detail
-        },
-        difference: if hidden { None } else { difference },
+        detail,
+        difference,
     };
     Ok(CaseResult {
         name: case.name.clone(),
@@ -542,7 +537,7 @@ fn explore_case(
         },
         checks: vec![check],
         run: RunSummary::not_run(Ended::Exit, 0),
-        input: if hidden { Vec::new() } else { input },
+        input,
         notes: Vec::new(),
         stderr: String::new(),
         first_difference: None,
@@ -559,7 +554,6 @@ fn grade_case(
     if let Some(spec) = case.explore {
         return explore_case(case, spec, submission, options);
     }
-    let hidden = case.visibility == Visibility::Hidden;
     let outcomes = if case.samples > 1 {
         run_samples(case, submission, options)
     } else {
@@ -570,11 +564,7 @@ fn grade_case(
         Ok(_) => anyhow::bail!("{}: no run was made", case.name),
         Err(error) => {
             return Ok(CaseResult {
-                input: if hidden {
-                    Vec::new()
-                } else {
-                    case.input.clone()
-                },
+                input: case.input.clone(),
                 notes: vec![format!("the program could not be run: {error}")],
                 ..not_run(case, CaseStatus::Error, Ended::Signal, case.input.len())
             })
@@ -632,17 +622,12 @@ fn grade_case(
         unread_inputs: outcome.unread_inputs,
         samples: &samples,
     };
-    let mut checks: Vec<CheckResult> =
-        check::score(&case_checks, &student, reference, case.points, hidden);
+    let mut checks: Vec<CheckResult> = check::score(&case_checks, &student, reference, case.points);
     if let Some(why) = &unusable_start {
         for check in checks.iter_mut().filter(|c| c.kind != "strip_start") {
             check.passed = false;
             check.score = 0.0;
-            check.detail = if hidden {
-                "failed (hidden case)".to_string()
-            } else {
-                why.clone()
-            };
+            check.detail = why.clone();
             check.difference = None;
         }
     }
@@ -650,9 +635,7 @@ fn grade_case(
     let max_score: f64 = checks.iter().map(|c| c.max_score).sum();
     // Informational checks (no points) never fail a case.
     let passed = checks.iter().all(|c| c.passed || c.max_score <= 0.0);
-    let input = if hidden {
-        Vec::new()
-    } else if case.driver.is_scripted() {
+    let input = if case.driver.is_scripted() {
         case.input.clone()
     } else {
         outcome.transcript.inputs().map(String::from).collect()
@@ -672,11 +655,7 @@ fn grade_case(
         run: summary(outcome),
         input,
         notes: notes(outcome, case, options, finished_start),
-        stderr: if hidden {
-            String::new()
-        } else {
-            capped(&outcome.transcript.output_text(Stream::Stderr), 2000)
-        },
+        stderr: capped(&outcome.transcript.output_text(Stream::Stderr), 2000),
         first_difference: None,
     })
 }

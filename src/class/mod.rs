@@ -524,7 +524,7 @@ fn store(
         std::fs::create_dir_all(parent)
             .with_context(|| format!("cannot create {}", parent.display()))?;
     }
-    let mut value = serde_json::to_value(report::escape::for_display(result))?;
+    let mut value = serde_json::to_value(report::for_students(result))?;
     value["class_status"] = serde_json::Value::String(row.status.clone());
     value["class_notes"] = serde_json::Value::String(row.notes.clone());
     value["class_parts"] = serde_json::to_value(&row.parts)?;
@@ -617,7 +617,7 @@ pub fn grade_class(
         }
         let row = match grade::grade(submission, set, options) {
             Ok(result) => {
-                let shown = report::escape::for_display(&result);
+                let shown = report::for_students(&result);
                 let row = row_of(student, &shown);
                 summaries.push(report::html::StudentSummary {
                     student: (*student).clone(),
