@@ -3,8 +3,9 @@
 //! Data flows one way, one module per stage:
 //! case ([`cases`]) → what to type ([`drive`]) → run ([`run`], [`submission`]) →
 //! transcript ([`transcript`]) →
-//! checks ([`check`]) → report ([`report`]). The reference games ([`games`]) produce the
-//! canonical transcripts the checks compare against.
+//! checks ([`check`]) → report ([`report`]). Each assignment is a descriptor in the registry
+//! ([`assignments`]): its reference game produces the canonical transcripts the checks
+//! compare against.
 
 pub mod analyze;
 pub mod assignments;
