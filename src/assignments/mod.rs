@@ -7,12 +7,6 @@
 //! with the code only it needs; the stages take the piece they need from the descriptor and
 //! never match on a name. Adding a built-in assignment is one folder and one line here.
 
-pub mod collect;
-pub mod connect6;
-pub mod m;
-pub mod nim;
-pub mod silver_dollar;
-
 use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -25,14 +19,25 @@ use crate::drive::generate::{Game, Rng};
 use crate::drive::Driver;
 use crate::games::{Setup, SetupError};
 
-/// Every built-in assignment, in the order the handouts are numbered: one line each.
-pub const ASSIGNMENTS: &[Assignment] = &[
-    m::ASSIGNMENT,
-    silver_dollar::ASSIGNMENT,
-    connect6::ASSIGNMENT,
-    collect::ASSIGNMENT,
-    nim::ASSIGNMENT,
-];
+/// Declares each assignment's folder (`pub mod NAME;`) and lists its descriptor in
+/// [`ASSIGNMENTS`], so registering one is a single line.
+macro_rules! register {
+    ($($name:ident),* $(,)?) => {
+        $(pub mod $name;)*
+
+        /// Every built-in assignment, in the order the handouts are numbered.
+        pub const ASSIGNMENTS: &[Assignment] = &[$($name::ASSIGNMENT),*];
+    };
+}
+
+// Every built-in assignment: one line each, in the order the handouts are numbered.
+register! {
+    m,
+    silver_dollar,
+    connect6,
+    collect,
+    nim,
+}
 
 /// What one assignment is: everything the stages ask of it, as data and function pointers.
 pub struct AssignmentDef {
