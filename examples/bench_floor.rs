@@ -25,8 +25,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use grade::assignments::Assignment;
 use grade::cases::{self, Case, CaseTree};
-use grade::games::Assignment;
 
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
@@ -239,21 +239,21 @@ fn prepare_subjects(root: &Path, work: &Path) -> Vec<Subject> {
     vec![
         Subject {
             label: "C++ nim, pre-built",
-            assignment: Assignment::Nim,
+            assignment: grade::assignments::nim::ASSIGNMENT,
             command: vec![nim.display().to_string()],
             submission: nim,
             extra: vec![],
         },
         Subject {
             label: "C++ connect6, pre-built",
-            assignment: Assignment::Connect6,
+            assignment: grade::assignments::connect6::ASSIGNMENT,
             command: vec![connect6.display().to_string()],
             submission: connect6,
             extra: vec![],
         },
         Subject {
             label: "Python m (.py)",
-            assignment: Assignment::M,
+            assignment: grade::assignments::m::ASSIGNMENT,
             command: vec![
                 python.clone(),
                 py("m/correct_plain.py").display().to_string(),
@@ -263,7 +263,7 @@ fn prepare_subjects(root: &Path, work: &Path) -> Vec<Subject> {
         },
         Subject {
             label: "Python collect (.py)",
-            assignment: Assignment::Collect,
+            assignment: grade::assignments::collect::ASSIGNMENT,
             command: vec![
                 python.clone(),
                 py("collect/correct_plain.py").display().to_string(),
@@ -273,7 +273,7 @@ fn prepare_subjects(root: &Path, work: &Path) -> Vec<Subject> {
         },
         Subject {
             label: "Java silver_dollar, pre-built",
-            assignment: Assignment::SilverDollar,
+            assignment: grade::assignments::silver_dollar::ASSIGNMENT,
             command: vec![script.display().to_string()],
             submission: java,
             extra: vec![],
@@ -462,7 +462,7 @@ fn main() {
             std::fs::copy(&nim.submission, &copy).expect("copy");
             paths.push(copy);
         }
-        let selected = selected_cases(&built_in, Assignment::Nim, None);
+        let selected = selected_cases(&built_in, grade::assignments::nim::ASSIGNMENT, None);
         let cases = floor_cases(&selected.iter().collect::<Vec<_>>());
         let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
         let floor_class = || {
@@ -519,7 +519,7 @@ fn main() {
             "flood",
             Subject {
                 label: "10 MiB flood (nim case)",
-                assignment: Assignment::Nim,
+                assignment: grade::assignments::nim::ASSIGNMENT,
                 command: vec![flood_program(&work).display().to_string()],
                 submission: work.join("flood"),
                 extra: vec![
@@ -536,7 +536,7 @@ fn main() {
             "board",
             Subject {
                 label: "100×100 collect board, Python",
-                assignment: Assignment::Collect,
+                assignment: grade::assignments::collect::ASSIGNMENT,
                 command: subjects[3].command.clone(),
                 submission: subjects[3].submission.clone(),
                 extra: vec!["--output-limit".into(), "16384".into()],
@@ -587,7 +587,7 @@ fn main() {
         let source = root.join("tests/programs/nim/correct_getline.cpp");
         let subject = Subject {
             label: "C++ nim source",
-            assignment: Assignment::Nim,
+            assignment: grade::assignments::nim::ASSIGNMENT,
             command: vec![],
             submission: source,
             extra: vec![],

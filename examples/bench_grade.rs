@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use grade::assignments::Assignment;
 use grade::cases::{self, CaseTree};
-use grade::games::Assignment;
 
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
@@ -148,17 +148,17 @@ fn main() {
         (
             "C++ nim",
             "tests/programs/nim/correct_getline.cpp",
-            Assignment::Nim,
+            grade::assignments::nim::ASSIGNMENT,
         ),
         (
             "Python collect",
             "tests/programs/collect/correct_plain.py",
-            Assignment::Collect,
+            grade::assignments::collect::ASSIGNMENT,
         ),
         (
             "Java silver_dollar",
             "tests/programs/silver_dollar/correct_plain",
-            Assignment::SilverDollar,
+            grade::assignments::silver_dollar::ASSIGNMENT,
         ),
     ];
     println!("| submission | cases | floor (build + piped runs) | grade --jobs 1 | ratio |");

@@ -13,10 +13,12 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use serde::Serialize;
 
+use crate::assignments::collect::game as collect;
+use crate::assignments::{Assignment, Explore};
 use crate::cases::{self, CaseTree};
 use crate::check::{self, Check, StudentRun};
 use crate::drive::generate::{self, Game};
-use crate::games::{self, collect, Assignment, Setup};
+use crate::games::{self, Setup};
 use crate::results::CheckResult;
 use crate::run::{self, EndOfInput, Ending, Limits, RunSpec};
 use crate::submission::{self, PrepareOptions, Submission};
@@ -97,8 +99,7 @@ pub fn parse_duration(text: &str) -> anyhow::Result<Duration> {
 
 /// Seed of game `index`: distinct for every (seed, index) pair.
 fn game_seed(seed: u64, index: usize) -> u64 {
-    let mut rng =
-        crate::games::silver_dollar::SplitMix64::new(seed ^ (index as u64).rotate_left(32));
+    let mut rng = crate::games::SplitMix64::new(seed ^ (index as u64).rotate_left(32));
     rng.next_u64()
 }
 
@@ -127,10 +128,7 @@ impl Explorer<'_> {
             Some(text) => {
                 let name = self.args.first()?.clone();
                 let board = collect::Board::parse(Path::new(&name), text).ok()?;
-                Some((
-                    Setup::Collect(board),
-                    vec![(name, text.clone().into_bytes())],
-                ))
+                Some((Setup::new(board), vec![(name, text.clone().into_bytes())]))
             }
         }
     }
@@ -166,7 +164,7 @@ impl Explorer<'_> {
             unread_inputs: outcome.unread_inputs,
             samples: &[],
         };
-        let results = check::score(self.checks, &student, &reference, 1.0, false);
+        let results = check::score(self.checks, &student, &reference, 1.0);
         let mut failing = results.into_iter().find(|c| !c.passed && c.max_score > 0.0);
         if failing.is_none()
             && !matches!(outcome.ending, Ending::Exited(_) | Ending::WaitingForInput)
@@ -311,12 +309,8 @@ pub fn explore(
     assignment: Assignment,
     options: &ExploreOptions,
 ) -> anyhow::Result<Exploration> {
-    if assignment == Assignment::SilverDollar {
-        bail!(
-            "silver_dollar starts from the program's own random strip, so its games cannot be \
-             replayed and shrunk; its driven cases (random-game, all-illegal-moves) already play \
-             random games: grade SUBMISSION -a silver_dollar"
-        );
+    if let Explore::Unavailable(why) = assignment.def().explore {
+        bail!("{why}");
     }
     let started = Instant::now();
     let tree = CaseTree::open(options.cases.as_deref())?;
@@ -397,7 +391,7 @@ pub fn run_games(
             .iter()
             .map(|&i| generate::game(assignment, game_seed(options.seed, i)))
             .collect();
-        let verdicts = crate::grade::in_parallel(games.len(), games.len(), |slot| {
+        let verdicts = crate::parallel::in_parallel(games.len(), games.len(), |slot| {
             games[slot].as_ref().map(|game| explorer.judge(game))
         });
         for ((index, game), verdict) in batch.iter().zip(games).zip(verdicts) {

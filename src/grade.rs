@@ -6,22 +6,22 @@
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::bail;
 
 use crate::analyze;
+use crate::assignments::Assignment;
 use crate::cases::{Case, CaseSet};
 use crate::check::Level;
 use crate::check::{self, Check, CheckKind, StudentRun};
 use crate::drive::{self, ReferenceStart};
 use crate::games::Recording;
 use crate::not_gradable::{Cause, NotGradable};
+use crate::parallel::in_parallel;
 use crate::report::Format;
 use crate::results::{
-    BuildFailure, CaseResult, CaseStatus, CheckResult, Ended, GradeResult, RunSummary, Visibility,
+    BuildFailure, CaseResult, CaseStatus, CheckResult, Ended, GradeResult, RunSummary,
 };
 use crate::run::{self, Ending, RunOutcome, RunSpec};
 use crate::submission::{self, PrepareError, Submission};
@@ -65,11 +65,6 @@ pub struct GradeOptions {
     pub jobs: Option<usize>,
     /// Build the submission even when the build cache holds the same build.
     pub no_cache: bool,
-    /// Keep hidden cases' input, stderr and differences in the result, for an instructor's
-    /// report (`--audience instructor`, the instructor reports of `--output-dir`). Every
-    /// student-facing report still strips them ([`crate::report::for_students`]); without
-    /// this they are never recorded at all.
-    pub reveal_hidden: bool,
     /// Who the report is for (the instructor's shows hidden cases in full).
     pub audience: crate::report::audience::Audience,
     /// Grading a class into `output_dir`: show what would change (`changes.csv`) without
@@ -183,7 +178,7 @@ pub fn grade(
     let requirements =
         analyze::requirements::evaluate(set.assignment, &program, &set.requirement_weights);
     let mut notes = prepared.notes.clone();
-    let resized = resized_submissions(sources, &selected, &prepare_options);
+    let resized = resized_submissions(sources, set.assignment, &selected, &prepare_options);
     for (size, built) in &resized {
         match built {
             Resize::Built(_, change) => notes.push(format!(
@@ -260,10 +255,12 @@ enum Resize {
     NoSource(String),
 }
 
-/// connect6's "change a single variable N": for each board size a selected case asks for, the
-/// submission rebuilt with its board-size constant set to that size, or why it cannot be.
+/// A handout's "change a single variable N" (connect6): for each board size a selected case
+/// asks for, the submission rebuilt with its board-size constant set to that size, or why it
+/// cannot be.
 fn resized_submissions(
     submission: &Path,
+    assignment: Assignment,
     selected: &[&Case],
     options: &submission::PrepareOptions,
 ) -> std::collections::BTreeMap<usize, Resize> {
@@ -276,7 +273,7 @@ fn resized_submissions(
             let resized = if analyze::Program::load(submission).language.is_none() {
                 Resize::NoSource("the submission has no source to rebuild with another size".into())
             } else {
-                match resized_submission(submission, size, options) {
+                match resized_submission(submission, assignment, size, options) {
                     Ok((built, change)) => Resize::Built(built, change),
                     Err(reason) => Resize::Unchangeable(reason),
                 }
@@ -288,10 +285,15 @@ fn resized_submissions(
 
 fn resized_submission(
     submission: &Path,
+    assignment: Assignment,
     size: usize,
     options: &submission::PrepareOptions,
 ) -> Result<(Submission, String), String> {
-    let edit = analyze::resize::board_size(submission, size)?;
+    let resize = assignment
+        .def()
+        .resize
+        .ok_or_else(|| format!("{assignment} has no board size to change"))?;
+    let edit = (resize.edit)(submission, size)?;
     let copy = tempfile::Builder::new()
         .prefix("grade-resized-")
         .tempdir()
@@ -343,12 +345,6 @@ fn resized_submission(
 fn not_resizable(case: &Case, reason: &str) -> CaseResult {
     let detail = format!("the board size could not be changed: {reason}");
     CaseResult {
-        name: case.name.clone(),
-        description: case.description.clone(),
-        visibility: case.visibility,
-        score: 0.0,
-        max_score: case.points,
-        status: CaseStatus::Failed,
         checks: vec![CheckResult {
             name: "board size".into(),
             kind: "rebuild".into(),
@@ -358,12 +354,21 @@ fn not_resizable(case: &Case, reason: &str) -> CaseResult {
             detail: detail.clone(),
             difference: None,
         }],
-        run: RunSummary::not_run(Ended::Exit, 0),
-        input: Vec::new(),
-        notes: Vec::new(),
-        stderr: String::new(),
-        first_difference: None,
+        ..not_run(case, CaseStatus::Failed, Ended::Exit, 0)
     }
+}
+
+/// A case of this grading that was not run to the end of a game (see [`CaseResult::not_run`]).
+fn not_run(case: &Case, status: CaseStatus, ended: Ended, inputs: usize) -> CaseResult {
+    CaseResult::not_run(
+        &case.name,
+        &case.description,
+        case.visibility,
+        case.points,
+        status,
+        ended,
+        inputs,
+    )
 }
 
 /// The sandbox layers of this grader process, as the report records them.
@@ -452,37 +457,6 @@ fn run_once(
     run::run_with(&spec, case.driver.source().as_mut())
 }
 
-/// Calls `work` for every index below `count` on up to `jobs` threads; each slot holds what
-/// `work` returned for its index (`None` where it returned `None` or never ran). The one work
-/// queue of a grading's cases, a case's samples and exploration's games.
-pub(crate) fn in_parallel<R: Send>(
-    count: usize,
-    jobs: usize,
-    work: impl Fn(usize) -> Option<R> + Sync,
-) -> Vec<Option<R>> {
-    let next = AtomicUsize::new(0);
-    let slots: Mutex<Vec<Option<R>>> = Mutex::new((0..count).map(|_| None).collect());
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.clamp(1, count.max(1)) {
-            scope.spawn(|| loop {
-                let index = next.fetch_add(1, Ordering::SeqCst);
-                if index >= count {
-                    break;
-                }
-                let Some(result) = work(index) else {
-                    break;
-                };
-                if let Ok(mut slots) = slots.lock() {
-                    slots[index] = Some(result);
-                }
-            });
-        }
-    });
-    slots
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
 /// Runs the program `case.samples` times (in parallel up to `jobs`); the first error wins.
 fn run_samples(
     case: &Case,
@@ -515,7 +489,6 @@ fn explore_case(
     submission: &Submission,
     options: &GradeOptions,
 ) -> anyhow::Result<CaseResult> {
-    let hidden = case.visibility == Visibility::Hidden && !options.reveal_hidden;
     let explore_options = crate::explore::ExploreOptions {
         seed: spec.seed,
         games: spec.games,
@@ -564,12 +537,8 @@ fn explore_case(
         passed,
         score: if passed { case.points } else { 0.0 },
         max_score: case.points,
-        detail: if hidden && !passed {
-            "failed (hidden case)".into()
-        } else {
-            detail
-        },
-        difference: if hidden { None } else { difference },
+        detail,
+        difference,
     };
     Ok(CaseResult {
         name: case.name.clone(),
@@ -584,7 +553,7 @@ fn explore_case(
         },
         checks: vec![check],
         run: RunSummary::not_run(Ended::Exit, 0),
-        input: if hidden { Vec::new() } else { input },
+        input,
         notes: Vec::new(),
         stderr: String::new(),
         first_difference: None,
@@ -601,7 +570,6 @@ fn grade_case(
     if let Some(spec) = case.explore {
         return explore_case(case, spec, submission, options);
     }
-    let hidden = case.visibility == Visibility::Hidden && !options.reveal_hidden;
     let outcomes = if case.samples > 1 {
         run_samples(case, submission, options)
     } else {
@@ -619,22 +587,9 @@ fn grade_case(
         }
         Err(error) => {
             return Ok(CaseResult {
-                name: case.name.clone(),
-                description: case.description.clone(),
-                visibility: case.visibility,
-                score: 0.0,
-                max_score: case.points,
-                status: CaseStatus::Error,
-                checks: Vec::new(),
-                run: RunSummary::not_run(Ended::Signal, case.input.len()),
-                input: if hidden {
-                    Vec::new()
-                } else {
-                    case.input.clone()
-                },
+                input: case.input.clone(),
                 notes: vec![format!("the program could not be run: {error}")],
-                stderr: String::new(),
-                first_difference: None,
+                ..not_run(case, CaseStatus::Error, Ended::Signal, case.input.len())
             })
         }
     };
@@ -690,17 +645,12 @@ fn grade_case(
         unread_inputs: outcome.unread_inputs,
         samples: &samples,
     };
-    let mut checks: Vec<CheckResult> =
-        check::score(&case_checks, &student, reference, case.points, hidden);
+    let mut checks: Vec<CheckResult> = check::score(&case_checks, &student, reference, case.points);
     if let Some(why) = &unusable_start {
         for check in checks.iter_mut().filter(|c| c.kind != "strip_start") {
             check.passed = false;
             check.score = 0.0;
-            check.detail = if hidden {
-                "failed (hidden case)".to_string()
-            } else {
-                why.clone()
-            };
+            check.detail = why.clone();
             check.difference = None;
         }
     }
@@ -708,9 +658,7 @@ fn grade_case(
     let max_score: f64 = checks.iter().map(|c| c.max_score).sum();
     // Informational checks (no points) never fail a case.
     let passed = checks.iter().all(|c| c.passed || c.max_score <= 0.0);
-    let input = if hidden {
-        Vec::new()
-    } else if case.driver.is_scripted() {
+    let input = if case.driver.is_scripted() {
         case.input.clone()
     } else {
         outcome.transcript.inputs().map(String::from).collect()
@@ -730,11 +678,7 @@ fn grade_case(
         run: summary(outcome),
         input,
         notes: notes(outcome, case, options, finished_start),
-        stderr: if hidden {
-            String::new()
-        } else {
-            capped(&outcome.transcript.output_text(Stream::Stderr), 2000)
-        },
+        stderr: capped(&outcome.transcript.output_text(Stream::Stderr), 2000),
         first_difference: None,
     })
 }
@@ -892,18 +836,13 @@ fn build_failed(
     let cases = selected
         .iter()
         .map(|case| CaseResult {
-            name: case.name.clone(),
-            description: case.description.clone(),
-            visibility: case.visibility,
-            score: 0.0,
-            max_score: case.points,
-            status: CaseStatus::Error,
-            checks: Vec::new(),
-            run: RunSummary::not_run(Ended::BuildFailed, case.input.len()),
-            input: Vec::new(),
             notes: vec!["the submission did not build".to_string()],
-            stderr: String::new(),
-            first_difference: None,
+            ..not_run(
+                case,
+                CaseStatus::Error,
+                Ended::BuildFailed,
+                case.input.len(),
+            )
         })
         .collect::<Vec<_>>();
     GradeResult {

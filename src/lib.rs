@@ -3,10 +3,12 @@
 //! Data flows one way, one module per stage:
 //! case ([`cases`]) → what to type ([`drive`]) → run ([`run`], [`submission`]) →
 //! transcript ([`transcript`]) →
-//! checks ([`check`]) → report ([`report`]). The reference games ([`games`]) produce the
-//! canonical transcripts the checks compare against.
+//! checks ([`check`]) → report ([`report`]). Each assignment is a descriptor in the registry
+//! ([`assignments`]): its reference game produces the canonical transcripts the checks
+//! compare against.
 
 pub mod analyze;
+pub mod assignments;
 pub mod cases;
 pub mod check;
 pub mod class;
@@ -16,7 +18,9 @@ pub mod drive;
 pub mod explore;
 pub mod games;
 pub mod grade;
+pub mod keys;
 pub mod not_gradable;
+pub mod parallel;
 pub mod report;
 pub mod results;
 pub mod run;

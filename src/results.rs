@@ -545,10 +545,45 @@ impl GradeResult {
                 .requirements
                 .iter()
                 .all(|r| r.status != RequirementStatus::Failed)
-            && self
-                .cases
-                .iter()
-                .all(|c| c.status == CaseStatus::Passed && c.score + 1e-9 >= c.max_score)
+            && self.cases.iter().all(CaseResult::full_marks)
+    }
+}
+
+impl CaseResult {
+    /// A case whose program did not run to the end of a game (not built, not started, not
+    /// rebuilt for its board): no points, no checks; callers add why (a note or a check).
+    /// The one place such results are built.
+    pub fn not_run(
+        name: &str,
+        description: &str,
+        visibility: Visibility,
+        max_score: f64,
+        status: CaseStatus,
+        ended: Ended,
+        inputs: usize,
+    ) -> CaseResult {
+        CaseResult {
+            name: name.to_string(),
+            description: description.to_string(),
+            visibility,
+            score: 0.0,
+            max_score,
+            status,
+            checks: Vec::new(),
+            run: RunSummary::not_run(ended, inputs),
+            input: Vec::new(),
+            notes: Vec::new(),
+            stderr: String::new(),
+            first_difference: None,
+        }
+    }
+
+    /// True when the case passed with every point: the one definition of a case's "full
+    /// marks" every report and the class summary use.
+    pub fn full_marks(&self) -> bool {
+        self.status == CaseStatus::Passed
+            && self.score + 1e-9 >= self.max_score
+            && self.checks.iter().all(|c| c.passed || c.max_score <= 0.0)
     }
 }
 

@@ -10,12 +10,11 @@
 
 use std::path::{Path, PathBuf};
 
+use grade::assignments::collect::game::Board;
 use grade::cases::{load, CaseTree};
 use grade::check::board::{self, BoardSpec};
 use grade::check::strip;
 use grade::check::view::{InputShown, View};
-use grade::games::collect::Board;
-use grade::games::Assignment;
 use grade::report::escape;
 use grade::submission::archive::{self, Format};
 use grade::submission::ARCHIVE_CAPS;
@@ -215,14 +214,12 @@ proptest! {
     /// Any case file loads or is refused with an error naming that file and saying what is
     /// wrong, in one line.
     #[test]
-    fn a_case_file_loads_or_names_its_problem(text in case_yaml(), game in 0usize..5) {
-        let (assignment, name) = [
-            (Assignment::Nim, "nim"),
-            (Assignment::M, "m"),
-            (Assignment::Collect, "collect"),
-            (Assignment::Connect6, "connect6"),
-            (Assignment::SilverDollar, "silver_dollar"),
-        ][game];
+    fn a_case_file_loads_or_names_its_problem(
+        text in case_yaml(),
+        game in 0usize..grade::assignments::ASSIGNMENTS.len(),
+    ) {
+        let assignment = grade::assignments::ASSIGNMENTS[game];
+        let name = assignment.name();
         let (root, _path) = case_tree(name, "fuzz.yaml", &text);
         let tree = CaseTree::from_dir(root.path()).expect("the tree reads");
         if let Err(error) = load(&tree, assignment) {
@@ -251,7 +248,7 @@ proptest! {
         text.push_str(&checks.unwrap_or_default());
         let (root, _path) = case_tree("nim", "assignment.yaml", &text);
         let tree = CaseTree::from_dir(root.path()).expect("the tree reads");
-        if let Err(error) = load(&tree, Assignment::Nim) {
+        if let Err(error) = load(&tree, grade::assignments::nim::ASSIGNMENT) {
             prop_assert!(error.file.ends_with("assignment.yaml"), "{error}");
             prop_assert!(!error.message.trim().is_empty(), "{error}");
             prop_assert!(!error.to_string().contains('\n'), "one line: {error}");

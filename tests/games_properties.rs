@@ -3,8 +3,9 @@
 
 use std::path::Path;
 
-use grade::games::silver_dollar::{parse_strip, Start};
-use grade::games::{collect, record, Setup};
+use grade::assignments::collect::game as collect;
+use grade::assignments::silver_dollar::game::{parse_strip, Start};
+use grade::games::{record, Setup};
 use proptest::prelude::*;
 
 /// A line that is often meaningful to some game and often garbage.
@@ -38,7 +39,7 @@ proptest! {
             input.push("1".into());
             input.push("n".into());
         }
-        let recording = record(&Setup::Nim, &input);
+        let recording = record(&Setup::new(grade::assignments::nim::game::NewGame), &input);
         let text = recording.transcript.terminal_text();
         prop_assert!(text.contains("Game Over - "));
         prop_assert!(!recording.wanted_more_input, "{}", text);
@@ -55,7 +56,7 @@ proptest! {
                 input.push(p.to_string());
             }
         }
-        let recording = record(&Setup::M, &input);
+        let recording = record(&Setup::new(grade::assignments::m::game::NewGame), &input);
         let text = recording.transcript.terminal_text();
         prop_assert!(
             text.ends_with("Player 1 wins!\n")
@@ -75,7 +76,7 @@ proptest! {
                 input.push(format!("{}{r}", char::from(b'A' + c as u8)));
             }
         }
-        let recording = record(&Setup::Connect6 { size }, &input);
+        let recording = record(&Setup::new(grade::assignments::connect6::game::BoardSize(size)), &input);
         let text = recording.transcript.terminal_text();
         prop_assert!(
             text.ends_with("Black wins!\n")
@@ -109,7 +110,7 @@ proptest! {
                 }
             }
         }
-        let recording = record(&Setup::Collect(board), &input);
+        let recording = record(&Setup::new(board), &input);
         let transcript = recording.transcript.terminal_text();
         prop_assert!(transcript.ends_with("Game over\n"), "{}", transcript);
         prop_assert!(!recording.wanted_more_input);
@@ -130,7 +131,7 @@ proptest! {
                 input.push(format!("{c} 1"));
             }
         }
-        let recording = record(&Setup::SilverDollar(Start::Seeded(seed)), &input);
+        let recording = record(&Setup::new(Start::Seeded(seed)), &input);
         let text = recording.transcript.terminal_text();
         prop_assert!(
             text.ends_with("Player 1 wins!\n") || text.ends_with("Player 2 wins!\n"),
@@ -144,7 +145,7 @@ proptest! {
         let strip = parse_strip("_ _ 0 _ 1 _ _ _ 2").expect("strip");
         let mut input = vec![answer];
         input.extend(prefix);
-        let _ = record(&Setup::SilverDollar(Start::Strip(strip)), &input);
+        let _ = record(&Setup::new(Start::Strip(strip)), &input);
     }
 
     #[test]

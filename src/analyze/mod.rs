@@ -6,7 +6,6 @@
 //! handout languages (C, C++, Java, Python), parsed once, never executed.
 
 pub mod requirements;
-pub mod resize;
 pub mod similarity;
 
 use std::path::Path;

@@ -6,12 +6,12 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use regex::{Regex, RegexBuilder};
 
-use super::schema::{CheckSpec, DriveSpec};
+use super::schema::CheckSpec;
+use crate::assignments::Assignment;
 use crate::check::board::BoardSpec;
 use crate::check::lines::ItemRules;
 use crate::check::{Check, CheckKind, Compare, Level};
-use crate::drive::{silver_dollar, Driver};
-use crate::games::Assignment;
+use crate::drive::Driver;
 
 fn anchored(pattern: &str, what: &str) -> Result<Regex, String> {
     Regex::new(&format!("^(?:{pattern})$")).map_err(|e| format!("bad {what} pattern: {e}"))
@@ -193,31 +193,17 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
 /// Compiles a case's `drive:` block (or its fixed input) into the driver of its runs.
 pub fn driver(
     assignment: Assignment,
-    drive: Option<&DriveSpec>,
+    drive: Option<&serde_yaml::Value>,
     input: &[String],
 ) -> Result<Driver, String> {
     let Some(spec) = drive else {
         return Ok(Driver::Script(input.to_vec()));
     };
-    if assignment != Assignment::SilverDollar {
-        return Err(format!(
-            "drive: only silver_dollar has a driver (this case is {assignment})"
-        ));
-    }
+    let Some(compile) = assignment.def().driver else {
+        return Err(format!("drive: {assignment} has no driver"));
+    };
     if !input.is_empty() {
         return Err("drive: the driver types every line; leave out input".into());
     }
-    if spec.coins == 0 || spec.coins > 100 {
-        return Err(format!(
-            "drive.coins: {} is not a coin count from 1 to 100",
-            spec.coins
-        ));
-    }
-    Ok(Driver::SilverDollar(silver_dollar::Plan {
-        coins: spec.coins,
-        strategy: spec.strategy,
-        seed: spec.seed,
-        illegal: spec.illegal.clone(),
-        max_moves: spec.max_moves.unwrap_or(1000),
-    }))
+    compile(spec)
 }

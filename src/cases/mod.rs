@@ -9,9 +9,10 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::assignments::{Assignment, Explore, ASSIGNMENTS};
 use crate::check::Check;
 use crate::drive::{self, Driver};
-use crate::games::{Assignment, Recording, Setup};
+use crate::games::{Recording, Setup};
 use crate::results::Visibility;
 use crate::run::{EndOfInput, Limits};
 use schema::{AssignmentFile, CaseFile, CheckSpec, EndOfInputSpec, FileSpec, LimitsSpec};
@@ -149,8 +150,9 @@ impl CaseTree {
 
     /// The assignments that have an `assignment.yaml` in this tree.
     pub fn assignments(&self) -> Vec<Assignment> {
-        Assignment::ALL
-            .into_iter()
+        ASSIGNMENTS
+            .iter()
+            .copied()
             .filter(|a| self.get(&format!("cases/{a}/assignment.yaml")).is_some())
             .collect()
     }
@@ -243,7 +245,7 @@ fn reference_setup(
         }
         std::fs::write(&path, bytes).map_err(|e| error(format!("cannot write {name}: {e}")))?;
     }
-    Setup::from_args(assignment, reference_args, &base).map_err(|e| {
+    assignment.setup(reference_args, &base).map_err(|e| {
         let text = e.to_string().replace(&base.display().to_string(), "");
         error(format!(
             "reference arguments {reference_args:?}: {}",
@@ -490,12 +492,8 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
         };
         let driver = compile::driver(assignment, file.drive.as_ref(), &input).map_err(&error)?;
         if let Some(explore) = &file.explore {
-            if assignment == Assignment::SilverDollar {
-                return Err(error(
-                    "explore: silver_dollar games start from the program's own random strip \
-                     and cannot be replayed; use drive: instead"
-                        .into(),
-                ));
+            if let Explore::Unavailable(why) = assignment.def().explore {
+                return Err(error(format!("explore: {why}")));
             }
             if !(1..=10_000).contains(&explore.games) {
                 return Err(error(format!(
@@ -551,18 +549,18 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
         // Fails early on a case the reference cannot even start (bad board file, bad args).
         let setup = reference_setup(assignment, &files, &reference_args, &source)?;
         if let Some(size) = file.board_size {
-            if assignment != Assignment::Connect6 {
-                return Err(error(
-                    "board_size: only connect6 has a board size to change".into(),
-                ));
-            }
-            if !(1..=crate::games::connect6::MAX_SIZE).contains(&size) {
+            let Some(resize) = assignment.def().resize else {
+                return Err(error(format!(
+                    "board_size: {assignment} has no board size to change"
+                )));
+            };
+            if !(1..=resize.max_size).contains(&size) {
                 return Err(error(format!(
                     "board_size: {size} is not a size from 1 to {}",
-                    crate::games::connect6::MAX_SIZE
+                    resize.max_size
                 )));
             }
-            let reference_size = crate::games::connect6::size_from_args(&reference_args).ok();
+            let reference_size = (resize.size_of_args)(&reference_args);
             if reference_size != Some(size) {
                 return Err(error(format!(
                     "board_size: {size} needs reference_args [--size, \"{size}\"] so the reference plays the same board"
@@ -753,7 +751,7 @@ mod tests {
                 "name: first\ndescription: d\npoints: 2\ninput: [y, \"3\"]\nlimits: {wall_seconds: 2}\n",
             ),
         ]);
-        let set = load(&t, Assignment::Nim).expect("loads");
+        let set = load(&t, crate::assignments::nim::ASSIGNMENT).expect("loads");
         assert_eq!(set.cases.len(), 1);
         assert_eq!(set.cases[0].input, vec!["y", "3"]);
         assert_eq!(set.cases[0].limits.wall, Duration::from_secs(2));
@@ -769,7 +767,7 @@ mod tests {
                 "name: first\ndescription: d\npoints: 2\ninptu: [y]\n",
             ),
         ]);
-        let e = load(&t, Assignment::Nim).expect_err("fails");
+        let e = load(&t, crate::assignments::nim::ASSIGNMENT).expect_err("fails");
         assert_eq!(e.file, "built-in:cases/nim/first.yaml");
         assert!(e.message.contains("inptu"), "{}", e.message);
         assert!(e.message.contains("line 4"), "{}", e.message);
@@ -792,7 +790,7 @@ mod tests {
             ),
         ] {
             let t = tree(&[("cases/nim/assignment.yaml", HEADER), ("cases/nim/first.yaml", body)]);
-            let e = load(&t, Assignment::Nim).expect_err(body);
+            let e = load(&t, crate::assignments::nim::ASSIGNMENT).expect_err(body);
             assert!(e.message.contains(expected), "{body}: {}", e.message);
         }
     }
@@ -810,14 +808,7 @@ mod tests {
                     &format!("name: first\ndescription: d\npoints: 1\ninput: [A0]\n{body}") as &str,
                 ),
             ]);
-            load(
-                &t,
-                if assignment == "nim" {
-                    Assignment::Nim
-                } else {
-                    Assignment::Connect6
-                },
-            )
+            load(&t, assignment.parse().expect("a registered assignment"))
         };
         let good = case(
             "board_size: 10\nreference_args: [--size, \"10\"]\n",
@@ -826,7 +817,7 @@ mod tests {
         .expect("loads");
         assert_eq!(good.cases[0].board_size, Some(10));
         let other = case("board_size: 10\n", "nim").expect_err("nim");
-        assert!(other.message.contains("only connect6"), "{}", other.message);
+        assert!(other.message.contains("no board size"), "{}", other.message);
         let mismatch = case("board_size: 10\n", "connect6").expect_err("no reference size");
         assert!(
             mismatch
@@ -848,7 +839,7 @@ mod tests {
                     "name: first\ndescription: d\npoints: 2\ninput: [y]\n",
                 ),
             ]);
-            load(&t, Assignment::Nim)
+            load(&t, crate::assignments::nim::ASSIGNMENT)
         };
         let set = load_header("rubric:\n  - {name: Output, part: cases, points: 90}\n  - {name: Code, part: requirements, points: 10}\n").expect("loads");
         assert_eq!(set.rubric.len(), 2);

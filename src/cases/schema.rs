@@ -95,9 +95,10 @@ pub struct CaseFile {
     /// Input lines, inline.
     #[serde(default)]
     pub input: Option<Vec<String>>,
-    /// Input computed move by move from what the program prints, instead of `input`.
+    /// Input computed move by move from what the program prints, instead of `input`: read
+    /// by the assignment's own driver (`AssignmentDef::driver`), which knows its fields.
     #[serde(default)]
-    pub drive: Option<DriveSpec>,
+    pub drive: Option<serde_yaml::Value>,
     /// Run the program this many times on `input` (for checks of randomness); default 1.
     #[serde(default)]
     pub samples: Option<usize>,
@@ -137,27 +138,6 @@ pub struct CaseFile {
     /// size, against the reference's `--size` (give it in `reference_args`).
     #[serde(default)]
     pub board_size: Option<usize>,
-}
-
-/// `drive:` — Silver Dollar played move by move from the program's own strip.
-#[derive(Debug, Deserialize, Clone)]
-#[serde(deny_unknown_fields)]
-pub struct DriveSpec {
-    /// The coin count typed first.
-    pub coins: usize,
-    /// How legal moves are chosen: smallest, largest, winning or random.
-    pub strategy: crate::drive::silver_dollar::Strategy,
-    /// Seed of the random strategy (default 0).
-    #[serde(default)]
-    pub seed: u64,
-    /// Illegal moves typed before legal ones, each once, as soon as the game allows it:
-    /// missing_coin, zero_distance, negative_distance, pass_neighbour, land_on_neighbour,
-    /// off_edge, malformed.
-    #[serde(default)]
-    pub illegal: Vec<crate::drive::silver_dollar::Illegal>,
-    /// Moves typed at most (default 1000).
-    #[serde(default)]
-    pub max_moves: Option<usize>,
 }
 
 /// `explore:` — random games played on the program during grading.

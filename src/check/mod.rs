@@ -408,7 +408,6 @@ pub fn score(
     student: &StudentRun,
     reference: &Recording,
     points: f64,
-    hide_details: bool,
 ) -> Vec<CheckResult> {
     let views = CaseViews::new(student, &reference.transcript);
     let evaluations: Vec<Evaluation> = checks
@@ -462,16 +461,10 @@ pub fn score(
                     max_score * evaluation.partial.clamp(0.0, 1.0)
                 },
                 max_score,
-                detail: if hide_details && !evaluation.passed {
-                    "failed (hidden case)".to_string()
-                } else {
-                    evaluation.detail
-                },
-                difference: if hide_details {
-                    None
-                } else {
-                    evaluation.difference
-                },
+                // A hidden case's details are redacted where reports are written
+                // (`report::for_students`), the one place that decides what students see.
+                detail: evaluation.detail,
+                difference: evaluation.difference,
             }
         })
         .collect()
@@ -497,8 +490,8 @@ mod tests {
     #[test]
     fn leaving_a_driven_game_early_fails_the_exit_check() {
         // The reference read three lines and finished its game; the program read one and left.
-        let strip = crate::games::silver_dollar::parse_strip("_ _ 0").expect("strip");
-        let setup = Setup::SilverDollar(crate::games::silver_dollar::Start::Strip(strip));
+        let strip = crate::assignments::silver_dollar::game::parse_strip("_ _ 0").expect("strip");
+        let setup = Setup::new(crate::assignments::silver_dollar::game::Start::Strip(strip));
         let reference = record(&setup, &["1", "0 1", "0 1"]);
         assert!(!reference.wanted_more_input);
         let mut t = Transcript::new();
@@ -525,7 +518,10 @@ mod tests {
         // Player first, taking 3, 2, 3: the computer removes 1 (18 → 17), 2 (15 → 13) and
         // 1 (10 → 9). The student's third move is 3 instead: 2 of 3 moves match before the
         // first difference, so the check earns 2/3 of its 9 points = 6.
-        let reference = record(&Setup::Nim, &["y", "3", "2", "3"]);
+        let reference = record(
+            &Setup::new(crate::assignments::nim::game::NewGame),
+            &["y", "3", "2", "3"],
+        );
         let mut seen = 0;
         let mut t = Transcript::new();
         for event in reference.transcript.events() {
@@ -570,7 +566,7 @@ mod tests {
             waiting_for_input: true,
             ..student(&t, None)
         };
-        let results = score(&checks, &run, &reference, 9.0, false);
+        let results = score(&checks, &run, &reference, 9.0);
         assert!(!results[0].passed);
         assert!(
             (results[0].score - 6.0).abs() < 1e-9,
@@ -590,14 +586,17 @@ mod tests {
             Stream::Stdout,
             b"Computer removes 1.\nComputer removes 2.\nComputer removes 3.\n",
         );
-        let results = score(&checks, &student(&dumped, Some(0)), &reference, 9.0, false);
+        let results = score(&checks, &student(&dumped, Some(0)), &reference, 9.0);
         assert_eq!(results[0].score, 0.0);
     }
 
     #[test]
     fn without_a_game_the_other_checks_earn_nothing() {
         // Player first, taking 3: the reference shows "Player Turn" after "y" and asks again.
-        let reference = record(&Setup::Nim, &["y", "3"]);
+        let reference = record(
+            &Setup::new(crate::assignments::nim::game::NewGame),
+            &["y", "3"],
+        );
         let game = Check {
             name: "turn-order".into(),
             weight: 1.0,
@@ -636,7 +635,7 @@ mod tests {
             waiting_for_input: true,
             ..student(&silent, None)
         };
-        let results = score(&checks, &run, &reference, 4.0, false);
+        let results = score(&checks, &run, &reference, 4.0);
         assert_eq!(results[1].score, 0.0);
         assert!(results[1].detail.starts_with("counts only in a game"));
         // The first turn alone, shown after "y" as the reference's is, is the start, not a
@@ -649,7 +648,7 @@ mod tests {
             waiting_for_input: true,
             ..student(&start, None)
         };
-        let results = score(&checks, &run, &reference, 4.0, false);
+        let results = score(&checks, &run, &reference, 4.0);
         assert_eq!((results[0].score, results[1].score), (0.0, 0.0));
         // A wrong turn shown after a move is a game (with a bug): the exit check counts.
         let mut wrong = Transcript::new();
@@ -661,7 +660,7 @@ mod tests {
             waiting_for_input: true,
             ..student(&wrong, None)
         };
-        let results = score(&checks, &run, &reference, 4.0, false);
+        let results = score(&checks, &run, &reference, 4.0);
         assert!(!results[0].passed);
         assert_eq!(results[1].score, 3.0);
     }
@@ -689,24 +688,18 @@ mod tests {
                 kind: CheckKind::Exit { code: false },
             },
         ];
-        let reference = record(&Setup::Nim, &["3"]);
+        let reference = record(&Setup::new(crate::assignments::nim::game::NewGame), &["3"]);
         let mut t = Transcript::new();
         t.push_input("3");
         let run = StudentRun {
             waiting_for_input: true,
             ..student(&t, None)
         };
-        let results = score(&checks, &run, &reference, 8.0, false);
+        let results = score(&checks, &run, &reference, 8.0);
         // "never-printed" appears on neither side: left out, its weight given to the others.
         assert_eq!(results[1].max_score, 0.0);
         assert_eq!(results[0].max_score, 6.0);
         assert_eq!(results[2].max_score, 2.0);
-        let hidden = score(&checks, &student(&t, Some(1)), &reference, 8.0, true);
-        assert!(hidden.iter().all(|r| r.difference.is_none()));
-        assert!(hidden
-            .iter()
-            .filter(|r| !r.passed)
-            .all(|r| r.detail == "failed (hidden case)"));
     }
 
     #[test]
@@ -819,7 +812,7 @@ mod tests {
             ..student(transcript, Some(0))
         };
         let passed = |check: &Check, run: &StudentRun| {
-            score(std::slice::from_ref(check), run, &reference, 1.0, false)[0].passed
+            score(std::slice::from_ref(check), run, &reference, 1.0)[0].passed
         };
         let placed = check(true, Compare::Presence);
         assert!(passed(&placed, &run(&late, true)));

@@ -63,13 +63,13 @@ pub fn case_digest(case: &Case) -> String {
     unweighted.points = 0.0;
     format!(
         "{:016x}",
-        super::stable_hash(format!("{unweighted:?}").as_bytes(), 0)
+        crate::keys::stable_hash(format!("{unweighted:?}").as_bytes(), 0)
     )
 }
 
 /// The digest of a submission's files (paths and bytes), or None when one cannot be read.
 pub fn submission_digest(submission: &Path) -> Option<String> {
-    super::hash_files(submission, super::stable_hash(b"submission", 0)).map(|h| format!("{h:016x}"))
+    super::hash_files(submission, crate::keys::stable_hash(b"submission", 0)).map(|h| format!("{h:016x}"))
 }
 
 /// The earlier run in `dir`, or None when it holds none (no `gradebook.csv`).

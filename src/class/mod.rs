@@ -11,6 +11,7 @@ use anyhow::{bail, Context};
 
 use crate::cases::CaseSet;
 use crate::grade::{self, GradeOptions};
+use crate::keys::{fnv1a, FNV_OFFSET};
 use crate::report::{self, Format};
 use crate::results::GradeResult;
 use crate::run;
@@ -47,23 +48,6 @@ impl std::str::FromStr for Shard {
         }
         Ok(Shard { index, count })
     }
-}
-
-/// FNV-1a, 64 bits: a stable hash (the same on every machine and Rust version), for shard
-/// assignment and resume keys.
-fn fnv1a(bytes: &[u8], mut hash: u64) -> u64 {
-    for &b in bytes {
-        hash ^= u64::from(b);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-    hash
-}
-
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-
-/// A stable 64-bit hash of `bytes` continuing from `seed` (0 starts fresh).
-pub fn stable_hash(bytes: &[u8], seed: u64) -> u64 {
-    fnv1a(bytes, if seed == 0 { FNV_OFFSET } else { seed })
 }
 
 impl Shard {
@@ -549,7 +533,7 @@ fn store(
         std::fs::create_dir_all(parent)
             .with_context(|| format!("cannot create {}", parent.display()))?;
     }
-    let mut value = serde_json::to_value(report::escape::for_display(result))?;
+    let mut value = serde_json::to_value(report::for_students(result))?;
     value["class_status"] = serde_json::Value::String(row.status.clone());
     value["class_notes"] = serde_json::Value::String(row.notes.clone());
     value["class_parts"] = serde_json::to_value(&row.parts)?;
@@ -586,13 +570,6 @@ pub fn grade_class(
     let keyed = GradeOptions {
         audience: report::audience::Audience::Student,
         dry_run: false,
-        reveal_hidden: false,
-        ..options.clone()
-    };
-    // Into a directory, an instructor's report is written beside each student's: hidden
-    // details are kept in the result (student reports strip them).
-    let options = &GradeOptions {
-        reveal_hidden: options.reveal_hidden || options.output_dir.is_some(),
         ..options.clone()
     };
     // Where reports go: nowhere on a dry run.
@@ -686,7 +663,7 @@ pub fn grade_class(
         }
         let row = match grade::grade(submission, set, options) {
             Ok(result) => {
-                let shown = report::escape::for_display(&result);
+                let shown = report::for_students(&result);
                 let row = row_of(student, &shown);
                 let submission_digest = changes::submission_digest(submission);
                 after.insert(

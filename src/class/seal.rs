@@ -4,42 +4,14 @@
 //! was edited — a score raised, a status full of escape sequences — no longer verifies and is
 //! graded again instead of being taken.
 
-use std::io::{self, Read as _, Write as _};
+use std::io::{self, Write as _};
 use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::{Path, PathBuf};
 
 use hmac::{Hmac, Mac};
-use sha2::Sha256;
 
-/// `N` bytes from the kernel's random number generator (`getrandom`, else `/dev/urandom`);
-/// an error where neither gives any (then nothing is sealed: a key must not be guessable).
-pub fn random_bytes<const N: usize>() -> io::Result<[u8; N]> {
-    let mut bytes = [0u8; N];
-    let mut filled = 0;
-    while filled < N {
-        // SAFETY: writes at most N - filled bytes into the rest of `bytes`.
-        let got = unsafe {
-            libc::getrandom(
-                bytes[filled..].as_mut_ptr().cast::<libc::c_void>(),
-                N - filled,
-                0,
-            )
-        };
-        if got > 0 {
-            filled += got as usize;
-            continue;
-        }
-        let error = io::Error::last_os_error();
-        if error.kind() == io::ErrorKind::Interrupted {
-            continue;
-        }
-        // No getrandom (a very old kernel): the same source through its device.
-        let mut urandom = std::fs::File::open("/dev/urandom")?;
-        urandom.read_exact(&mut bytes[filled..])?;
-        return Ok(bytes);
-    }
-    Ok(bytes)
-}
+use crate::keys::random_bytes;
+use sha2::Sha256;
 
 /// The sealing key: read from the grader's cache directory, made there on first use.
 #[derive(Clone)]

@@ -7,7 +7,7 @@ use std::time::Duration;
 use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::games::Assignment;
+use crate::assignments::Assignment;
 use crate::grade::GradeOptions;
 use crate::report::audience::Audience;
 use crate::report::gradescope::HiddenVisibility;
@@ -25,7 +25,7 @@ grade runs a student's program on scripted input, exactly as a person at a termi
 type it, compares what it printed with the reference implementation of the assignment, and
 reports a score per test case with feedback the student can act on.
 
-Assignments: m, silver_dollar, connect6, collect, nim.";
+The assignments: `grade list` (and the values of --assignment below).";
 
 const EXAMPLES: &str = "\
 Examples:
@@ -65,7 +65,7 @@ pub struct GradeArgs {
     #[arg(required = true, value_name = "SUBMISSION")]
     pub submissions: Vec<PathBuf>,
 
-    /// The assignment: m, silver_dollar, connect6, collect or nim.
+    /// The assignment (`grade list` lists them).
     #[arg(short, long, required = true)]
     pub assignment: Option<Assignment>,
 
@@ -78,7 +78,7 @@ pub struct GradeArgs {
 pub struct ExploreArgs {
     /// The submission, as for grading.
     pub submission: PathBuf,
-    /// The assignment: m, connect6, collect or nim.
+    /// The assignment (one with random games: `grade list` lists them).
     #[arg(short, long)]
     pub assignment: Assignment,
     /// Seed of the first game; the same seed plays the same games.
@@ -441,7 +441,6 @@ impl From<&GradeOptionArgs> for GradeOptions {
             require_sandbox: args.require_sandbox,
             jobs: args.jobs,
             no_cache: args.no_cache,
-            reveal_hidden: args.audience == Audience::Instructor,
             audience: args.audience,
             dry_run: args.dry_run,
         }
@@ -480,11 +479,11 @@ impl From<&LimitArgs> for LimitOverrides {
     }
 }
 
-/// The five assignments as clap's possible values: `--assignment <TAB>` completes their names
+/// The registered assignments as clap's possible values: `--assignment <TAB>` completes their names
 /// in bash, zsh and fish, and `--help` lists them with their titles.
 impl ValueEnum for Assignment {
     fn value_variants<'a>() -> &'a [Self] {
-        &Assignment::ALL
+        Assignment::ALL
     }
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
@@ -541,5 +540,44 @@ impl ValueEnum for Lms {
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
         Some(PossibleValue::new(self.name()).help(self.description()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assignments::ASSIGNMENTS;
+    use clap::CommandFactory;
+
+    /// Every `--assignment`/`ASSIGNMENT` argument of every subcommand, with its possible values.
+    fn assignment_arguments(
+        command: &clap::Command,
+        path: &str,
+        found: &mut Vec<(String, Vec<String>)>,
+    ) {
+        for arg in command.get_arguments() {
+            if arg.get_id() == "assignment" {
+                let values = arg
+                    .get_possible_values()
+                    .iter()
+                    .map(|v| v.get_name().to_string())
+                    .collect();
+                found.push((path.to_string(), values));
+            }
+        }
+        for sub in command.get_subcommands() {
+            assignment_arguments(sub, &format!("{path} {}", sub.get_name()), found);
+        }
+    }
+
+    #[test]
+    fn every_assignment_argument_lists_exactly_the_registry() {
+        let registry: Vec<String> = ASSIGNMENTS.iter().map(|a| a.name().to_string()).collect();
+        let mut found = Vec::new();
+        assignment_arguments(&Cli::command(), "grade", &mut found);
+        assert!(found.len() >= 8, "assignment arguments found: {found:?}");
+        for (path, values) in found {
+            assert_eq!(values, registry, "{path}");
+        }
     }
 }

@@ -8,12 +8,13 @@ use anyhow::{anyhow, bail, Context};
 use crate::cases::{self, Case, CaseSet, CaseTree};
 use crate::results::Visibility;
 
+use crate::assignments::Assignment;
 use crate::console::TerminalConsole;
-use crate::games::{self, Assignment, Setup};
+use crate::games;
 
 /// `grade play`: the reference game on this terminal.
 pub fn play(assignment: Assignment, game_args: &[String]) -> anyhow::Result<u8> {
-    let (setup, note) = Setup::for_play(assignment, game_args, Path::new("."))?;
+    let (setup, note) = assignment.play_setup(game_args, Path::new("."))?;
     if let Some(note) = note {
         eprintln!("grade: {note}");
     }
@@ -25,7 +26,7 @@ pub fn play(assignment: Assignment, game_args: &[String]) -> anyhow::Result<u8> 
 
 /// `grade record`: the canonical transcript of the reference on scripted input.
 pub fn record(assignment: Assignment, input: &Path, game_args: &[String]) -> anyhow::Result<u8> {
-    let setup = Setup::from_args(assignment, game_args, Path::new("."))?;
+    let setup = assignment.setup(game_args, Path::new("."))?;
     let lines = read_input_lines(input)?;
     let recording = games::record(&setup, &lines);
     print!("{}", recording.transcript.terminal_text());

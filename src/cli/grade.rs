@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
+use crate::assignments::Assignment;
 use crate::cases::{self, CaseTree};
-use crate::games::Assignment;
 use crate::grade::{grade, sandbox_layers, GradeOptions};
 use crate::report;
 use crate::run;
@@ -82,9 +82,9 @@ pub fn grade_command(
                 || p.starts_with(&format!("reference/{assignment}/"))
         })
         .fold(0u64, |hash, p| {
-            crate::class::stable_hash(
+            crate::keys::stable_hash(
                 tree.file(p).unwrap_or_default(),
-                crate::class::stable_hash(p.as_bytes(), hash),
+                crate::keys::stable_hash(p.as_bytes(), hash),
             )
         });
     crate::class::grade_class(submissions, &set, digest, options)

@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
+use crate::assignments::Assignment;
 use crate::cases::{self, CaseTree};
-use crate::games::Assignment;
 use crate::grade::{self, GradeOptions};
 use crate::report::gradescope::{GradescopeExporter, HiddenVisibility};
 use crate::report::{Exporter, Format};

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
-use crate::games::Assignment;
+use crate::assignments::Assignment;
 
 /// The report formats of `grade similarity`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]

@@ -6,12 +6,12 @@
 //! games' own rules (or reads it from the reference's screen), so a generated game is a fixed
 //! list of lines that can be replayed on a student's program and shrunk.
 
-use crate::games::collect::{self, Board as CollectBoard, Selection};
-use crate::games::connect6::{self, Board as Connect6Board};
-use crate::games::m::GameOfM;
-use crate::games::nim;
-use crate::games::silver_dollar::SplitMix64;
-use crate::games::{self, Assignment, Setup};
+use crate::assignments::collect::game::{self as collect, Board as CollectBoard, Selection};
+use crate::assignments::connect6::game::{self as connect6, Board as Connect6Board};
+use crate::assignments::m::game::GameOfM;
+use crate::assignments::nim::game as nim;
+use crate::assignments::{Assignment, Explore};
+use crate::games::{self, Setup, SplitMix64};
 
 /// One generated game: the reference's setup and the lines typed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,7 +30,8 @@ const ILLEGAL_PERCENT: u64 = 15;
 /// Lines at most per game, so every game ends.
 pub const MAX_LINES: usize = 400;
 
-struct Rng(SplitMix64);
+/// The random source of a generator: one per game, seeded from the game's number.
+pub struct Rng(SplitMix64);
 
 impl Rng {
     fn below(&mut self, n: u64) -> u64 {
@@ -53,14 +54,11 @@ impl Rng {
 /// Generates game `seed` of `assignment` (Silver Dollar is driven from the program's own
 /// strip instead, so it has no generator here).
 pub fn game(assignment: Assignment, seed: u64) -> Option<Game> {
+    let Explore::Generator(generate) = assignment.def().explore else {
+        return None;
+    };
     let mut rng = Rng(SplitMix64::new(seed ^ 0x5eed_0000_0000_0000));
-    match assignment {
-        Assignment::Nim => Some(nim_game(&mut rng)),
-        Assignment::M => Some(m_game(&mut rng)),
-        Assignment::Connect6 => Some(connect6_game(&mut rng)),
-        Assignment::Collect => collect_game(&mut rng),
-        Assignment::SilverDollar => None,
-    }
+    generate(&mut rng)
 }
 
 /// The reference's output after the last line typed, and whether it wants more input.
@@ -73,8 +71,9 @@ fn screen(setup: &Setup, lines: &[String]) -> (String, bool) {
     (text[last..].to_string(), recording.wanted_more_input)
 }
 
-fn nim_game(rng: &mut Rng) -> Game {
-    let setup = Setup::Nim;
+/// A Nim game: mostly legal takes, some illegal ones.
+pub fn nim_game(rng: &mut Rng) -> Game {
+    let setup = Setup::new(nim::NewGame);
     let mut lines: Vec<String> = Vec::new();
     let mut rounds = 0;
     while lines.len() < MAX_LINES {
@@ -108,7 +107,8 @@ fn nim_game(rng: &mut Rng) -> Game {
     }
 }
 
-fn m_game(rng: &mut Rng) -> Game {
+/// A Game of M: mostly free numbers, some taken or out of range.
+pub fn m_game(rng: &mut Rng) -> Game {
     let mut game = GameOfM::new();
     let mut lines = Vec::new();
     let mut player = 0;
@@ -119,18 +119,18 @@ fn m_game(rng: &mut Rng) -> Game {
             let p = rng.below(12) as i64;
             (n.to_string(), p.to_string())
         } else {
-            let free: Vec<usize> = (0..crate::games::m::SLOTS)
+            let free: Vec<usize> = (0..crate::assignments::m::game::SLOTS)
                 .filter(|&i| {
                     game.problems("0", &(i + 1).to_string())
                         .iter()
-                        .all(|p| *p != crate::games::m::ERR_OCCUPIED)
+                        .all(|p| *p != crate::assignments::m::game::ERR_OCCUPIED)
                 })
                 .collect();
             let unused: Vec<u8> = (0..=9u8)
                 .filter(|n| {
                     game.problems(&n.to_string(), "1")
                         .iter()
-                        .all(|p| *p != crate::games::m::ERR_USED)
+                        .all(|p| *p != crate::assignments::m::game::ERR_USED)
                 })
                 .collect();
             let n = rng.pick(&unused).copied().unwrap_or(0);
@@ -147,13 +147,14 @@ fn m_game(rng: &mut Rng) -> Game {
         lines.push(position);
     }
     Game {
-        setup: Setup::M,
+        setup: Setup::new(crate::assignments::m::game::NewGame),
         board_file: None,
         lines,
     }
 }
 
-fn connect6_game(rng: &mut Rng) -> Game {
+/// A Connect6 game on a random board size.
+pub fn connect6_game(rng: &mut Rng) -> Game {
     let size = connect6::DEFAULT_SIZE;
     let mut board = Connect6Board::new(size);
     let mut lines = Vec::new();
@@ -194,13 +195,14 @@ fn connect6_game(rng: &mut Rng) -> Game {
         }
     }
     Game {
-        setup: Setup::Connect6 { size },
+        setup: Setup::new(connect6::BoardSize(size)),
         board_file: None,
         lines,
     }
 }
 
-fn collect_game(rng: &mut Rng) -> Option<Game> {
+/// A collect game on a random board (its file given to the student too).
+pub fn collect_game(rng: &mut Rng) -> Option<Game> {
     let height = 1 + rng.below(6) as usize;
     let width = 2 + rng.below(7) as usize;
     let values = 1 + rng.below(4);
@@ -260,7 +262,7 @@ fn collect_game(rng: &mut Rng) -> Option<Game> {
         lines.push(line);
     }
     Some(Game {
-        setup: Setup::Collect(start),
+        setup: Setup::new(start),
         board_file: Some(text),
         lines,
     })
@@ -272,18 +274,17 @@ mod tests {
 
     #[test]
     fn games_are_deterministic_and_end_where_the_reference_ends() {
-        for assignment in [
-            Assignment::Nim,
-            Assignment::M,
-            Assignment::Connect6,
-            Assignment::Collect,
-        ] {
+        for &assignment in crate::assignments::ASSIGNMENTS {
+            if let Explore::Unavailable(_) = assignment.def().explore {
+                assert_eq!(game(assignment, 1), None);
+                continue;
+            }
             for seed in 0..20 {
                 let game = game(assignment, seed).expect("a generator");
                 assert_eq!(Some(&game), super::game(assignment, seed).as_ref());
-                // (a collect board may have no move at all: a game of no lines)
+                // (a generated board may have no move at all: a game of no lines)
                 assert!(
-                    !game.lines.is_empty() || assignment == Assignment::Collect,
+                    !game.lines.is_empty() || game.board_file.is_some(),
                     "{assignment} seed {seed}"
                 );
                 let recording = games::record(&game.setup, &game.lines);
@@ -291,7 +292,6 @@ mod tests {
                 assert_eq!(recording.unread_lines, 0, "{assignment} seed {seed}");
             }
         }
-        assert_eq!(game(Assignment::SilverDollar, 1), None);
     }
 
     #[test]
@@ -299,7 +299,7 @@ mod tests {
         let mut errors = 0;
         let mut moves = 0;
         for seed in 0..30 {
-            let g = game(Assignment::Nim, seed).expect("nim");
+            let g = game(crate::assignments::nim::ASSIGNMENT, seed).expect("nim");
             let text = games::record(&g.setup, &g.lines).transcript.terminal_text();
             errors +=
                 text.matches(nim::ERR_TOO_FEW).count() + text.matches(nim::ERR_TOO_MANY).count();

@@ -8,7 +8,9 @@
 //! how driven cases get their stored reference transcripts.
 
 pub mod generate;
-pub mod silver_dollar;
+
+use std::fmt;
+use std::sync::Arc;
 
 use crate::console::Console;
 use crate::games::{self, Recording, Setup};
@@ -16,12 +18,25 @@ use crate::run::{InputSource, Script};
 use crate::transcript::{Stream, Transcript};
 
 /// How a case decides what to type.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub enum Driver {
     /// The same lines every run.
     Script(Vec<String>),
-    /// Silver Dollar played move by move from the program's own starting strip.
-    SilverDollar(silver_dollar::Plan),
+    /// An assignment's own strategy, computing each line from what the program printed
+    /// (Silver Dollar: move by move from the program's own starting strip).
+    Strategy(Arc<dyn InputStrategy>),
+}
+
+/// A strategy an assignment's driver compiles a case's `drive:` block into.
+pub trait InputStrategy: fmt::Debug + Send + Sync {
+    /// A fresh input source for one run.
+    fn source(&self) -> Box<dyn InputSource + Send>;
+
+    /// What the strategy types, in a line for listings.
+    fn describe(&self) -> String;
+
+    /// The reference setup to compare a finished run with (from what the program printed).
+    fn reference_start(&self, student: &Transcript) -> ReferenceStart;
 }
 
 /// The reference setup a run is compared with, or why there is none.
@@ -43,7 +58,7 @@ impl Driver {
     pub fn source(&self) -> Box<dyn InputSource + Send> {
         match self {
             Driver::Script(lines) => Box::new(Script::new(lines)),
-            Driver::SilverDollar(plan) => Box::new(plan.player()),
+            Driver::Strategy(strategy) => strategy.source(),
         }
     }
 
@@ -51,7 +66,7 @@ impl Driver {
     pub fn describe(&self) -> Option<String> {
         match self {
             Driver::Script(_) => None,
-            Driver::SilverDollar(plan) => Some(plan.describe()),
+            Driver::Strategy(strategy) => Some(strategy.describe()),
         }
     }
 
@@ -65,7 +80,7 @@ impl Driver {
     pub fn reference_start(&self, case_setup: &Setup, student: &Transcript) -> ReferenceStart {
         match self {
             Driver::Script(_) => ReferenceStart::Setup(case_setup.clone()),
-            Driver::SilverDollar(_) => silver_dollar::reference_start(student),
+            Driver::Strategy(strategy) => strategy.reference_start(student),
         }
     }
 }
@@ -119,7 +134,13 @@ mod tests {
     #[test]
     fn a_script_drives_the_reference_like_recording_does() {
         let lines: Vec<String> = ["3", "2", "1"].iter().map(|s| s.to_string()).collect();
-        let driven = record_driven(&Setup::Nim, &mut Script::new(&lines));
-        assert_eq!(driven, games::record(&Setup::Nim, &lines));
+        let driven = record_driven(
+            &Setup::new(crate::assignments::nim::game::NewGame),
+            &mut Script::new(&lines),
+        );
+        assert_eq!(
+            driven,
+            games::record(&Setup::new(crate::assignments::nim::game::NewGame), &lines)
+        );
     }
 }

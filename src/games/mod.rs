@@ -1,114 +1,19 @@
-//! The five reference games: faithful, deterministic implementations of the handouts.
+//! The reference games' plumbing: faithful, deterministic implementations of the handouts
+//! live in their assignments' folders (`assignments/NAME/game.rs`); this module holds what
+//! they share and names none of them.
 //!
 //! Each game is a state machine that talks only to a [`Console`], never to stdin/stdout, so
-//! it serves `grade play`, `grade record` and grading alike. [`Setup`] holds everything a game
-//! needs before the first prompt (board file, seed, size), parsed from the game arguments.
+//! it serves `grade play`, `grade record` and grading alike. A [`Setup`] holds everything a
+//! game needs before the first prompt (board file, seed, size), parsed from the game
+//! arguments by the assignment's descriptor.
 
-pub mod collect;
-pub mod connect6;
-pub mod m;
-pub mod nim;
-pub mod silver_dollar;
-
+use std::any::Any;
 use std::fmt;
-use std::path::{Path, PathBuf};
-use std::str::FromStr;
+use std::path::PathBuf;
+use std::sync::Arc;
 
 use crate::console::{Console, ScriptedConsole};
 use crate::transcript::Transcript;
-
-/// One of the five assignments; its name is used on the command line, in cases/ and reference/.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Assignment {
-    /// The Game of M (CS118, Python).
-    M,
-    /// The Silver Dollar Game (CSCI 2101, Java).
-    SilverDollar,
-    /// Connect6 on an N×N board (C++).
-    Connect6,
-    /// The number-board collect game (Programming Assignment 3, Python).
-    Collect,
-    /// Nim against the computer (CS 135, C++).
-    Nim,
-}
-
-impl Assignment {
-    /// All assignments, in the order the handouts are numbered.
-    pub const ALL: [Assignment; 5] = [
-        Assignment::M,
-        Assignment::SilverDollar,
-        Assignment::Connect6,
-        Assignment::Collect,
-        Assignment::Nim,
-    ];
-
-    /// The name used everywhere: CLI, cases/, reference/, docs.
-    pub fn name(self) -> &'static str {
-        match self {
-            Assignment::M => "m",
-            Assignment::SilverDollar => "silver_dollar",
-            Assignment::Connect6 => "connect6",
-            Assignment::Collect => "collect",
-            Assignment::Nim => "nim",
-        }
-    }
-
-    /// A short human title for listings.
-    pub fn title(self) -> &'static str {
-        match self {
-            Assignment::M => "The Game of M",
-            Assignment::SilverDollar => "Silver Dollar Game",
-            Assignment::Connect6 => "Connect6",
-            Assignment::Collect => "Number-board collect game",
-            Assignment::Nim => "Nim against the computer",
-        }
-    }
-
-    /// The game arguments this assignment accepts, for help texts.
-    pub fn args_usage(self) -> &'static str {
-        match self {
-            Assignment::M | Assignment::Nim => "",
-            Assignment::SilverDollar => "[--seed N] [--board \"_ _ 0 _ 1\"]",
-            Assignment::Connect6 => "[--size N]",
-            Assignment::Collect => "BOARD_FILE",
-        }
-    }
-}
-
-impl fmt::Display for Assignment {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// The error for a name that is not one of the five assignments.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnknownAssignment(pub String);
-
-impl fmt::Display for UnknownAssignment {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names: Vec<&str> = Assignment::ALL.iter().map(|a| a.name()).collect();
-        write!(
-            f,
-            "unknown assignment '{}' (expected one of: {})",
-            self.0,
-            names.join(", ")
-        )
-    }
-}
-
-impl std::error::Error for UnknownAssignment {}
-
-impl FromStr for Assignment {
-    type Err = UnknownAssignment;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Assignment::ALL
-            .into_iter()
-            .find(|a| a.name() == s)
-            .ok_or_else(|| UnknownAssignment(s.to_string()))
-    }
-}
 
 /// Why game arguments could not be turned into a [`Setup`].
 #[derive(Debug)]
@@ -151,83 +56,68 @@ impl fmt::Display for SetupError {
 
 impl std::error::Error for SetupError {}
 
-/// Everything a game needs before its first prompt.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Setup {
-    /// The Game of M takes no arguments.
-    M,
-    /// Silver Dollar starts from a random strip (seeded) or a given one.
-    SilverDollar(silver_dollar::Start),
-    /// Connect6 on a `size`×`size` board.
-    Connect6 { size: usize },
-    /// Collect starts from a board read from a file.
-    Collect(collect::Board),
-    /// Nim always starts at 21 matches.
-    Nim,
+/// A reference game ready to play: the state a game needs before its first prompt (board,
+/// seed, size), behind one small trait so each assignment keeps its own setup type in its
+/// folder and nothing here names an assignment.
+pub trait ReferenceGame: fmt::Debug + Send + Sync + Any {
+    /// Plays one session on `console` until the game ends or input runs out.
+    fn play(&self, console: &mut dyn Console);
+
+    /// Whether `other` is the same game set up the same way (for comparing setups).
+    fn same_as(&self, other: &dyn ReferenceGame) -> bool;
+
+    /// The setup as `Any`, so the assignment that made it can look inside.
+    fn as_any(&self) -> &dyn Any;
 }
+
+/// Implements [`ReferenceGame`] for a setup type by naming the function that plays it.
+#[macro_export]
+macro_rules! reference_game {
+    ($setup:ty, |$this:ident, $console:ident| $play:expr) => {
+        impl $crate::games::ReferenceGame for $setup {
+            fn play(&self, $console: &mut dyn $crate::console::Console) {
+                let $this = self;
+                $play
+            }
+
+            fn same_as(&self, other: &dyn $crate::games::ReferenceGame) -> bool {
+                other.as_any().downcast_ref::<$setup>() == Some(self)
+            }
+
+            fn as_any(&self) -> &dyn std::any::Any {
+                self
+            }
+        }
+    };
+}
+
+/// Everything a game needs before its first prompt: one assignment's reference game, set up.
+#[derive(Clone, Debug)]
+pub struct Setup(Arc<dyn ReferenceGame>);
 
 impl Setup {
-    /// Parses game arguments as typed after the assignment name (`grade play NAME ARGS…`).
-    ///
-    /// Relative file names are resolved against `base_dir`.
-    pub fn from_args(
-        assignment: Assignment,
-        args: &[String],
-        base_dir: &Path,
-    ) -> Result<Setup, SetupError> {
-        match assignment {
-            Assignment::M => no_args(assignment, args).map(|()| Setup::M),
-            Assignment::Nim => no_args(assignment, args).map(|()| Setup::Nim),
-            Assignment::SilverDollar => {
-                silver_dollar::Start::from_args(args).map(Setup::SilverDollar)
-            }
-            Assignment::Connect6 => {
-                connect6::size_from_args(args).map(|size| Setup::Connect6 { size })
-            }
-            Assignment::Collect => collect::Board::from_args(args, base_dir).map(Setup::Collect),
-        }
+    /// Wraps an assignment's own setup.
+    pub fn new(game: impl ReferenceGame) -> Setup {
+        Setup(Arc::new(game))
     }
 
-    /// A setup for a person playing the reference (`grade play`): what the handout draws at
-    /// random is drawn afresh unless the arguments fix it, so the reference a student plays
-    /// does not repeat itself; the note says how to play the same game again.
-    pub fn for_play(
-        assignment: Assignment,
-        args: &[String],
-        base_dir: &Path,
-    ) -> Result<(Setup, Option<String>), SetupError> {
-        let setup = Setup::from_args(assignment, args, base_dir)?;
-        Ok(match setup {
-            Setup::SilverDollar(silver_dollar::Start::Seeded(_)) if args.is_empty() => {
-                let seed = fresh_seed();
-                let note = format!(
-                    "the strip is drawn from seed {seed}; replay this game with \
-                     `grade play silver_dollar --seed {seed}`"
-                );
-                (
-                    Setup::SilverDollar(silver_dollar::Start::Seeded(seed)),
-                    Some(note),
-                )
-            }
-            other => (other, None),
-        })
-    }
-
-    /// The assignment this setup belongs to.
-    pub fn assignment(&self) -> Assignment {
-        match self {
-            Setup::M => Assignment::M,
-            Setup::SilverDollar(_) => Assignment::SilverDollar,
-            Setup::Connect6 { .. } => Assignment::Connect6,
-            Setup::Collect(_) => Assignment::Collect,
-            Setup::Nim => Assignment::Nim,
-        }
+    /// The assignment's own setup, when it is of type `T`.
+    pub fn get<T: ReferenceGame>(&self) -> Option<&T> {
+        self.0.as_any().downcast_ref::<T>()
     }
 }
+
+impl PartialEq for Setup {
+    fn eq(&self, other: &Setup) -> bool {
+        self.0.same_as(other.0.as_ref())
+    }
+}
+
+impl Eq for Setup {}
 
 /// A seed no two plays share: the standard library's per-process random SipHash keys, mixed
 /// with the time.
-fn fresh_seed() -> u64 {
+pub fn fresh_seed() -> u64 {
     use std::hash::{BuildHasher, Hasher};
     let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
     let now = std::time::SystemTime::now()
@@ -239,23 +129,49 @@ fn fresh_seed() -> u64 {
     hasher.finish() >> 11
 }
 
-fn no_args(assignment: Assignment, args: &[String]) -> Result<(), SetupError> {
+/// Checks that a game which takes no arguments got none.
+pub fn no_args(name: &str, args: &[String]) -> Result<(), SetupError> {
     match args.first() {
         None => Ok(()),
         Some(arg) => Err(SetupError::Usage(format!(
-            "{assignment} takes no game arguments (got '{arg}')"
+            "{name} takes no game arguments (got '{arg}')"
         ))),
     }
 }
 
 /// Plays one session of the game on `console` until the game ends or input runs out.
 pub fn play(setup: &Setup, console: &mut dyn Console) {
-    match setup {
-        Setup::M => m::play(console),
-        Setup::SilverDollar(start) => silver_dollar::play(start, console),
-        Setup::Connect6 { size } => connect6::play(*size, console),
-        Setup::Collect(board) => collect::play(board, console),
-        Setup::Nim => nim::play(console),
+    setup.0.play(console);
+}
+
+/// A tiny deterministic generator (splitmix64), so a seed always gives the same game.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    /// A generator started from `seed`.
+    pub fn new(seed: u64) -> Self {
+        SplitMix64(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A uniform draw from 1 to 6 (rejection sampling, no modulo bias).
+    pub fn roll_die(&mut self) -> usize {
+        let limit = u64::MAX - u64::MAX % 6;
+        loop {
+            let x = self.next_u64();
+            if x < limit {
+                return (x % 6) as usize + 1;
+            }
+        }
     }
 }
 

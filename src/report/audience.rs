@@ -17,8 +17,8 @@ pub enum Audience {
     /// The student who submitted: hidden cases show only their name, points and pass/fail.
     #[default]
     Student,
-    /// The instructor: hidden cases in full (the result must have been graded with
-    /// `GradeOptions::reveal_hidden`, or there is nothing more to show).
+    /// The instructor: hidden cases in full (a result always holds them; only the
+    /// student-facing reports strip them).
     Instructor,
 }
 

@@ -41,15 +41,15 @@ pub fn neutralise(text: &str) -> String {
 /// A token no student can guess: 128 random bits in hex (where the kernel gives none, the
 /// clock's nanoseconds and the process id, hashed: still unknown to a program that has ended).
 fn random_token() -> String {
-    let bytes = crate::class::seal::random_bytes::<16>().unwrap_or_else(|_| {
+    let bytes = crate::keys::random_bytes::<16>().unwrap_or_else(|_| {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos());
         let seed = format!("{now} {}", std::process::id());
-        let hash = crate::class::stable_hash(seed.as_bytes(), 0);
+        let hash = crate::keys::stable_hash(seed.as_bytes(), 0);
         let mut bytes = [0u8; 16];
         bytes[..8].copy_from_slice(&hash.to_le_bytes());
-        let second = crate::class::stable_hash(&hash.to_le_bytes(), hash ^ u64::from(now as u32));
+        let second = crate::keys::stable_hash(&hash.to_le_bytes(), hash ^ u64::from(now as u32));
         bytes[8..].copy_from_slice(&second.to_le_bytes());
         bytes
     });

@@ -115,11 +115,7 @@ pub fn gradescope_visibility(visibility: Visibility, hidden: HiddenVisibility) -
 impl Exporter for GradescopeExporter {
     fn export(&self, result: &GradeResult) -> anyhow::Result<Vec<u8>> {
         let result = for_students(result);
-        let passed = result
-            .cases
-            .iter()
-            .filter(|c| c.status == CaseStatus::Passed && c.score + 1e-9 >= c.max_score)
-            .count();
+        let passed = result.cases.iter().filter(|c| c.full_marks()).count();
         let mut output = format!(
             "{}: {} ({} of {} cases with full marks)",
             result.assignment,

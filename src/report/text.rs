@@ -189,9 +189,7 @@ fn mark(case: &CaseResult, style: Style) -> String {
 
 /// True when the case passed with every point (a visible one then needs no feedback).
 fn full_marks(case: &CaseResult) -> bool {
-    case.status == CaseStatus::Passed
-        && !lost(case.score, case.max_score)
-        && case.checks.iter().all(|c| c.passed || c.max_score <= 0.0)
+    case.full_marks()
 }
 
 /// True when `score` is short of `max_score` (tolerating float noise).

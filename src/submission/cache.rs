@@ -143,7 +143,7 @@ impl Key {
     fn entry_name(&self) -> String {
         format!(
             "{:016x}",
-            crate::class::stable_hash(&self.bytes, 0x6275_696c_645f_6b31)
+            crate::keys::stable_hash(&self.bytes, 0x6275_696c_645f_6b31)
         )
     }
 }

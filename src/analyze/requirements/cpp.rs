@@ -14,7 +14,7 @@ pub(super) const LOOPS: &[&str] = &[
 
 /// The function declarator of a function definition (through pointer and reference
 /// declarators).
-pub(super) fn function_declarator(definition: Node) -> Option<Node> {
+pub(crate) fn function_declarator(definition: Node) -> Option<Node> {
     let declarator = definition.child_by_field_name("declarator")?;
     descendants(declarator, &["function_declarator"])
         .into_iter()
@@ -22,24 +22,24 @@ pub(super) fn function_declarator(definition: Node) -> Option<Node> {
 }
 
 /// The name of a function definition as written (`main`, `Board::show`).
-pub(super) fn function_name(file: &SourceFile, definition: Node) -> String {
+pub(crate) fn function_name(file: &SourceFile, definition: Node) -> String {
     function_declarator(definition)
         .and_then(|d| d.child_by_field_name("declarator"))
         .map_or_else(|| "?".to_string(), |n| file.text_of(n).to_string())
 }
 
 /// The last part of a possibly qualified name (`Board::show` → `show`).
-pub(super) fn simple_name(name: &str) -> &str {
+pub(crate) fn simple_name(name: &str) -> &str {
     name.rsplit("::").next().unwrap_or(name)
 }
 
 /// The function definition `node` is in, if any.
-pub(super) fn enclosing_function(node: Node) -> Option<Node> {
+pub(crate) fn enclosing_function(node: Node) -> Option<Node> {
     ancestor(node, &["function_definition", "lambda_expression"])
 }
 
 /// The innermost loop around `node` inside its own function, if any.
-pub(super) fn innermost_loop(node: Node) -> Option<Node> {
+pub(crate) fn innermost_loop(node: Node) -> Option<Node> {
     let mut current = node.parent();
     while let Some(parent) = current {
         if LOOPS.contains(&parent.kind()) {
@@ -54,7 +54,7 @@ pub(super) fn innermost_loop(node: Node) -> Option<Node> {
 }
 
 /// The name of the function a call expression calls (`getline`, `cin.get` → `get`).
-pub(super) fn called_name<'f>(file: &'f SourceFile, call: Node) -> &'f str {
+pub(crate) fn called_name<'f>(file: &'f SourceFile, call: Node) -> &'f str {
     let Some(function) = call.child_by_field_name("function") else {
         return "";
     };
@@ -85,7 +85,7 @@ fn is_stream(file: &SourceFile, node: Node, streams: &[&str]) -> bool {
 
 /// The places a program reads input: `cin >> …` chains (their outermost expression),
 /// `getline`, `scanf`, `getchar`, `cin.get`, `fgets`.
-pub(super) fn input_reads<'t>(file: &'t SourceFile) -> Vec<Node<'t>> {
+pub(crate) fn input_reads<'t>(file: &'t SourceFile) -> Vec<Node<'t>> {
     let mut reads = Vec::new();
     for expression in file.all(&["binary_expression"]) {
         let is_extraction = expression
@@ -116,7 +116,7 @@ pub(super) fn input_reads<'t>(file: &'t SourceFile) -> Vec<Node<'t>> {
 
 /// Names of the functions called from inside the loops of kinds `loop_kinds` (the call's
 /// innermost loop is of that kind), across all files.
-pub(super) fn called_in_loops(files: &[SourceFile], loop_kinds: &[&str]) -> Vec<String> {
+pub(crate) fn called_in_loops(files: &[SourceFile], loop_kinds: &[&str]) -> Vec<String> {
     let mut names = Vec::new();
     for file in files {
         for call in file.all(&["call_expression"]) {

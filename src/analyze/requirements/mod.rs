@@ -8,16 +8,12 @@
 //! An assignment's requirements live in one file each; adding one is an entry in that file's
 //! list.
 
-mod connect6;
-mod cpp;
-mod m;
-mod nim;
-mod silver_dollar;
+pub(crate) mod cpp;
 
 use std::collections::BTreeMap;
 
 use super::{Program, SourceLanguage};
-use crate::games::Assignment;
+use crate::assignments::Assignment;
 use crate::results::{Finding, RequirementResult, RequirementStatus};
 
 /// One requirement of a handout on the code.
@@ -70,13 +66,7 @@ const MAX_FINDINGS: usize = 30;
 
 /// The requirements of an assignment's handout, in report order.
 pub fn for_assignment(assignment: Assignment) -> &'static [Requirement] {
-    match assignment {
-        Assignment::Connect6 => connect6::REQUIREMENTS,
-        Assignment::SilverDollar => silver_dollar::REQUIREMENTS,
-        Assignment::Nim => nim::REQUIREMENTS,
-        Assignment::M => m::REQUIREMENTS,
-        Assignment::Collect => &[],
-    }
+    assignment.def().requirements
 }
 
 /// Points per requirement as a case directory sets them: a number, or `None` for switched
@@ -174,13 +164,6 @@ fn evaluate_one(requirement: &Requirement, program: &Program, points: f64) -> Re
     }
 }
 
-pub use connect6::SizeConstant;
-
-/// connect6's board-size constants in a C or C++ program (see [`crate::analyze::resize`]).
-pub fn board_size_constants(program: &Program) -> Vec<SizeConstant> {
-    connect6::size_constants(program)
-}
-
 /// The names of an assignment's requirements, for messages about unknown ones.
 pub fn names(assignment: Assignment) -> Vec<&'static str> {
     for_assignment(assignment).iter().map(|r| r.name).collect()
@@ -203,8 +186,13 @@ pub(crate) mod tests {
     }
 
     /// The verdict of the requirement `name` of `assignment` on one file.
-    pub(crate) fn verdict(assignment: Assignment, name: &str, path: &str, text: &str) -> Verdict {
-        let requirement = for_assignment(assignment)
+    pub(crate) fn verdict(
+        requirements: &[Requirement],
+        name: &str,
+        path: &str,
+        text: &str,
+    ) -> Verdict {
+        let requirement = requirements
             .iter()
             .find(|r| r.name == name)
             .unwrap_or_else(|| panic!("no requirement {name}"));
@@ -214,7 +202,11 @@ pub(crate) mod tests {
     #[test]
     fn another_language_is_not_applicable_and_keeps_its_points_in_the_total() {
         let python = program("nim.py", "print('hi')\n");
-        let results = evaluate(Assignment::Nim, &python, &Weights::new());
+        let results = evaluate(
+            crate::assignments::nim::ASSIGNMENT,
+            &python,
+            &Weights::new(),
+        );
         // nim's handout: do-while-input 3 and for-loop-matches 3 (docs/requirements.md); what
         // they earn is set with the cases' share by GradeResult::total.
         let points: Vec<f64> = results.iter().map(|r| r.max_score).collect();
@@ -236,7 +228,7 @@ pub(crate) mod tests {
             "int main() { for (int i = 0; i < 5; i++) cout << '|'; }\n",
         );
         cpp.build_failed = true;
-        let results = evaluate(Assignment::Nim, &cpp, &Weights::new());
+        let results = evaluate(crate::assignments::nim::ASSIGNMENT, &cpp, &Weights::new());
         let for_loop = results
             .iter()
             .find(|r| r.name == "for-loop-matches")
@@ -257,7 +249,11 @@ pub(crate) mod tests {
             "(".repeat(depth),
             ")".repeat(depth)
         );
-        let results = evaluate(Assignment::Nim, &program("nim.cpp", &text), &Weights::new());
+        let results = evaluate(
+            crate::assignments::nim::ASSIGNMENT,
+            &program("nim.cpp", &text),
+            &Weights::new(),
+        );
         for r in &results {
             assert_eq!(r.status, RequirementStatus::Failed, "{r:?}");
             assert!(r.detail.contains("levels deep"), "{}", r.detail);
@@ -270,7 +266,7 @@ pub(crate) mod tests {
         let mut weights = Weights::new();
         weights.insert("do-while-input".into(), None);
         weights.insert("for-loop-matches".into(), Some(5.0));
-        let results = evaluate(Assignment::Nim, &cpp, &weights);
+        let results = evaluate(crate::assignments::nim::ASSIGNMENT, &cpp, &weights);
         assert_eq!(results.len(), 1);
         assert_eq!(results[0].name, "for-loop-matches");
         assert_eq!(results[0].max_score, 5.0);
@@ -278,16 +274,14 @@ pub(crate) mod tests {
 
     #[test]
     fn every_requirement_quotes_its_handout() {
-        let handouts = [
-            (Assignment::M, "m.txt"),
-            (Assignment::SilverDollar, "silver_dollar.txt"),
-            (Assignment::Connect6, "connect6.txt"),
-            (Assignment::Nim, "nim.txt"),
-        ];
         // The handouts are kept in the repository (docs/handouts/) so this runs on any clone.
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/handouts");
-        for (assignment, file) in handouts {
-            let text = std::fs::read_to_string(dir.join(file))
+        for &assignment in crate::assignments::ASSIGNMENTS {
+            if assignment.def().requirements.is_empty() {
+                continue;
+            }
+            let file = format!("{}.txt", assignment.name());
+            let text = std::fs::read_to_string(dir.join(&file))
                 .unwrap_or_else(|e| panic!("docs/handouts/{file}: {e}"));
             let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
             let text = flat(&text);

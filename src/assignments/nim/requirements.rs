@@ -3,16 +3,16 @@
 
 use tree_sitter::Node;
 
-use super::cpp::{
+use crate::analyze::requirements::cpp::{
     called_in_loops, called_name, enclosing_function, function_name, innermost_loop, input_reads,
     simple_name,
 };
-use super::{Requirement, Verdict};
+use crate::analyze::requirements::{Requirement, Verdict};
 use crate::analyze::{ancestor, Program, SourceFile, SourceLanguage};
 use crate::results::Finding;
 
 /// Nim's requirements on the code.
-pub(super) const REQUIREMENTS: &[Requirement] = &[
+pub(crate) const REQUIREMENTS: &[Requirement] = &[
     Requirement {
         name: "do-while-input",
         quote: "Use do while loops when asking the user for inputs.",
@@ -200,11 +200,10 @@ fn for_loop_matches(program: &Program) -> Verdict {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::verdict;
-    use crate::games::Assignment;
+    use crate::analyze::requirements::tests::verdict;
 
     fn check(name: &str, text: &str) -> super::Verdict {
-        verdict(Assignment::Nim, name, "nim.cpp", text)
+        verdict(super::REQUIREMENTS, name, "nim.cpp", text)
     }
 
     const GOOD: &str = r#"#include <iostream>

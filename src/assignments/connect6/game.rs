@@ -4,8 +4,8 @@
 //! any single placement wins at once, a full board without a winner is a draw. Moves are a
 //! column letter and a row number ("H14"). See docs/assignments/connect6.md.
 
-use super::SetupError;
 use crate::console::Console;
+use crate::games::SetupError;
 
 /// The board size the handout fixes (N = 19).
 pub const DEFAULT_SIZE: usize = 19;
@@ -203,13 +203,19 @@ pub fn play(size: usize, console: &mut dyn Console) {
     }
 }
 
+/// Connect6's setup: the side of its square board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardSize(pub usize);
+
+crate::reference_game!(BoardSize, |size, console| play(size.0, console));
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::games::{record, Setup};
 
     fn run(size: usize, input: &[&str]) -> String {
-        record(&Setup::Connect6 { size }, input)
+        record(&Setup::new(BoardSize(size)), input)
             .transcript
             .terminal_text()
     }
@@ -321,7 +327,7 @@ mod tests {
         let input = [
             "A0", "B0", "B1", "A1", "A2", "B2", "B3", "A3", "A4", "B4", "C5", "A5", "A6",
         ];
-        let recording = record(&Setup::Connect6 { size: 8 }, &input);
+        let recording = record(&Setup::new(BoardSize(8)), &input);
         let text = recording.transcript.terminal_text();
         assert!(text.ends_with("Black, enter your move: A5\n  A B C D E F G H\n0 B W . . . . . .\n1 B W . . . . . .\n2 B W . . . . . .\n3 B W . . . . . .\n4 B W . . . . . .\n5 B . W . . . . .\n6 . . . . . . . .\n7 . . . . . . . .\nBlack wins!\n"), "{text}");
         assert_eq!(recording.unread_lines, 1);
@@ -344,7 +350,7 @@ mod tests {
 
     #[test]
     fn full_small_board_is_a_draw() {
-        let recording = record(&Setup::Connect6 { size: 3 }, &all_cells(3));
+        let recording = record(&Setup::new(BoardSize(3)), &all_cells(3));
         let text = recording.transcript.terminal_text();
         assert!(
             text.ends_with("  A B C\n0 B W W\n1 B B W\n2 W B B\nDraw game!\n"),
@@ -440,7 +446,7 @@ mod tests {
     fn full_19_by_19_board_is_a_draw() {
         let moves = draw_moves(19);
         assert_eq!(moves.len(), 361);
-        let recording = record(&Setup::Connect6 { size: 19 }, &moves);
+        let recording = record(&Setup::new(BoardSize(19)), &moves);
         let text = recording.transcript.terminal_text();
         assert!(text.ends_with("Draw game!\n"));
         assert!(!text.contains(INVALID));

@@ -7,12 +7,33 @@
 
 use serde::Deserialize;
 
-use super::ReferenceStart;
+use crate::assignments::silver_dollar::game::{parse_strip, CoinStrip, Start as GameStart};
 use crate::check::strip::{self, Start};
-use crate::games::silver_dollar::{parse_strip, CoinStrip, SplitMix64, Start as GameStart};
-use crate::games::Setup;
+use crate::drive::{InputStrategy, ReferenceStart};
+use crate::games::{Setup, SplitMix64};
 use crate::run::InputSource;
 use crate::transcript::Transcript;
+
+/// `drive:` — Silver Dollar played move by move from the program's own strip.
+#[derive(Debug, Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct DriveSpec {
+    /// The coin count typed first.
+    pub coins: usize,
+    /// How legal moves are chosen: smallest, largest, winning or random.
+    pub strategy: Strategy,
+    /// Seed of the random strategy (default 0).
+    #[serde(default)]
+    pub seed: u64,
+    /// Illegal moves typed before legal ones, each once, as soon as the game allows it:
+    /// missing_coin, zero_distance, negative_distance, pass_neighbour, land_on_neighbour,
+    /// off_edge, malformed.
+    #[serde(default)]
+    pub illegal: Vec<Illegal>,
+    /// Moves typed at most (default 1000).
+    #[serde(default)]
+    pub max_moves: Option<usize>,
+}
 
 /// How the driver chooses legal moves.
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
@@ -284,6 +305,20 @@ fn occupied(positions: &[usize], square: usize) -> bool {
     positions.contains(&square)
 }
 
+impl InputStrategy for Plan {
+    fn source(&self) -> Box<dyn InputSource + Send> {
+        Box::new(self.player())
+    }
+
+    fn describe(&self) -> String {
+        Plan::describe(self)
+    }
+
+    fn reference_start(&self, student: &Transcript) -> ReferenceStart {
+        reference_start(student)
+    }
+}
+
 /// The reference setup for a finished Silver Dollar run: the program's own start.
 pub fn reference_start(student: &Transcript) -> ReferenceStart {
     match strip::find_start(student) {
@@ -298,7 +333,7 @@ pub fn reference_start(student: &Transcript) -> ReferenceStart {
         Some(start) => match parse_strip(&start.board()) {
             Ok(squares) => {
                 let finished = !CoinStrip::from_squares(&squares).has_move();
-                let setup = Setup::SilverDollar(GameStart::Strip(squares));
+                let setup = Setup::new(GameStart::Strip(squares));
                 if finished {
                     ReferenceStart::Finished(setup)
                 } else {
@@ -313,8 +348,8 @@ pub fn reference_start(student: &Transcript) -> ReferenceStart {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::assignments::silver_dollar::game::parse_strip;
     use crate::drive::record_driven;
-    use crate::games::silver_dollar::parse_strip;
 
     fn strip(text: &str) -> CoinStrip {
         CoinStrip::from_squares(&parse_strip(text).expect("strip"))
@@ -389,7 +424,7 @@ mod tests {
             ] {
                 if let Some(line) = illegal_move(&s, kind) {
                     let mut copy = s.clone();
-                    let legal = crate::games::silver_dollar::parse_move(&line)
+                    let legal = crate::assignments::silver_dollar::game::parse_move(&line)
                         .is_some_and(|(c, d)| copy.apply(c, d));
                     assert!(!legal, "{kind:?} on {text}: {line}");
                 }
@@ -420,7 +455,7 @@ mod tests {
             Illegal::LandOnNeighbour,
             Illegal::OffEdge,
         ];
-        let setup = Setup::SilverDollar(GameStart::Strip(
+        let setup = Setup::new(GameStart::Strip(
             parse_strip("_ _ 0 _ _ 1 _ _ 2").expect("strip"),
         ));
         let recording = record_driven(&setup, &mut plan(Strategy::Smallest, all).player());

@@ -4,12 +4,12 @@
 
 use tree_sitter::Node;
 
-use super::{Requirement, Verdict};
+use crate::analyze::requirements::{Requirement, Verdict};
 use crate::analyze::{ancestor, Program, SourceFile, SourceLanguage};
 use crate::results::Finding;
 
 /// Silver Dollar's requirements on the code.
-pub(super) const REQUIREMENTS: &[Requirement] = &[
+pub(crate) const REQUIREMENTS: &[Requirement] = &[
     Requirement {
         name: "two-classes",
         quote: "You should write your program in two Java classes: a class called `CoinStrip` representing the game board, and a class called `PlayGame` that actually runs the game.",
@@ -312,8 +312,8 @@ fn tostring(program: &Program) -> Verdict {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::program;
     use super::*;
+    use crate::analyze::requirements::tests::program;
 
     const PLAY: &str = r#"import java.util.Scanner;
 public class PlayGame {

@@ -6,8 +6,8 @@
 
 use std::path::Path;
 
-use super::SetupError;
 use crate::console::Console;
+use crate::games::SetupError;
 
 /// The prompt for a move.
 pub const PROMPT: &str = "Please enter a row and a column number: ";
@@ -261,6 +261,8 @@ pub fn play(board: &Board, console: &mut dyn Console) {
     }
 }
 
+crate::reference_game!(Board, |board, console| play(board, console));
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -326,7 +328,7 @@ Your score is: 48
 
 Game over
 ";
-        let setup = Setup::Collect(board(FIGURE_4));
+        let setup = Setup::new(board(FIGURE_4));
         let recording = record(&setup, &["1 3", "1 1", "7 1", "3 4", "3 2"]);
         assert_eq!(recording.transcript.terminal_text(), expected);
         assert!(!recording.wanted_more_input);
@@ -422,7 +424,7 @@ Game over
         assert!(!board("1 2\n3 4").has_move());
         assert!(board("1 2\n1 4").has_move());
         assert!(board("1 2 2").has_move());
-        let text = record(&Setup::Collect(board("1 2\n3 4")), &["1 1"])
+        let text = record(&Setup::new(board("1 2\n3 4")), &["1 1"])
             .transcript
             .terminal_text();
         assert_eq!(text, "1 2\n3 4\n\nYour score is: 0\n\nGame over\n");
@@ -430,7 +432,7 @@ Game over
 
     #[test]
     fn clearing_the_whole_board_ends_the_game() {
-        let text = record(&Setup::Collect(board("5 5")), &["1 2"])
+        let text = record(&Setup::new(board("5 5")), &["1 2"])
             .transcript
             .terminal_text();
         assert_eq!(

@@ -5,13 +5,13 @@
 
 use tree_sitter::Node;
 
-use super::cpp::{function_declarator, function_name, simple_name};
-use super::{Requirement, Verdict};
+use crate::analyze::requirements::cpp::{function_declarator, function_name, simple_name};
+use crate::analyze::requirements::{Requirement, Verdict};
 use crate::analyze::{ancestor, descendants, Program, SourceFile, SourceLanguage};
 use crate::results::Finding;
 
 /// Connect6's requirements on the code.
-pub(super) const REQUIREMENTS: &[Requirement] = &[
+pub(crate) const REQUIREMENTS: &[Requirement] = &[
     Requirement {
         name: "warnings",
         quote: "Free of compilation errors and warnings;",
@@ -425,8 +425,7 @@ fn board_size_constant(program: &Program) -> Verdict {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::verdict;
-    use crate::games::Assignment;
+    use crate::analyze::requirements::tests::verdict;
 
     const GOOD: &str = r#"#include <iostream>
 using namespace std;
@@ -463,7 +462,7 @@ int main() { show(); return 0; }
 "#;
 
     fn check(name: &str, text: &str) -> super::Verdict {
-        verdict(Assignment::Connect6, name, "connect6.cpp", text)
+        verdict(super::REQUIREMENTS, name, "connect6.cpp", text)
     }
 
     #[test]

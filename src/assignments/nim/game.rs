@@ -243,13 +243,21 @@ fn play_session(console: &mut dyn Console) -> Option<()> {
     }
 }
 
+/// Nim always starts at 21 matches: a new game takes no arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NewGame;
+
+crate::reference_game!(NewGame, |_game, console| play(console));
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::games::{record, Setup};
 
     fn run(input: &[&str]) -> String {
-        record(&Setup::Nim, input).transcript.terminal_text()
+        record(&Setup::new(NewGame), input)
+            .transcript
+            .terminal_text()
     }
 
     #[test]
@@ -336,7 +344,7 @@ Game Over - Computer wins.
 
 Would you like to play again? (Y/N): N
 ";
-        let recording = record(&Setup::Nim, &["y", "3", "2", "3", "1", "2", "N"]);
+        let recording = record(&Setup::new(NewGame), &["y", "3", "2", "3", "1", "2", "N"]);
         assert_eq!(recording.transcript.terminal_text(), expected);
         assert!(!recording.wanted_more_input);
         assert_eq!(recording.unread_lines, 0);
@@ -385,7 +393,7 @@ Would you like to play again? (Y/N): N
 
     #[test]
     fn end_of_input_returns_quietly() {
-        let recording = record(&Setup::Nim, &["y", "3"]);
+        let recording = record(&Setup::new(NewGame), &["y", "3"]);
         assert!(recording.wanted_more_input);
         assert!(recording.transcript.terminal_text().ends_with(
             "Computer removes 1.\n\nPlayer Turn - Matches: ||||| ||||| ||||| ||\nRemove (1 - 3): "

@@ -3,12 +3,12 @@
 
 use tree_sitter::Node;
 
-use super::{Requirement, Verdict};
+use crate::analyze::requirements::{Requirement, Verdict};
 use crate::analyze::{descendants, Program, SourceFile, SourceLanguage};
 use crate::results::Finding;
 
 /// M's requirements on the code.
-pub(super) const REQUIREMENTS: &[Requirement] = &[
+pub(crate) const REQUIREMENTS: &[Requirement] = &[
     Requirement {
         name: "list-board",
         quote: "Your program must maintain a list for the game board",
@@ -260,11 +260,10 @@ fn loop_turns(program: &Program) -> Verdict {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::verdict;
-    use crate::games::Assignment;
+    use crate::analyze::requirements::tests::verdict;
 
     fn check(name: &str, text: &str) -> super::Verdict {
-        verdict(Assignment::M, name, "m.py", text)
+        verdict(super::REQUIREMENTS, name, "m.py", text)
     }
 
     const GOOD: &str = "EMPTY = ' '\n\ndef ask(prompt):\n    return int(input(prompt))\n\ndef main():\n    board = [EMPTY for _ in range(10)]\n    for turn in range(10):\n        n = ask('Your number? ')\n        board[n] = n\n\nmain()\n";

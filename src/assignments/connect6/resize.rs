@@ -4,19 +4,10 @@
 
 use std::path::Path;
 
-use super::requirements::SizeConstant;
-use super::{descendants, Program, SourceFile, SourceLanguage};
+use super::requirements::{size_constants, SizeConstant};
+use crate::analyze::{descendants, Program, SourceFile, SourceLanguage};
 
-/// A submission's source with its board-size constant changed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Resized {
-    /// The file changed, relative to the submission (its name for a single file).
-    pub file: String,
-    /// The file's new text.
-    pub text: String,
-    /// What was changed, for notes ("`N = 19` at connect6.cpp:14 set to 10").
-    pub change: String,
-}
+use crate::assignments::Resized;
 
 /// Python's and Java's board-size constants: a module-level `N = 19`, a `static final int N =
 /// 19` field.
@@ -92,9 +83,7 @@ pub fn board_size(submission: &Path, size: usize) -> Result<Resized, String> {
         None => {
             return Err("the submission has no C, C++, Java or Python source to rebuild".into())
         }
-        Some(SourceLanguage::C | SourceLanguage::Cpp) => {
-            super::requirements::board_size_constants(&program)
-        }
+        Some(SourceLanguage::C | SourceLanguage::Cpp) => size_constants(&program),
         Some(_) => other_constants(&program, "19"),
     };
     let constant = match constants.as_slice() {

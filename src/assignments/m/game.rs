@@ -181,13 +181,21 @@ pub fn play(console: &mut dyn Console) {
     console.write(&format!("{}\n", game.result_line()));
 }
 
+/// The Game of M starts from its empty board: a new game takes no arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NewGame;
+
+crate::reference_game!(NewGame, |_game, console| play(console));
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::games::{record, Setup};
 
     fn run(input: &[&str]) -> String {
-        record(&Setup::M, input).transcript.terminal_text()
+        record(&Setup::new(NewGame), input)
+            .transcript
+            .terminal_text()
     }
 
     #[test]
@@ -290,7 +298,7 @@ Player 1: Your number? ";
         let input: Vec<String> = (0..10)
             .flat_map(|n| [n.to_string(), (n + 1).to_string()])
             .collect();
-        let recording = record(&Setup::M, &input);
+        let recording = record(&Setup::new(NewGame), &input);
         let text = recording.transcript.terminal_text();
         // P1: 0@1 1, 2@3 2 (1 divides 2), 4@5 1, 6@7 1, 8@9 1 = 6;
         // P2: 1@2 2 (0 next to 1), 3@4 1, 5@6 1, 7@8 1, 9@10 1 = 6.

@@ -4,8 +4,8 @@
 //! move wins. The start is drawn from a seed (after the player says how many coins) or given
 //! as a strip. See docs/assignments/silver_dollar.md for every string and decision.
 
-use super::SetupError;
 use crate::console::Console;
+use crate::games::{SetupError, SplitMix64};
 
 /// The first question.
 pub const COINS_PROMPT: &str = "Enter the number of coins: ";
@@ -67,37 +67,6 @@ pub fn parse_strip(text: &str) -> Result<Vec<Option<usize>>, String> {
         return Err("the strip has no coins".into());
     }
     Ok(squares)
-}
-
-/// A tiny deterministic generator (splitmix64), so a seed always gives the same strip.
-#[derive(Clone, Debug)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    /// A generator started from `seed`.
-    pub fn new(seed: u64) -> Self {
-        SplitMix64(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A uniform draw from 1 to 6 (rejection sampling, no modulo bias).
-    pub fn roll_die(&mut self) -> usize {
-        let limit = u64::MAX - u64::MAX % 6;
-        loop {
-            let x = self.next_u64();
-            if x < limit {
-                return (x % 6) as usize + 1;
-            }
-        }
-    }
 }
 
 /// The coins' squares, coin 0 first; the strip is `length` squares long.
@@ -233,6 +202,8 @@ pub fn play(start: &Start, console: &mut dyn Console) {
     console.write(&format!("{}\nPlayer {last_mover} wins!\n", strip.render()));
 }
 
+crate::reference_game!(Start, |start, console| play(start, console));
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -244,7 +215,7 @@ mod tests {
 
     #[test]
     fn fixed_strip_game_with_illegal_moves() {
-        let setup = Setup::SilverDollar(Start::Strip(parse_strip("_ 0 _ _ 1").expect("strip")));
+        let setup = Setup::new(Start::Strip(parse_strip("_ 0 _ _ 1").expect("strip")));
         let input = [
             "x", "2", "0 1", "1 4", "1 2", "5 3", "abc", "1 1 1", "1 1", "0 1",
         ];
@@ -290,7 +261,7 @@ Player 1 wins!
 
     #[test]
     fn already_finished_start_announces_player_2() {
-        let setup = Setup::SilverDollar(Start::Strip(parse_strip("0 1 _").expect("strip")));
+        let setup = Setup::new(Start::Strip(parse_strip("0 1 _").expect("strip")));
         let text = record(&setup, &["2"]).transcript.terminal_text();
         assert_eq!(
             text,
@@ -317,7 +288,7 @@ Player 1 wins!
 
     #[test]
     fn seeded_game_draws_after_the_coin_count() {
-        let text = record(&Setup::SilverDollar(Start::Seeded(7)), &["3"])
+        let text = record(&Setup::new(Start::Seeded(7)), &["3"])
             .transcript
             .terminal_text();
         let board = CoinStrip::random(3, 7);
