@@ -38,6 +38,70 @@ pub struct ExploreOptions {
     pub progress: bool,
     /// Time spent shrinking a difference at most.
     pub shrink_time: Duration,
+    /// Play every game even after a difference (a random-games case scores them all);
+    /// otherwise stop at the first batch that shows one.
+    pub play_all: bool,
+}
+
+/// How much a random-games case plays: a number of games (the same games for every
+/// submission), or as many as fit in a time (more on a fast machine).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// This many games.
+    Games(usize),
+    /// Games until this much time has passed (at least one).
+    Time(Duration),
+}
+
+/// Reads `--explore-budget`: a number of games (`40`) or a duration (`30s`, `2m`).
+pub fn parse_budget(text: &str) -> Result<Budget, String> {
+    let text = text.trim();
+    if let Ok(games) = text.parse::<usize>() {
+        return if (1..=10_000).contains(&games) {
+            Ok(Budget::Games(games))
+        } else {
+            Err(format!("{games} is not a number of games from 1 to 10000"))
+        };
+    }
+    if text.ends_with('s') || text.ends_with('m') {
+        return parse_duration(text).map(Budget::Time).map_err(|_| {
+            format!("'{text}': expected a number of games (40) or a duration (30s, 2m)")
+        });
+    }
+    Err(format!(
+        "'{text}': expected a number of games (40) or a duration (30s, 2m)"
+    ))
+}
+
+/// The environment variable holding the course seed of random-games cases.
+pub const COURSE_SEED_VARIABLE: &str = "GRADE_COURSE_SEED";
+
+/// The course seed from `GRADE_COURSE_SEED`, if set; a value that is not a number is an error
+/// (a typo would otherwise silently give every student the public games).
+pub fn course_seed_from_env() -> anyhow::Result<Option<u64>> {
+    match std::env::var(COURSE_SEED_VARIABLE) {
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(_)) => {
+            bail!("{COURSE_SEED_VARIABLE}: not a number (a seed from 0 to 2^64-1)")
+        }
+        Ok(text) if text.trim().is_empty() => Ok(None),
+        Ok(text) => text.trim().parse::<u64>().map(Some).map_err(|_| {
+            anyhow::anyhow!("{COURSE_SEED_VARIABLE}={text}: not a number (a seed from 0 to 2^64-1)")
+        }),
+    }
+}
+
+/// The seed a random-games case plays from: its own seed mixed with the course seed (the
+/// command line's or environment's first, else the case directory's, else none), so the same
+/// course plays the same games for every student.
+pub fn case_seed(case_seed: u64, course_seed: Option<u64>) -> u64 {
+    match course_seed {
+        None | Some(0) => case_seed,
+        Some(course) => {
+            let mut rng = crate::games::silver_dollar::SplitMix64::new(course);
+            case_seed ^ rng.next_u64()
+        }
+    }
 }
 
 /// A difference found and shrunk.
@@ -102,9 +166,16 @@ fn game_seed(seed: u64, index: usize) -> u64 {
     rng.next_u64()
 }
 
-/// One replay of a game on the student's program and its first failing check.
+/// One replay of a game on the student's program: every check that failed, the first first.
 struct Verdict {
-    failing: Option<CheckResult>,
+    failing: Vec<CheckResult>,
+}
+
+impl Verdict {
+    /// The first failing check.
+    fn first(self) -> Option<CheckResult> {
+        self.failing.into_iter().next()
+    }
 }
 
 /// Files for a run's working directory: (name, content).
@@ -138,7 +209,9 @@ impl Explorer<'_> {
     /// Replays `game` on the student's program and compares it with the reference.
     fn judge(&self, game: &Game) -> anyhow::Result<Verdict> {
         let Some((setup, files)) = self.setup_for(game) else {
-            return Ok(Verdict { failing: None });
+            return Ok(Verdict {
+                failing: Vec::new(),
+            });
         };
         let mut command = self.submission.command.clone();
         command.extend(self.args.iter().cloned());
@@ -166,13 +239,27 @@ impl Explorer<'_> {
             unread_inputs: outcome.unread_inputs,
             samples: &[],
         };
-        let results = check::score(self.checks, &student, &reference, 1.0, false);
-        let mut failing = results.into_iter().find(|c| !c.passed && c.max_score > 0.0);
-        if failing.is_none()
+        let results = if game.free_messages {
+            // Where the handout leaves the message open, its fixed wordings are not compared.
+            let fixed_only: Vec<Check> = self
+                .checks
+                .iter()
+                .filter(|c| !is_fixed_message(c))
+                .cloned()
+                .collect();
+            check::score(&fixed_only, &student, &reference, 1.0, false)
+        } else {
+            check::score(self.checks, &student, &reference, 1.0, false)
+        };
+        let mut failing: Vec<CheckResult> = results
+            .into_iter()
+            .filter(|c| !c.passed && c.max_score > 0.0)
+            .collect();
+        if failing.is_empty()
             && !matches!(outcome.ending, Ending::Exited(_) | Ending::WaitingForInput)
         {
             // A crash, a timeout or a limit is a difference of its own.
-            failing = Some(CheckResult {
+            failing.push(CheckResult {
                 name: "run".into(),
                 kind: "run".into(),
                 passed: false,
@@ -193,8 +280,7 @@ impl Explorer<'_> {
             *runs += 1;
             self.judge(candidate)
                 .ok()
-                .and_then(|v| v.failing)
-                .is_some_and(|c| c.name == check)
+                .is_some_and(|v| v.failing.iter().any(|c| c.name == check))
         };
         let mut progress = true;
         while progress && started.elapsed() < budget {
@@ -254,6 +340,20 @@ impl Explorer<'_> {
     }
 }
 
+/// Whether a check compares a message of fixed wording at its place (an `at_inputs` presence
+/// check that does not accept any wording).
+fn is_fixed_message(check: &Check) -> bool {
+    matches!(
+        &check.kind,
+        crate::check::CheckKind::Lines {
+            at_inputs: true,
+            compare: crate::check::Compare::Presence,
+            any_wording: false,
+            ..
+        }
+    )
+}
+
 /// The line with one of its numbers made smaller (toward 1, then 0), most reduced first.
 fn smaller_lines(line: &str) -> Vec<String> {
     let tokens: Vec<&str> = line.split(' ').collect();
@@ -305,6 +405,32 @@ fn smaller_boards(text: &str) -> Vec<String> {
     out
 }
 
+/// Every check any case of the set declares, for generated games: the default checks, then
+/// each case's own and extra checks not already there (by name, the first case's by name
+/// order), so a rule a case adds is enforced in random games too. Left out: robustness cases
+/// (input where handout-following programs may differ), checks of many runs or of Silver
+/// Dollar's strips, and informational checks (no weight).
+pub fn checks_of(default_checks: &[Check], cases: &[crate::cases::Case]) -> Vec<Check> {
+    use crate::check::CheckKind;
+    let mut checks: Vec<Check> = default_checks.to_vec();
+    for case in cases
+        .iter()
+        .filter(|c| !c.robustness && c.explore.is_none() && c.samples == 1)
+    {
+        for check in &case.checks {
+            let applies = check.weight > 0.0
+                && !matches!(
+                    check.kind,
+                    CheckKind::RandomStarts { .. } | CheckKind::StripStart | CheckKind::Strips
+                );
+            if applies && !checks.iter().any(|c| c.name == check.name) {
+                checks.push(check.clone());
+            }
+        }
+    }
+    checks
+}
+
 /// Explores `submission` for `assignment`.
 pub fn explore(
     submission_path: &Path,
@@ -334,9 +460,10 @@ pub fn explore(
         },
     )
     .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let checks = checks_of(&set.default_checks, &set.cases);
     let outcome = run_games(
         assignment,
-        &set.default_checks,
+        &checks,
         &set.args,
         &set.limits,
         &prepared,
@@ -354,18 +481,24 @@ pub fn explore(
 }
 
 /// What a batch of games found.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct GamesPlayed {
     /// Games played.
     pub games: usize,
     /// Lines typed over all games.
     pub steps: usize,
+    /// Games in which some check differs from the reference.
+    pub differing: usize,
+    /// For each check that differed, in how many games (by check name).
+    pub failed_checks: std::collections::BTreeMap<String, usize>,
     /// The first difference, shrunk.
     pub finding: Option<Finding>,
 }
 
 /// Plays up to `options.games` generated games of `assignment` on a prepared submission,
-/// comparing each with `checks`; shrinks the first difference.
+/// comparing each with `checks`; shrinks the first difference. With `options.play_all` every
+/// game is played and counted; otherwise play stops after the batch holding the first
+/// difference.
 pub fn run_games(
     assignment: Assignment,
     checks: &[Check],
@@ -383,16 +516,21 @@ pub fn run_games(
     };
     let jobs = options.jobs.clamp(1, 64);
     let deadline = options.time.map(|t| started + t);
-    let mut played = 0;
-    let mut steps = 0;
+    let mut played = GamesPlayed::default();
+    let mut next = 0;
     let mut found: Option<(usize, Game, CheckResult)> = None;
     // Games run in batches of `jobs`; the lowest failing game of a batch is the one reported,
     // so the same seed gives the same result however the threads are scheduled.
-    while played < options.games && found.is_none() {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+    while next < options.games && (options.play_all || found.is_none()) {
+        // A time budget stops starting games once it is spent (the first game always runs).
+        if next > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
-        let batch: Vec<usize> = (played..(played + jobs).min(options.games)).collect();
+        if crate::run::interrupt::interrupted() {
+            break;
+        }
+        let batch: Vec<usize> = (next..(next + jobs).min(options.games)).collect();
+        next += batch.len();
         let games: Vec<Option<Game>> = batch
             .iter()
             .map(|&i| generate::game(assignment, game_seed(options.seed, i)))
@@ -404,27 +542,43 @@ pub fn run_games(
             let (Some(game), Some(verdict)) = (game, verdict) else {
                 continue;
             };
-            played += 1;
-            steps += game.lines.len();
+            played.games += 1;
+            played.steps += game.lines.len();
+            let verdict = verdict?;
+            if verdict.failing.is_empty() {
+                continue;
+            }
+            played.differing += 1;
+            for check in &verdict.failing {
+                *played.failed_checks.entry(check.name.clone()).or_insert(0) += 1;
+            }
             if found.is_none() {
-                if let Some(check) = verdict?.failing {
+                if let Some(check) = verdict.first() {
                     found = Some((*index, game, check));
                 }
             }
         }
         if options.progress {
-            eprint!("\rexplored {played} game(s), {steps} line(s) typed");
+            eprint!(
+                "\rexplored {} game(s), {} line(s) typed",
+                played.games, played.steps
+            );
         }
     }
     if options.progress {
         eprintln!();
     }
-    let finding = match found {
+    played.finding = match found {
         None => None,
         Some((index, game, first)) => {
             let original_lines = game.lines.len();
             let (shrunk, shrink_runs) = explorer.shrink(game, &first.name, options.shrink_time);
-            let check = explorer.judge(&shrunk)?.failing.unwrap_or(first);
+            let check = explorer
+                .judge(&shrunk)?
+                .failing
+                .into_iter()
+                .find(|c| c.name == first.name)
+                .unwrap_or(first);
             let reference = explorer
                 .setup_for(&shrunk)
                 .map(|(setup, _)| {
@@ -448,11 +602,59 @@ pub fn run_games(
             })
         }
     };
-    Ok(GamesPlayed {
-        games: played,
-        steps,
-        finding,
-    })
+    Ok(played)
+}
+
+/// The command lines that replay a finding: the board file written first (collect), then the
+/// input typed into the student's program and into the reference (`grade play`).
+pub fn replay_commands(assignment: Assignment, finding: &Finding) -> Vec<String> {
+    let mut commands = Vec::new();
+    let mut game_args = String::new();
+    if let (Some(board), Some(name)) = (&finding.board_file, &finding.board_name) {
+        commands.push(format!(
+            "printf '{}' > {}",
+            printf_text(board),
+            shell_word(name)
+        ));
+        game_args = format!(" {}", shell_word(name));
+    }
+    let typed: String = finding.input.iter().map(|l| format!("{l}\n")).collect();
+    let typed = printf_text(&typed);
+    commands.push(format!(
+        "printf '{typed}' | ./prog{game_args}   (your program)"
+    ));
+    commands.push(format!(
+        "printf '{typed}' | grade play {assignment}{game_args}   (the reference)"
+    ));
+    commands
+}
+
+/// Text for a single-quoted `printf` format: newlines as `\n`, and `'`, `%` and `\` escaped.
+fn printf_text(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\\' => out.push_str("\\\\"),
+            '%' => out.push_str("%%"),
+            '\'' => out.push_str("'\\''"),
+            c if c.is_control() => out.push_str(&format!("\\{:03o}", c as u32 & 0xff)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A file name as one shell word.
+fn shell_word(name: &str) -> String {
+    if name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "._-/".contains(c))
+    {
+        name.to_string()
+    } else {
+        format!("'{}'", name.replace('\'', "'\\''"))
+    }
 }
 
 /// Writes a finding as a ready case (and its reference transcript) under `root`, which then

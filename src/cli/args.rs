@@ -383,6 +383,20 @@ pub struct GradeOptionArgs {
     /// compiler and flags) from an earlier grading.
     #[arg(long)]
     pub no_cache: bool,
+
+    /// How much each random-games case plays: a number of games (the same games for every
+    /// submission) or a time such as 30s (as many games as fit; no longer reproducible).
+    #[arg(long, value_name = "GAMES|DURATION", value_parser = crate::explore::parse_budget)]
+    pub explore_budget: Option<crate::explore::Budget>,
+
+    /// Leave out the random-games cases: grade with the fixed cases only.
+    #[arg(long, conflicts_with = "explore_budget")]
+    pub no_explore: bool,
+
+    /// The course seed of the random-games cases (default: $GRADE_COURSE_SEED, else the
+    /// `seed` of the cases' assignment.yaml, else none): the same for the whole class.
+    #[arg(long, value_name = "N")]
+    pub course_seed: Option<u64>,
 }
 
 impl From<&GradeOptionArgs> for GradeOptions {
@@ -403,6 +417,9 @@ impl From<&GradeOptionArgs> for GradeOptions {
             require_sandbox: args.require_sandbox,
             jobs: args.jobs,
             no_cache: args.no_cache,
+            explore_budget: args.explore_budget,
+            no_explore: args.no_explore,
+            course_seed: args.course_seed,
         }
     }
 }
