@@ -7,6 +7,7 @@
 //! differs, its input is shrunk (fewer lines, smaller numbers, a smaller board) to a minimal
 //! one that still fails the same check.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -15,7 +16,8 @@ use serde::Serialize;
 
 use crate::cases::{self, CaseTree};
 use crate::check::{self, Check, StudentRun};
-use crate::drive::generate::{self, Game};
+use crate::drive::coverage;
+use crate::drive::generate::Game;
 use crate::games::{self, collect, Assignment, Setup};
 use crate::results::CheckResult;
 use crate::run::{self, EndOfInput, Ending, Limits, RunSpec};
@@ -144,6 +146,8 @@ pub struct Exploration {
     pub wall_ms: u64,
     /// The difference found, if any.
     pub finding: Option<Finding>,
+    /// Which rules of the reference game the games exercised.
+    pub coverage: Vec<RuleCoverage>,
 }
 
 /// Reads a duration such as `30s`, `2m` or `45` (seconds).
@@ -477,6 +481,7 @@ pub fn explore(
         steps: outcome.steps,
         wall_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         finding: outcome.finding,
+        coverage: outcome.coverage,
     })
 }
 
@@ -490,9 +495,20 @@ pub struct GamesPlayed {
     /// Games in which some check differs from the reference.
     pub differing: usize,
     /// For each check that differed, in how many games (by check name).
-    pub failed_checks: std::collections::BTreeMap<String, usize>,
+    pub failed_checks: BTreeMap<String, usize>,
     /// The first difference, shrunk.
     pub finding: Option<Finding>,
+    /// Each rule of the assignment's table and how many games exercised it.
+    pub coverage: Vec<RuleCoverage>,
+}
+
+/// One rule of the reference game and how many generated games exercised it.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct RuleCoverage {
+    /// The rule, in the game's words ("win vertical", "error: less than one").
+    pub rule: String,
+    /// Games that exercised it (0: not reached).
+    pub games: usize,
 }
 
 /// Plays up to `options.games` generated games of `assignment` on a prepared submission,
@@ -519,6 +535,7 @@ pub fn run_games(
     let mut played = GamesPlayed::default();
     let mut next = 0;
     let mut found: Option<(usize, Game, CheckResult)> = None;
+    let mut hit: BTreeMap<&'static str, usize> = BTreeMap::new();
     // Games run in batches of `jobs`; the lowest failing game of a batch is the one reported,
     // so the same seed gives the same result however the threads are scheduled.
     while next < options.games && (options.play_all || found.is_none()) {
@@ -531,9 +548,17 @@ pub fn run_games(
         }
         let batch: Vec<usize> = (next..(next + jobs).min(options.games)).collect();
         next += batch.len();
+        // Generated in order, each steered toward the rules the games before it missed.
         let games: Vec<Option<Game>> = batch
             .iter()
-            .map(|&i| generate::game(assignment, game_seed(options.seed, i)))
+            .map(|&i| {
+                let (game, rules) =
+                    coverage::steered_game(assignment, game_seed(options.seed, i), i, &hit)?;
+                for rule in rules {
+                    *hit.entry(rule).or_insert(0) += 1;
+                }
+                Some(game)
+            })
             .collect();
         let verdicts = crate::grade::in_parallel(games.len(), games.len(), |slot| {
             games[slot].as_ref().map(|game| explorer.judge(game))
@@ -568,6 +593,13 @@ pub fn run_games(
     if options.progress {
         eprintln!();
     }
+    played.coverage = coverage::rules(assignment)
+        .iter()
+        .map(|rule| RuleCoverage {
+            rule: (*rule).to_string(),
+            games: hit.get(rule).copied().unwrap_or(0),
+        })
+        .collect();
     played.finding = match found {
         None => None,
         Some((index, game, first)) => {
@@ -607,7 +639,7 @@ pub fn run_games(
 
 /// The command lines that replay a finding: the board file written first (collect), then the
 /// input typed into the student's program and into the reference (`grade play`).
-pub fn replay_commands(assignment: Assignment, finding: &Finding) -> Vec<String> {
+pub fn replay_commands(assignment: &str, finding: &Finding) -> Vec<String> {
     let mut commands = Vec::new();
     let mut game_args = String::new();
     if let (Some(board), Some(name)) = (&finding.board_file, &finding.board_name) {

@@ -641,7 +641,7 @@ fn explore_case(
         }
         notes.push(format!(
             "replay it: {}",
-            crate::explore::replay_commands(case.assignment, finding).join("; ")
+            crate::explore::replay_commands(case.assignment.name(), finding).join("; ")
         ));
         input = finding.input.clone();
     }

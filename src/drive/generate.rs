@@ -151,7 +151,14 @@ fn nim_game(rng: &mut Rng, mode: &'static str) -> Game {
                         .to_string()
                 }
             } else {
-                (1 + rng.below(left.clamp(1, 3))).to_string()
+                // Half the time the winning move when there is one (leave 4k + 1), so the
+                // player's win is reached too; else a random legal one.
+                let winning = (left + 3) % 4;
+                if (1..=3).contains(&winning) && rng.chance(50) {
+                    winning.to_string()
+                } else {
+                    (1 + rng.below(left.clamp(1, 3))).to_string()
+                }
             }
         };
         lines.push(line);
@@ -492,7 +499,12 @@ fn collect_game(rng: &mut Rng, mode: &'static str) -> Option<Game> {
         if movable.is_empty() {
             break;
         }
-        let line = if rng.chance(ILLEGAL_PERCENT) {
+        // (a game ends before the top row empties, so probes of the edges come early)
+        let illegal_percent = match mode {
+            "bounds" | "huge" => 50,
+            _ => 25,
+        };
+        let line = if rng.chance(illegal_percent) {
             // out of range (0 or one past the edge, in either coordinate), or a number with no
             // equal neighbour (never a blank cell: its message is the program's own)
             let lonely: Vec<(usize, usize)> = cells
