@@ -511,6 +511,41 @@ pub struct RuleCoverage {
     pub games: usize,
 }
 
+/// Game `index` of the budget seeded `seed`, steered toward the rules `hit` does not hold
+/// yet; counts the rules it exercises into `hit`.
+fn next_game(
+    assignment: Assignment,
+    seed: u64,
+    index: usize,
+    hit: &mut BTreeMap<&'static str, usize>,
+) -> Option<Game> {
+    let (game, rules) = coverage::steered_game(assignment, game_seed(seed, index), index, hit)?;
+    for rule in rules {
+        *hit.entry(rule).or_insert(0) += 1;
+    }
+    Some(game)
+}
+
+/// The coverage of the reference's rules that `games` games seeded `seed` reach, without
+/// running any program (the games are the ones exploration and the random-games case play).
+pub fn planned_coverage(assignment: Assignment, seed: u64, games: usize) -> Vec<RuleCoverage> {
+    let mut hit = BTreeMap::new();
+    for index in 0..games {
+        let _ = next_game(assignment, seed, index, &mut hit);
+    }
+    coverage_of(assignment, &hit)
+}
+
+fn coverage_of(assignment: Assignment, hit: &BTreeMap<&'static str, usize>) -> Vec<RuleCoverage> {
+    coverage::rules(assignment)
+        .iter()
+        .map(|rule| RuleCoverage {
+            rule: (*rule).to_string(),
+            games: hit.get(rule).copied().unwrap_or(0),
+        })
+        .collect()
+}
+
 /// Plays up to `options.games` generated games of `assignment` on a prepared submission,
 /// comparing each with `checks`; shrinks the first difference. With `options.play_all` every
 /// game is played and counted; otherwise play stops after the batch holding the first
@@ -551,14 +586,7 @@ pub fn run_games(
         // Generated in order, each steered toward the rules the games before it missed.
         let games: Vec<Option<Game>> = batch
             .iter()
-            .map(|&i| {
-                let (game, rules) =
-                    coverage::steered_game(assignment, game_seed(options.seed, i), i, &hit)?;
-                for rule in rules {
-                    *hit.entry(rule).or_insert(0) += 1;
-                }
-                Some(game)
-            })
+            .map(|&i| next_game(assignment, options.seed, i, &mut hit))
             .collect();
         let verdicts = crate::grade::in_parallel(games.len(), games.len(), |slot| {
             games[slot].as_ref().map(|game| explorer.judge(game))
@@ -593,13 +621,7 @@ pub fn run_games(
     if options.progress {
         eprintln!();
     }
-    played.coverage = coverage::rules(assignment)
-        .iter()
-        .map(|rule| RuleCoverage {
-            rule: (*rule).to_string(),
-            games: hit.get(rule).copied().unwrap_or(0),
-        })
-        .collect();
+    played.coverage = coverage_of(assignment, &hit);
     played.finding = match found {
         None => None,
         Some((index, game, first)) => {
@@ -766,6 +788,48 @@ mod tests {
         );
         assert!(parse_duration("-1s").is_err());
         assert!(parse_duration("soon").is_err());
+    }
+
+    /// The default budget of every built-in random-games case (its games, its seed, no course
+    /// seed) exercises every rule of the assignment's rule table.
+    #[test]
+    fn the_default_budget_exercises_every_rule() {
+        let tree = CaseTree::built_in();
+        for assignment in tree.assignments() {
+            let set = cases::load(&tree, assignment).expect("built-in cases load");
+            for case in &set.cases {
+                let Some(spec) = case.explore else { continue };
+                let seed = case_seed(spec.seed, spec.course_seed);
+                let missed: Vec<String> = planned_coverage(assignment, seed, spec.games)
+                    .into_iter()
+                    .filter(|r| r.games == 0)
+                    .map(|r| r.rule)
+                    .collect();
+                assert!(missed.is_empty(), "{assignment} {}: {missed:?}", case.name);
+            }
+        }
+    }
+
+    #[test]
+    fn course_seeds_change_the_games_and_none_keeps_the_case_seed() {
+        assert_eq!(case_seed(1, None), 1);
+        assert_eq!(case_seed(1, Some(0)), 1);
+        assert_ne!(case_seed(1, Some(7)), 1);
+        assert_ne!(case_seed(1, Some(7)), case_seed(1, Some(8)));
+    }
+
+    #[test]
+    fn budgets_and_replay_text() {
+        assert_eq!(parse_budget("40"), Ok(Budget::Games(40)));
+        assert_eq!(
+            parse_budget("30s"),
+            Ok(Budget::Time(Duration::from_secs(30)))
+        );
+        assert!(parse_budget("0").is_err());
+        assert!(parse_budget("lots").is_err());
+        assert_eq!(printf_text("a'b\\%\n"), "a'\\''b\\\\%%\\n");
+        assert_eq!(shell_word("input.txt"), "input.txt");
+        assert_eq!(shell_word("my board"), "'my board'");
     }
 
     #[test]

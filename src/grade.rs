@@ -523,7 +523,7 @@ fn explore_case(
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         cases: None,
         progress: false,
-        shrink_time: Duration::from_secs(10),
+        shrink_time: Duration::from_secs(3),
         play_all: true,
     };
     let started = Instant::now();

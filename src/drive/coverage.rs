@@ -410,9 +410,9 @@ fn collect_rules(game: &Game, text: &str) -> Vec<&'static str> {
 }
 
 /// Generates game `index` of a budget, steered toward rules not yet in `hit`: a few
-/// candidates are drawn (each in the next mode of the assignment's cycle) and the first that
-/// reaches a rule not yet hit is played, else the first. Deterministic for a seed and the
-/// rules hit so far.
+/// candidates are drawn (each in the next mode of the assignment's cycle) and the one that
+/// reaches the most rules not yet hit is played (the first of them on a tie, the first
+/// candidate when none reaches a new rule). Deterministic for a seed and the rules hit so far.
 pub fn steered_game(
     assignment: Assignment,
     seed: u64,
@@ -424,7 +424,7 @@ pub fn steered_game(
     if modes.is_empty() {
         return None;
     }
-    let mut first = None;
+    let mut best: Option<(usize, Game, Vec<&'static str>)> = None;
     for candidate in 0..CANDIDATES {
         let mode = modes[(index + candidate) % modes.len()];
         let candidate_seed = seed ^ (candidate as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -432,12 +432,12 @@ pub fn steered_game(
             continue;
         };
         let rules = rules_hit(assignment, &game);
-        if rules.iter().any(|r| !hit.contains_key(r)) {
-            return Some((game, rules));
+        let new = rules.iter().filter(|r| !hit.contains_key(*r)).count();
+        if best.as_ref().is_none_or(|(most, _, _)| new > *most) {
+            best = Some((new, game, rules));
         }
-        first.get_or_insert((game, rules));
     }
-    first
+    best.map(|(_, game, rules)| (game, rules))
 }
 
 #[cfg(test)]

@@ -213,6 +213,17 @@ fn m_game(rng: &mut Rng, mode: &'static str) -> Game {
                 .collect();
             let mut n = rng.pick(&unused).copied().unwrap_or(0);
             let mut p = rng.pick(&free).copied().unwrap_or(0) + 1;
+            if mode == "plain" && rng.chance(50) {
+                // the best-scoring choice, so scores of two digits are reached
+                let best = unused
+                    .iter()
+                    .flat_map(|&n| free.iter().map(move |&i| (n, i)))
+                    .max_by_key(|&(n, i)| game.points(n, i));
+                if let Some((best_n, best_i)) = best {
+                    n = best_n;
+                    p = best_i + 1;
+                }
+            }
             if mode == "edges" && rng.chance(60) {
                 // the smallest or largest number and position still free
                 let ends = |items: &[u8], rng: &mut Rng| {
@@ -283,7 +294,16 @@ fn connect6_invalid(rng: &mut Rng, size: usize, placed: &[(usize, usize)]) -> St
 fn edge_line(rng: &mut Rng, size: usize) -> Vec<(usize, usize)> {
     let last = size - 1;
     let span = (size - connect6::WIN_LENGTH + 1) as u64;
-    let along = rng.below(span) as usize;
+    // A third of the lines start or end in a corner.
+    let along = if rng.chance(33) {
+        if rng.chance(50) {
+            0
+        } else {
+            span as usize - 1
+        }
+    } else {
+        rng.below(span) as usize
+    };
     let far = rng.chance(50);
     let edge = if far { last } else { 0 };
     let (start, step): ((usize, usize), (isize, isize)) = match rng.below(6) {
