@@ -672,6 +672,18 @@ pub fn replay_commands(assignment: &str, finding: &Finding) -> Vec<String> {
         ));
         game_args = format!(" {}", shell_word(name));
     }
+    if finding.input.len() > REPLAY_LINES_INLINE {
+        // Too long for one command line: the input listed above, saved as a file.
+        commands.push(format!(
+            "save the {} input lines listed as moves.txt, then: ./prog{game_args} < moves.txt   \
+             (your program)",
+            finding.input.len()
+        ));
+        commands.push(format!(
+            "grade play {assignment}{game_args} < moves.txt   (the reference)"
+        ));
+        return commands;
+    }
     let typed: String = finding.input.iter().map(|l| format!("{l}\n")).collect();
     let typed = printf_text(&typed);
     commands.push(format!(
@@ -682,6 +694,9 @@ pub fn replay_commands(assignment: &str, finding: &Finding) -> Vec<String> {
     ));
     commands
 }
+
+/// Input lines at most that a replay command types inline (`printf '…' | ./prog`).
+const REPLAY_LINES_INLINE: usize = 30;
 
 /// Text for a single-quoted `printf` format: newlines as `\n`, and `'`, `%` and `\` escaped.
 fn printf_text(text: &str) -> String {

@@ -639,10 +639,9 @@ fn explore_case(
         if let (Some(board), Some(name)) = (&finding.board_file, &finding.board_name) {
             notes.push(format!("the board file {name} of that game:\n{board}"));
         }
-        notes.push(format!(
-            "replay it: {}",
-            crate::explore::replay_commands(case.assignment.name(), finding).join("; ")
-        ));
+        for command in crate::explore::replay_commands(case.assignment.name(), finding) {
+            notes.push(format!("replay it: {command}"));
+        }
         input = finding.input.clone();
     }
     let mut run = RunSummary::not_run(Ended::Exit, 0);
