@@ -326,7 +326,7 @@ fn edge_line(rng: &mut Rng, size: usize) -> Vec<(usize, usize)> {
 /// A full 19×19 board with no six in a row: the colour of (r, c) is whether (c + 2r + k) mod 4
 /// is below 2, which gives runs of at most two along rows and diagonals and alternates down
 /// columns; `k` is chosen so that Black has exactly the stones the turn order gives it.
-fn draw_cells(rng: &mut Rng, size: usize) -> Option<(Vec<(usize, usize)>, Vec<(usize, usize)>)> {
+fn draw_cells(rng: &mut Rng, size: usize) -> Option<(Cells, Cells)> {
     let total = size * size;
     let black_needed = (0..total)
         .filter(|&i| connect6::player_for(i) == connect6::Stone::Black)
@@ -355,6 +355,9 @@ fn draw_cells(rng: &mut Rng, size: usize) -> Option<(Vec<(usize, usize)>, Vec<(u
     }
     None
 }
+
+/// Board cells as (row, column).
+type Cells = Vec<(usize, usize)>;
 
 fn shuffle<T>(rng: &mut Rng, items: &mut [T]) {
     for i in (1..items.len()).rev() {
