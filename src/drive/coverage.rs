@@ -66,6 +66,7 @@ pub fn rules(assignment: Assignment) -> &'static [&'static str] {
             "win vertical",
             "win diagonal down-right",
             "win diagonal up-right",
+            "win with seven or more",
             "six on the top edge",
             "six on the bottom edge",
             "six on the left edge",
@@ -323,6 +324,9 @@ fn win_shape(board: &Connect6Board, row: usize, col: usize) -> Vec<&'static str>
             continue;
         }
         hit.push(name);
+        if cells.len() > connect6::WIN_LENGTH {
+            hit.push("win with seven or more");
+        }
         let top = cells.iter().any(|&(r, _)| r == 0);
         let bottom = cells.iter().any(|&(r, _)| r == last);
         let left = cells.iter().any(|&(_, c)| c == 0);

@@ -291,9 +291,9 @@ fn connect6_invalid(rng: &mut Rng, size: usize, placed: &[(usize, usize)]) -> St
 
 /// The six cells of a line that touches the board's edge: a row or column at an edge, or a
 /// diagonal from an edge or corner.
-fn edge_line(rng: &mut Rng, size: usize) -> Vec<(usize, usize)> {
+fn edge_line(rng: &mut Rng, size: usize, length: usize) -> Vec<(usize, usize)> {
     let last = size - 1;
-    let span = (size - connect6::WIN_LENGTH + 1) as u64;
+    let span = (size - length + 1) as u64;
     // A third of the lines start or end in a corner.
     let along = if rng.chance(33) {
         if rng.chance(50) {
@@ -314,7 +314,7 @@ fn edge_line(rng: &mut Rng, size: usize) -> Vec<(usize, usize)> {
         4 => ((0, last - along), (1, -1)), // down-left from the top edge
         _ => ((last - along, 0), (-1, 1)), // up-right from the left edge (to the top)
     };
-    (0..connect6::WIN_LENGTH)
+    (0..length)
         .filter_map(|k| {
             let r = start.0.checked_add_signed(step.0 * k as isize)?;
             let c = start.1.checked_add_signed(step.1 * k as isize)?;
@@ -392,7 +392,14 @@ fn connect6_game(rng: &mut Rng, mode: &'static str) -> Game {
     let (mut black_plan, mut white_plan) = match mode {
         "draw" => draw_cells(rng, size).unwrap_or_default(),
         "edge-line" => {
-            let line = edge_line(rng, size);
+            // A third of the lines are seven long, their middle stone placed last: seven in
+            // a row wins too.
+            let length = if rng.chance(33) { 7 } else { 6 };
+            let mut line = edge_line(rng, size, length);
+            if line.len() == 7 {
+                let middle = line.remove(3);
+                line.push(middle);
+            }
             if rng.chance(50) {
                 (line, Vec::new())
             } else {
