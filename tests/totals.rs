@@ -245,7 +245,8 @@ fn collects_gradebook_columns_add_up_to_the_rubrics_score() {
         .iter()
         .map(|c| value("correct_plain.py", c))
         .sum();
-    assert_eq!(correct_cases, 90.0);
+    // (each column rounded to 0.01: 96 points of cases scaled to 90)
+    assert!((correct_cases - 90.0).abs() < 0.015, "{correct_cases}");
     assert_eq!(value("correct_plain.py", "rubric: Submitted"), 1.0);
     assert_eq!(value("correct_plain.py", "rubric: Compiled"), 9.0);
     assert_eq!(value("correct_plain.py", "score"), 100.0);
