@@ -570,7 +570,7 @@ fn explore_case(
                 _ if passed => case.points,
                 _ => 0.0,
             };
-            vec![CheckResult {
+            let mut checks = vec![CheckResult {
                 name: "explore".into(),
                 kind: "explore".into(),
                 passed,
@@ -581,7 +581,20 @@ fn explore_case(
                     _ => summary.clone(),
                 },
                 difference: difference.clone(),
-            }]
+            }];
+            // Which checks differed, and in how many games (informational: no points).
+            for (name, differing) in &played.failed_checks {
+                checks.push(CheckResult {
+                    name: name.clone(),
+                    kind: "explore".into(),
+                    passed: false,
+                    score: 0.0,
+                    max_score: 0.0,
+                    detail: format!("differs in {differing} of {} random game(s)", played.games),
+                    difference: None,
+                });
+            }
+            checks
         }
         ExploreScoring::PerCheck => {
             let weights: f64 = case.checks.iter().map(|c| c.weight.max(0.0)).sum();
