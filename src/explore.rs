@@ -7,6 +7,7 @@
 //! differs, its input is shrunk (fewer lines, smaller numbers, a smaller board) to a minimal
 //! one that still fails the same check.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -17,7 +18,8 @@ use crate::assignments::collect::game as collect;
 use crate::assignments::{Assignment, Explore};
 use crate::cases::{self, CaseTree};
 use crate::check::{self, Check, StudentRun};
-use crate::drive::generate::{self, Game};
+use crate::drive::coverage;
+use crate::drive::generate::Game;
 use crate::games::{self, Setup};
 use crate::results::CheckResult;
 use crate::run::{self, EndOfInput, Ending, Limits, RunSpec};
@@ -40,6 +42,70 @@ pub struct ExploreOptions {
     pub progress: bool,
     /// Time spent shrinking a difference at most.
     pub shrink_time: Duration,
+    /// Play every game even after a difference (a random-games case scores them all);
+    /// otherwise stop at the first batch that shows one.
+    pub play_all: bool,
+}
+
+/// How much a random-games case plays: a number of games (the same games for every
+/// submission), or as many as fit in a time (more on a fast machine).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// This many games.
+    Games(usize),
+    /// Games until this much time has passed (at least one).
+    Time(Duration),
+}
+
+/// Reads `--explore-budget`: a number of games (`40`) or a duration (`30s`, `2m`).
+pub fn parse_budget(text: &str) -> Result<Budget, String> {
+    let text = text.trim();
+    if let Ok(games) = text.parse::<usize>() {
+        return if (1..=10_000).contains(&games) {
+            Ok(Budget::Games(games))
+        } else {
+            Err(format!("{games} is not a number of games from 1 to 10000"))
+        };
+    }
+    if text.ends_with('s') || text.ends_with('m') {
+        return parse_duration(text).map(Budget::Time).map_err(|_| {
+            format!("'{text}': expected a number of games (40) or a duration (30s, 2m)")
+        });
+    }
+    Err(format!(
+        "'{text}': expected a number of games (40) or a duration (30s, 2m)"
+    ))
+}
+
+/// The environment variable holding the course seed of random-games cases.
+pub const COURSE_SEED_VARIABLE: &str = "GRADE_COURSE_SEED";
+
+/// The course seed from `GRADE_COURSE_SEED`, if set; a value that is not a number is an error
+/// (a typo would otherwise silently give every student the public games).
+pub fn course_seed_from_env() -> anyhow::Result<Option<u64>> {
+    match std::env::var(COURSE_SEED_VARIABLE) {
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(_)) => {
+            bail!("{COURSE_SEED_VARIABLE}: not a number (a seed from 0 to 2^64-1)")
+        }
+        Ok(text) if text.trim().is_empty() => Ok(None),
+        Ok(text) => text.trim().parse::<u64>().map(Some).map_err(|_| {
+            anyhow::anyhow!("{COURSE_SEED_VARIABLE}={text}: not a number (a seed from 0 to 2^64-1)")
+        }),
+    }
+}
+
+/// The seed a random-games case plays from: its own seed mixed with the course seed (the
+/// command line's or environment's first, else the case directory's, else none), so the same
+/// course plays the same games for every student.
+pub fn case_seed(case_seed: u64, course_seed: Option<u64>) -> u64 {
+    match course_seed {
+        None | Some(0) => case_seed,
+        Some(course) => {
+            let mut rng = crate::games::SplitMix64::new(course);
+            case_seed ^ rng.next_u64()
+        }
+    }
 }
 
 /// A difference found and shrunk.
@@ -82,6 +148,8 @@ pub struct Exploration {
     pub wall_ms: u64,
     /// The difference found, if any.
     pub finding: Option<Finding>,
+    /// Which rules of the reference game the games exercised.
+    pub coverage: Vec<RuleCoverage>,
 }
 
 /// Reads a duration such as `30s`, `2m` or `45` (seconds).
@@ -103,9 +171,16 @@ fn game_seed(seed: u64, index: usize) -> u64 {
     rng.next_u64()
 }
 
-/// One replay of a game on the student's program and its first failing check.
+/// One replay of a game on the student's program: every check that failed, the first first.
 struct Verdict {
-    failing: Option<CheckResult>,
+    failing: Vec<CheckResult>,
+}
+
+impl Verdict {
+    /// The first failing check.
+    fn first(self) -> Option<CheckResult> {
+        self.failing.into_iter().next()
+    }
 }
 
 /// Files for a run's working directory: (name, content).
@@ -136,7 +211,9 @@ impl Explorer<'_> {
     /// Replays `game` on the student's program and compares it with the reference.
     fn judge(&self, game: &Game) -> anyhow::Result<Verdict> {
         let Some((setup, files)) = self.setup_for(game) else {
-            return Ok(Verdict { failing: None });
+            return Ok(Verdict {
+                failing: Vec::new(),
+            });
         };
         let mut command = self.submission.command.clone();
         command.extend(self.args.iter().cloned());
@@ -164,13 +241,27 @@ impl Explorer<'_> {
             unread_inputs: outcome.unread_inputs,
             samples: &[],
         };
-        let results = check::score(self.checks, &student, &reference, 1.0);
-        let mut failing = results.into_iter().find(|c| !c.passed && c.max_score > 0.0);
-        if failing.is_none()
+        let results = if game.free_messages {
+            // Where the handout leaves the message open, its fixed wordings are not compared.
+            let fixed_only: Vec<Check> = self
+                .checks
+                .iter()
+                .filter(|c| !is_fixed_message(c))
+                .cloned()
+                .collect();
+            check::score(&fixed_only, &student, &reference, 1.0)
+        } else {
+            check::score(self.checks, &student, &reference, 1.0)
+        };
+        let mut failing: Vec<CheckResult> = results
+            .into_iter()
+            .filter(|c| !c.passed && c.max_score > 0.0)
+            .collect();
+        if failing.is_empty()
             && !matches!(outcome.ending, Ending::Exited(_) | Ending::WaitingForInput)
         {
             // A crash, a timeout or a limit is a difference of its own.
-            failing = Some(CheckResult {
+            failing.push(CheckResult {
                 name: "run".into(),
                 kind: "run".into(),
                 passed: false,
@@ -191,8 +282,7 @@ impl Explorer<'_> {
             *runs += 1;
             self.judge(candidate)
                 .ok()
-                .and_then(|v| v.failing)
-                .is_some_and(|c| c.name == check)
+                .is_some_and(|v| v.failing.iter().any(|c| c.name == check))
         };
         let mut progress = true;
         while progress && started.elapsed() < budget {
@@ -252,6 +342,20 @@ impl Explorer<'_> {
     }
 }
 
+/// Whether a check compares a message of fixed wording at its place (an `at_inputs` presence
+/// check that does not accept any wording).
+fn is_fixed_message(check: &Check) -> bool {
+    matches!(
+        &check.kind,
+        crate::check::CheckKind::Lines {
+            at_inputs: true,
+            compare: crate::check::Compare::Presence,
+            any_wording: false,
+            ..
+        }
+    )
+}
+
 /// The line with one of its numbers made smaller (toward 1, then 0), most reduced first.
 fn smaller_lines(line: &str) -> Vec<String> {
     let tokens: Vec<&str> = line.split(' ').collect();
@@ -303,6 +407,32 @@ fn smaller_boards(text: &str) -> Vec<String> {
     out
 }
 
+/// Every check any case of the set declares, for generated games: the default checks, then
+/// each case's own and extra checks not already there (by name, the first case's by name
+/// order), so a rule a case adds is enforced in random games too. Left out: robustness cases
+/// (input where handout-following programs may differ), checks of many runs or of Silver
+/// Dollar's strips, and informational checks (no weight).
+pub fn checks_of(default_checks: &[Check], cases: &[crate::cases::Case]) -> Vec<Check> {
+    use crate::check::CheckKind;
+    let mut checks: Vec<Check> = default_checks.to_vec();
+    for case in cases
+        .iter()
+        .filter(|c| !c.robustness && c.explore.is_none() && c.samples == 1)
+    {
+        for check in &case.checks {
+            let applies = check.weight > 0.0
+                && !matches!(
+                    check.kind,
+                    CheckKind::RandomStarts { .. } | CheckKind::StripStart | CheckKind::Strips
+                );
+            if applies && !checks.iter().any(|c| c.name == check.name) {
+                checks.push(check.clone());
+            }
+        }
+    }
+    checks
+}
+
 /// Explores `submission` for `assignment`.
 pub fn explore(
     submission_path: &Path,
@@ -328,9 +458,10 @@ pub fn explore(
         },
     )
     .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let checks = checks_of(&set.default_checks, &set.cases);
     let outcome = run_games(
         assignment,
-        &set.default_checks,
+        &checks,
         &set.args,
         &set.limits,
         &prepared,
@@ -344,22 +475,75 @@ pub fn explore(
         steps: outcome.steps,
         wall_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         finding: outcome.finding,
+        coverage: outcome.coverage,
     })
 }
 
 /// What a batch of games found.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct GamesPlayed {
     /// Games played.
     pub games: usize,
     /// Lines typed over all games.
     pub steps: usize,
+    /// Games in which some check differs from the reference.
+    pub differing: usize,
+    /// For each check that differed, in how many games (by check name).
+    pub failed_checks: BTreeMap<String, usize>,
     /// The first difference, shrunk.
     pub finding: Option<Finding>,
+    /// Each rule of the assignment's table and how many games exercised it.
+    pub coverage: Vec<RuleCoverage>,
+}
+
+/// One rule of the reference game and how many generated games exercised it.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct RuleCoverage {
+    /// The rule, in the game's words ("win vertical", "error: less than one").
+    pub rule: String,
+    /// Games that exercised it (0: not reached).
+    pub games: usize,
+}
+
+/// Game `index` of the budget seeded `seed`, steered toward the rules `hit` does not hold
+/// yet; counts the rules it exercises into `hit`.
+fn next_game(
+    assignment: Assignment,
+    seed: u64,
+    index: usize,
+    hit: &mut BTreeMap<&'static str, usize>,
+) -> Option<Game> {
+    let (game, rules) = coverage::steered_game(assignment, game_seed(seed, index), index, hit)?;
+    for rule in rules {
+        *hit.entry(rule).or_insert(0) += 1;
+    }
+    Some(game)
+}
+
+/// The coverage of the reference's rules that `games` games seeded `seed` reach, without
+/// running any program (the games are the ones exploration and the random-games case play).
+pub fn planned_coverage(assignment: Assignment, seed: u64, games: usize) -> Vec<RuleCoverage> {
+    let mut hit = BTreeMap::new();
+    for index in 0..games {
+        let _ = next_game(assignment, seed, index, &mut hit);
+    }
+    coverage_of(assignment, &hit)
+}
+
+fn coverage_of(assignment: Assignment, hit: &BTreeMap<&'static str, usize>) -> Vec<RuleCoverage> {
+    coverage::rules(assignment)
+        .iter()
+        .map(|rule| RuleCoverage {
+            rule: (*rule).to_string(),
+            games: hit.get(rule).copied().unwrap_or(0),
+        })
+        .collect()
 }
 
 /// Plays up to `options.games` generated games of `assignment` on a prepared submission,
-/// comparing each with `checks`; shrinks the first difference.
+/// comparing each with `checks`; shrinks the first difference. With `options.play_all` every
+/// game is played and counted; otherwise play stops after the batch holding the first
+/// difference.
 pub fn run_games(
     assignment: Assignment,
     checks: &[Check],
@@ -377,19 +561,26 @@ pub fn run_games(
     };
     let jobs = options.jobs.clamp(1, 64);
     let deadline = options.time.map(|t| started + t);
-    let mut played = 0;
-    let mut steps = 0;
+    let mut played = GamesPlayed::default();
+    let mut next = 0;
     let mut found: Option<(usize, Game, CheckResult)> = None;
+    let mut hit: BTreeMap<&'static str, usize> = BTreeMap::new();
     // Games run in batches of `jobs`; the lowest failing game of a batch is the one reported,
     // so the same seed gives the same result however the threads are scheduled.
-    while played < options.games && found.is_none() {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+    while next < options.games && (options.play_all || found.is_none()) {
+        // A time budget stops starting games once it is spent (the first game always runs).
+        if next > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
-        let batch: Vec<usize> = (played..(played + jobs).min(options.games)).collect();
+        if crate::run::interrupt::interrupted() {
+            break;
+        }
+        let batch: Vec<usize> = (next..(next + jobs).min(options.games)).collect();
+        next += batch.len();
+        // Generated in order, each steered toward the rules the games before it missed.
         let games: Vec<Option<Game>> = batch
             .iter()
-            .map(|&i| generate::game(assignment, game_seed(options.seed, i)))
+            .map(|&i| next_game(assignment, options.seed, i, &mut hit))
             .collect();
         let verdicts = crate::parallel::in_parallel(games.len(), games.len(), |slot| {
             games[slot].as_ref().map(|game| explorer.judge(game))
@@ -398,27 +589,44 @@ pub fn run_games(
             let (Some(game), Some(verdict)) = (game, verdict) else {
                 continue;
             };
-            played += 1;
-            steps += game.lines.len();
+            played.games += 1;
+            played.steps += game.lines.len();
+            let verdict = verdict?;
+            if verdict.failing.is_empty() {
+                continue;
+            }
+            played.differing += 1;
+            for check in &verdict.failing {
+                *played.failed_checks.entry(check.name.clone()).or_insert(0) += 1;
+            }
             if found.is_none() {
-                if let Some(check) = verdict?.failing {
+                if let Some(check) = verdict.first() {
                     found = Some((*index, game, check));
                 }
             }
         }
         if options.progress {
-            eprint!("\rexplored {played} game(s), {steps} line(s) typed");
+            eprint!(
+                "\rexplored {} game(s), {} line(s) typed",
+                played.games, played.steps
+            );
         }
     }
     if options.progress {
         eprintln!();
     }
-    let finding = match found {
+    played.coverage = coverage_of(assignment, &hit);
+    played.finding = match found {
         None => None,
         Some((index, game, first)) => {
             let original_lines = game.lines.len();
             let (shrunk, shrink_runs) = explorer.shrink(game, &first.name, options.shrink_time);
-            let check = explorer.judge(&shrunk)?.failing.unwrap_or(first);
+            let check = explorer
+                .judge(&shrunk)?
+                .failing
+                .into_iter()
+                .find(|c| c.name == first.name)
+                .unwrap_or(first);
             let reference = explorer
                 .setup_for(&shrunk)
                 .map(|(setup, _)| {
@@ -442,11 +650,74 @@ pub fn run_games(
             })
         }
     };
-    Ok(GamesPlayed {
-        games: played,
-        steps,
-        finding,
-    })
+    Ok(played)
+}
+
+/// The command lines that replay a finding: the board file written first (collect), then the
+/// input typed into the student's program and into the reference (`grade play`).
+pub fn replay_commands(assignment: &str, finding: &Finding) -> Vec<String> {
+    let mut commands = Vec::new();
+    let mut game_args = String::new();
+    if let (Some(board), Some(name)) = (&finding.board_file, &finding.board_name) {
+        commands.push(format!(
+            "printf '{}' > {}",
+            printf_text(board),
+            shell_word(name)
+        ));
+        game_args = format!(" {}", shell_word(name));
+    }
+    if finding.input.len() > REPLAY_LINES_INLINE {
+        // Too long for one command line: the input listed above, saved as a file.
+        commands.push(format!(
+            "save the {} input lines listed as moves.txt, then: ./prog{game_args} < moves.txt   \
+             (your program)",
+            finding.input.len()
+        ));
+        commands.push(format!(
+            "grade play {assignment}{game_args} < moves.txt   (the reference)"
+        ));
+        return commands;
+    }
+    let typed: String = finding.input.iter().map(|l| format!("{l}\n")).collect();
+    let typed = printf_text(&typed);
+    commands.push(format!(
+        "printf '{typed}' | ./prog{game_args}   (your program)"
+    ));
+    commands.push(format!(
+        "printf '{typed}' | grade play {assignment}{game_args}   (the reference)"
+    ));
+    commands
+}
+
+/// Input lines at most that a replay command types inline (`printf '…' | ./prog`).
+const REPLAY_LINES_INLINE: usize = 30;
+
+/// Text for a single-quoted `printf` format: newlines as `\n`, and `'`, `%` and `\` escaped.
+fn printf_text(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\\' => out.push_str("\\\\"),
+            '%' => out.push_str("%%"),
+            '\'' => out.push_str("'\\''"),
+            c if c.is_control() => out.push_str(&format!("\\{:03o}", c as u32 & 0xff)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A file name as one shell word.
+fn shell_word(name: &str) -> String {
+    if name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "._-/".contains(c))
+    {
+        name.to_string()
+    } else {
+        format!("'{}'", name.replace('\'', "'\\''"))
+    }
 }
 
 /// Writes a finding as a ready case (and its reference transcript) under `root`, which then
@@ -526,6 +797,48 @@ mod tests {
         );
         assert!(parse_duration("-1s").is_err());
         assert!(parse_duration("soon").is_err());
+    }
+
+    /// The default budget of every built-in random-games case (its games, its seed, no course
+    /// seed) exercises every rule of the assignment's rule table.
+    #[test]
+    fn the_default_budget_exercises_every_rule() {
+        let tree = CaseTree::built_in();
+        for assignment in tree.assignments() {
+            let set = cases::load(&tree, assignment).expect("built-in cases load");
+            for case in &set.cases {
+                let Some(spec) = case.explore else { continue };
+                let seed = case_seed(spec.seed, spec.course_seed);
+                let missed: Vec<String> = planned_coverage(assignment, seed, spec.games)
+                    .into_iter()
+                    .filter(|r| r.games == 0)
+                    .map(|r| r.rule)
+                    .collect();
+                assert!(missed.is_empty(), "{assignment} {}: {missed:?}", case.name);
+            }
+        }
+    }
+
+    #[test]
+    fn course_seeds_change_the_games_and_none_keeps_the_case_seed() {
+        assert_eq!(case_seed(1, None), 1);
+        assert_eq!(case_seed(1, Some(0)), 1);
+        assert_ne!(case_seed(1, Some(7)), 1);
+        assert_ne!(case_seed(1, Some(7)), case_seed(1, Some(8)));
+    }
+
+    #[test]
+    fn budgets_and_replay_text() {
+        assert_eq!(parse_budget("40"), Ok(Budget::Games(40)));
+        assert_eq!(
+            parse_budget("30s"),
+            Ok(Budget::Time(Duration::from_secs(30)))
+        );
+        assert!(parse_budget("0").is_err());
+        assert!(parse_budget("lots").is_err());
+        assert_eq!(printf_text("a'b\\%\n"), "a'\\''b\\\\%%\\n");
+        assert_eq!(shell_word("input.txt"), "input.txt");
+        assert_eq!(shell_word("my board"), "'my board'");
     }
 
     #[test]

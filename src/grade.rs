@@ -70,6 +70,13 @@ pub struct GradeOptions {
     /// Grading a class into `output_dir`: show what would change (`changes.csv`) without
     /// writing anything.
     pub dry_run: bool,
+    /// How much the random-games cases play, instead of their case files' number of games.
+    pub explore_budget: Option<crate::explore::Budget>,
+    /// Leave the random-games cases out (a course that wants only fixed cases).
+    pub no_explore: bool,
+    /// The course seed of random-games cases (`--course-seed` or `GRADE_COURSE_SEED`), over
+    /// the case directory's.
+    pub course_seed: Option<u64>,
 }
 
 /// Turns a `--case` pattern into a matcher: a substring, or a wildcard pattern with `*`.
@@ -89,6 +96,7 @@ pub fn select_cases<'a>(set: &'a CaseSet, options: &GradeOptions) -> anyhow::Res
         set.cases
             .iter()
             .filter(|c| options.robustness || !c.robustness)
+            .filter(|c| !(options.no_explore && c.explore.is_some()))
     };
     let selected: Vec<&Case> = match &options.case_filter {
         None => candidates().collect(),
@@ -482,23 +490,37 @@ fn run_samples(
         .collect()
 }
 
-/// An `explore:` case: random games, pass/fail, the shrunk difference as feedback.
+/// An `explore:` case (a random-games case): a seeded budget of generated games, scored by the
+/// share that agree with the reference (or each check all or nothing, or the case all or
+/// nothing, as the case file says); the first difference shrunk, with the commands that
+/// replay it, as feedback.
 fn explore_case(
     case: &Case,
     spec: crate::cases::schema::ExploreSpec,
     submission: &Submission,
     options: &GradeOptions,
 ) -> anyhow::Result<CaseResult> {
+    use crate::cases::schema::ExploreScoring;
+    use crate::explore::Budget;
+    let (games, time) = match options.explore_budget {
+        None => (spec.games, None),
+        Some(Budget::Games(games)) => (games, None),
+        Some(Budget::Time(time)) => (10_000, Some(time)),
+    };
+    let seed = crate::explore::case_seed(spec.seed, options.course_seed.or(spec.course_seed));
     let explore_options = crate::explore::ExploreOptions {
-        seed: spec.seed,
-        games: spec.games,
-        time: None,
-        // Cases already run in parallel; one game at a time inside a case.
-        jobs: 1,
+        seed,
+        games,
+        time,
+        jobs: options
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         cases: None,
         progress: false,
-        shrink_time: Duration::from_secs(20),
+        shrink_time: Duration::from_secs(3),
+        play_all: true,
     };
+    let started = Instant::now();
     let played = crate::explore::run_games(
         case.assignment,
         &case.checks,
@@ -507,54 +529,141 @@ fn explore_case(
         submission,
         &explore_options,
     )?;
-    let (passed, detail, difference, input) = match played.finding {
-        None => (
-            true,
-            format!(
-                "{} random game(s), {} line(s) typed: no difference from the reference",
-                played.games, played.steps
-            ),
-            None,
-            Vec::new(),
-        ),
-        Some(finding) => (
-            false,
-            format!(
-                "random game {} differs from the reference; shrunk to the {} input line(s) \
-                 listed: {} {}",
-                finding.game,
-                finding.input.len(),
-                finding.check.name,
-                finding.check.detail
-            ),
-            finding.check.difference,
-            finding.input,
-        ),
+    let agreeing = played.games - played.differing;
+    let summary = format!(
+        "{agreeing} of {} random game(s) agree with the reference ({} line(s) typed, seed {seed})",
+        played.games, played.steps
+    );
+    let finding_detail = played.finding.as_ref().map(|f| {
+        format!(
+            "; game {} differs, shrunk to the {} input line(s) listed: {} {}",
+            f.game,
+            f.input.len(),
+            f.check.name,
+            f.check.detail
+        )
+    });
+    let share = if played.games == 0 {
+        0.0
+    } else {
+        agreeing as f64 / played.games as f64
     };
-    let check = CheckResult {
-        name: "explore".into(),
-        kind: "explore".into(),
-        passed,
-        score: if passed { case.points } else { 0.0 },
-        max_score: case.points,
-        detail,
-        difference,
+    let difference = played
+        .finding
+        .as_ref()
+        .and_then(|f| f.check.difference.clone());
+    let checks: Vec<CheckResult> = match spec.scoring {
+        ExploreScoring::Share | ExploreScoring::All => {
+            let passed = played.differing == 0 && played.games > 0;
+            let score = match spec.scoring {
+                ExploreScoring::Share => round(case.points * share),
+                _ if passed => case.points,
+                _ => 0.0,
+            };
+            let mut checks = vec![CheckResult {
+                name: "explore".into(),
+                kind: "explore".into(),
+                passed,
+                score,
+                max_score: case.points,
+                detail: match &finding_detail {
+                    Some(detail) => format!("{summary}{detail}"),
+                    _ => summary.clone(),
+                },
+                difference: difference.clone(),
+            }];
+            // Which checks differed, and in how many games (informational: no points).
+            for (name, differing) in &played.failed_checks {
+                checks.push(CheckResult {
+                    name: name.clone(),
+                    kind: "explore".into(),
+                    passed: false,
+                    score: 0.0,
+                    max_score: 0.0,
+                    detail: format!("differs in {differing} of {} random game(s)", played.games),
+                    difference: None,
+                });
+            }
+            checks
+        }
+        ExploreScoring::PerCheck => {
+            let weights: f64 = case.checks.iter().map(|c| c.weight.max(0.0)).sum();
+            let has_exit = case
+                .checks
+                .iter()
+                .any(|c| matches!(c.kind, CheckKind::Exit { .. }));
+            // A game that ended abnormally though every check agreed counts against the exit
+            // check (or, without one, against every check).
+            let abnormal = played.failed_checks.get("run").copied().unwrap_or(0);
+            case.checks
+                .iter()
+                .filter(|c| c.weight > 0.0)
+                .map(|check| {
+                    let mut differing = played.failed_checks.get(&check.name).copied().unwrap_or(0);
+                    if !has_exit || matches!(check.kind, CheckKind::Exit { .. }) {
+                        differing += abnormal;
+                    }
+                    let max_score =
+                        round(case.points * check.weight / weights.max(f64::MIN_POSITIVE));
+                    let passed = differing == 0 && played.games > 0;
+                    let is_first = played
+                        .finding
+                        .as_ref()
+                        .is_some_and(|f| f.check.name == check.name);
+                    CheckResult {
+                        name: check.name.clone(),
+                        kind: "explore".into(),
+                        passed,
+                        score: if passed { max_score } else { 0.0 },
+                        max_score,
+                        detail: if passed {
+                            format!("agrees in all {} random game(s)", played.games)
+                        } else {
+                            format!(
+                                "differs in {differing} of {} random game(s){}",
+                                played.games,
+                                match (&finding_detail, is_first) {
+                                    (Some(detail), true) => detail.clone(),
+                                    _ => String::new(),
+                                }
+                            )
+                        },
+                        difference: if is_first { difference.clone() } else { None },
+                    }
+                })
+                .collect()
+        }
     };
+    let score = round(checks.iter().map(|c| c.score).sum());
+    let passed = checks.iter().all(|c| c.passed || c.max_score <= 0.0);
+    let mut notes = Vec::new();
+    let mut input = Vec::new();
+    if let Some(finding) = &played.finding {
+        if let (Some(board), Some(name)) = (&finding.board_file, &finding.board_name) {
+            notes.push(format!("the board file {name} of that game:\n{board}"));
+        }
+        for command in crate::explore::replay_commands(case.assignment.name(), finding) {
+            notes.push(format!("replay it: {command}"));
+        }
+        input = finding.input.clone();
+    }
+    let mut run = RunSummary::not_run(Ended::Exit, 0);
+    run.wall_ms = millis(started.elapsed());
     Ok(CaseResult {
         name: case.name.clone(),
         description: case.description.clone(),
         visibility: case.visibility,
-        score: check.score,
+        score,
         max_score: case.points,
         status: if passed {
             CaseStatus::Passed
         } else {
             CaseStatus::Failed
         },
-        checks: vec![check],
-        run: RunSummary::not_run(Ended::Exit, 0),
+        checks,
+        run,
         input,
-        notes: Vec::new(),
+        notes,
         stderr: String::new(),
         first_difference: None,
     })

@@ -88,8 +88,9 @@ fn the_package_grades_uploads_and_always_writes_results() {
         )
         .expect("copy");
         let results = run_autograder(&root);
-        // 90 from the cases, 6 from nim's two requirements on the code (3 + 3).
-        assert_eq!(results["score"], 96.0, "{results:#}");
+        // 100 from the cases (90 fixed, 4 boundary, 6 random games), 6 from nim's two
+        // requirements on the code (3 + 3).
+        assert_eq!(results["score"], 106.0, "{results:#}");
         let tests = results["tests"].as_array().expect("tests");
         assert!(tests.len() >= 10);
         // Hidden cases stay visible by default, so the student's total is not hidden.
@@ -288,5 +289,5 @@ fn the_documented_local_trial_runs_as_written() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     let json = &stdout[stdout.find('{').expect("results.json printed")..];
     let results: serde_json::Value = serde_json::from_str(json).expect("results.json");
-    assert_eq!(results["score"], 96.0, "{results:#}");
+    assert_eq!(results["score"], 106.0, "{results:#}");
 }

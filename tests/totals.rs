@@ -3,9 +3,10 @@
 //! "One total per assignment"). Through the real binary on the test programs.
 //!
 //! The totals are worked by hand from the case files and docs/requirements.md's tables:
-//! m 94 + 3 + 3 = 100, silver_dollar 65 + 2 + 1 + 2 + 1 + 1 + 1 + 1 = 74,
-//! connect6 114 + 2 + 2 + 2 + 2 + 1 + 1 = 124, collect's rubric 1 + 9 + 90 = 100 (its cases add
-//! up to 90), nim 90 + 3 + 3 = 96.
+//! m 104 + 3 + 3 = 110, silver_dollar 65 + 2 + 1 + 2 + 1 + 1 + 1 + 1 = 74,
+//! connect6 126 + 2 + 2 + 2 + 2 + 1 + 1 = 136, collect's rubric 1 + 9 + 90 = 100 (its cases,
+//! scaled to 90), nim 100 + 3 + 3 = 106. The cases include each assignment's boundary cases
+//! (m 4, connect6 4, nim 4) and random-games case (m 6, connect6 8, nim 6, collect 6).
 
 mod support;
 
@@ -17,11 +18,11 @@ use support::{grade, grade_json, have, program, tools_for};
 
 /// The hand-worked total of each assignment (see the module documentation).
 const TOTALS: [(&str, f64); 5] = [
-    ("m", 100.0),
+    ("m", 110.0),
     ("silver_dollar", 74.0),
-    ("connect6", 124.0),
+    ("connect6", 136.0),
     ("collect", 100.0),
-    ("nim", 96.0),
+    ("nim", 106.0),
 ];
 
 fn ready(path: &Path) -> bool {
@@ -92,14 +93,14 @@ fn total_in(format: &str, text: &str) -> (String, String) {
     }
 }
 
-/// "96" and "96.0" alike.
+/// "106" and "106.0" alike.
 fn number(text: &str) -> f64 {
     text.parse()
         .unwrap_or_else(|_| panic!("{text:?} is not a number"))
 }
 
 #[test]
-fn a_correct_nim_in_cpp_and_in_python_gets_96_of_96_in_every_format() {
+fn a_correct_nim_in_cpp_and_in_python_gets_106_of_106_in_every_format() {
     for relative in ["nim/correct_getline.cpp", "nim/split_python"] {
         let path = program(relative);
         if !ready(&path) {
@@ -111,7 +112,7 @@ fn a_correct_nim_in_cpp_and_in_python_gets_96_of_96_in_every_format() {
             let (score, max) = total_in(format, &text);
             assert_eq!(
                 (number(&score), number(&max)),
-                (96.0, 96.0),
+                (106.0, 106.0),
                 "{relative} {format}"
             );
         }
@@ -126,7 +127,7 @@ fn listed_totals() -> BTreeMap<String, f64> {
         .lines()
         .map(|line| {
             let words: Vec<&str> = line.split_whitespace().collect();
-            // "nim  11 cases  96 points  (…)"
+            // "nim  13 cases  106 points  (…)"
             assert_eq!((words[2], words[4]), ("cases", "points"), "{line}");
             (words[0].to_string(), number(words[3]))
         })
@@ -228,22 +229,24 @@ fn collects_gradebook_columns_add_up_to_the_rubrics_score() {
         ]
     );
     let columns = point_columns(&header);
-    // 14 cases, then the rubric's lines that count neither cases nor requirements.
-    assert_eq!(columns.len(), 16, "{columns:?}");
+    // 15 cases, then the rubric's lines that count neither cases nor requirements.
+    assert_eq!(columns.len(), 17, "{columns:?}");
     assert_eq!(
-        columns[14..],
+        columns[15..],
         [
             "rubric: Submitted".to_string(),
             "rubric: Compiled".to_string()
         ]
     );
     let value = |student: &str, column: &str| number(&rows[student][column]);
-    // By hand: the correct program earns every case's points (90), Submitted 1 and Compiled 9.
-    let correct_cases: f64 = columns[..14]
+    // By hand: the correct program earns every case's points (scaled to Output's 90),
+    // Submitted 1 and Compiled 9.
+    let correct_cases: f64 = columns[..15]
         .iter()
         .map(|c| value("correct_plain.py", c))
         .sum();
-    assert_eq!(correct_cases, 90.0);
+    // (each column rounded to 0.01: 96 points of cases scaled to 90)
+    assert!((correct_cases - 90.0).abs() < 0.015, "{correct_cases}");
     assert_eq!(value("correct_plain.py", "rubric: Submitted"), 1.0);
     assert_eq!(value("correct_plain.py", "rubric: Compiled"), 9.0);
     assert_eq!(value("correct_plain.py", "score"), 100.0);
@@ -292,7 +295,7 @@ fn nims_gradebook_has_requirement_columns_and_one_total_for_cpp_and_python() {
         let row = &rows[student];
         assert_eq!(
             (number(&row["score"]), number(&row["max_score"])),
-            (96.0, 96.0),
+            (106.0, 106.0),
             "{student}"
         );
         assert_eq!(number(&row["percent"]), 100.0);
@@ -306,13 +309,13 @@ fn nims_gradebook_has_requirement_columns_and_one_total_for_cpp_and_python() {
             "{student}: {sum} vs {}",
             row["score"]
         );
-        let percent = number(&row["score"]) / 96.0 * 100.0;
+        let percent = number(&row["score"]) / 106.0 * 100.0;
         assert!(
             (number(&row["percent"]) - percent).abs() < 0.01,
             "{student}"
         );
     }
-    assert!(number(&rows["buggy_accepts_four.cpp"]["score"]) < 96.0);
+    assert!(number(&rows["buggy_accepts_four.cpp"]["score"]) < 106.0);
 }
 
 #[test]
@@ -329,7 +332,7 @@ fn in_another_language_the_requirements_count_as_the_cases_do() {
     let (_, report) = grade_json(&silent, "nim", &[]);
     assert_eq!(
         (report["score"].as_f64(), report["max_score"].as_f64()),
-        (Some(0.0), Some(96.0))
+        (Some(0.0), Some(106.0))
     );
     // A buggy JavaScript nim: each requirement earns the share of the cases' points it earned,
     // so its percentage is its cases' percentage.
@@ -341,17 +344,17 @@ fn in_another_language_the_requirements_count_as_the_cases_do() {
     let cases = report["cases"].as_array().expect("cases");
     let earned: f64 = cases.iter().filter_map(|c| c["score"].as_f64()).sum();
     let possible: f64 = cases.iter().filter_map(|c| c["max_score"].as_f64()).sum();
-    assert_eq!(possible, 90.0);
-    assert!(earned < 90.0, "the bug costs points");
+    assert_eq!(possible, 100.0);
+    assert!(earned < 100.0, "the bug costs points");
     for r in report["requirements"].as_array().expect("requirements") {
         assert_eq!(r["status"], "not_applicable");
-        let expected = 3.0 * earned / 90.0;
+        let expected = 3.0 * earned / 100.0;
         let score = r["score"].as_f64().expect("score");
         assert!((score - expected).abs() < 0.001, "{score} vs {expected}");
     }
     let score = report["score"].as_f64().expect("score");
     assert!(
-        (score / 96.0 - earned / 90.0).abs() < 0.0001,
-        "{score}/96 vs {earned}/90"
+        (score / 106.0 - earned / 100.0).abs() < 0.0001,
+        "{score}/106 vs {earned}/100"
     );
 }

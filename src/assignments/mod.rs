@@ -77,10 +77,25 @@ pub type CompileDriver = fn(&serde_yaml::Value) -> Result<Driver, String>;
 /// Whether an assignment's games can be generated and replayed.
 #[derive(Clone, Copy)]
 pub enum Explore {
-    /// The generator of game number `seed`'s lines, from a seeded random source.
-    Generator(fn(&mut Rng) -> Option<Game>),
+    /// Random games, and the rules of the reference they are steered to exercise.
+    Generator(Generator),
     /// No generator, and why (shown to whoever asks for one).
     Unavailable(&'static str),
+}
+
+/// How an assignment's random games are made and what they cover (docs/explore.md).
+#[derive(Clone, Copy)]
+pub struct Generator {
+    /// The kinds of game a budget cycles through (game `i` in mode `i mod len`), so a few
+    /// games already have one of each.
+    pub modes: &'static [&'static str],
+    /// One game in a mode, from a seeded random source (`None`: no game, e.g. a board
+    /// without a move).
+    pub generate: fn(&mut Rng, &'static str) -> Option<Game>,
+    /// The assignment's rule table: every rule of the reference exploration tries to reach.
+    pub rules: &'static [&'static str],
+    /// The rules a game exercised, read from its input and the reference's terminal text.
+    pub rules_hit: fn(&Game, &str) -> Vec<&'static str>,
 }
 
 /// A handout's "change a single variable N": how a case may run the program on another board.

@@ -443,6 +443,8 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
     let shared_files = resolve_files(tree, &dir, &header.files, &header_source)?;
 
     let mut cases = Vec::new();
+    // Whether each case lists checks of its own (`checks` or `extra_checks`).
+    let mut own_checks = Vec::new();
     let prefix = format!("{dir}/");
     let case_paths: Vec<String> = tree
         .files
@@ -516,6 +518,7 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
             files.retain(|(n, _)| *n != name);
             files.push((name, bytes));
         }
+        let file_has_checks = file.checks.is_some() || !file.extra_checks.is_empty();
         let mut checks = match &file.checks {
             Some(specs) => compile_checks(specs, &source)?,
             None => default_checks.clone(),
@@ -578,7 +581,10 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
             input,
             driver,
             samples,
-            explore: file.explore,
+            explore: file.explore.map(|spec| schema::ExploreSpec {
+                course_seed: header.seed,
+                ..spec
+            }),
             files,
             args,
             reference_args,
@@ -590,6 +596,7 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
             source,
             reference_path,
         };
+        own_checks.push(file_has_checks);
         cases.push(case);
     }
     if cases.is_empty() {
@@ -597,6 +604,13 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
             file: header_source,
             message: "no case files next to it".into(),
         });
+    }
+    // A random-games case with the default checks plays with every check any case declares.
+    let every_check = crate::explore::checks_of(&default_checks, &cases);
+    for (case, own) in cases.iter_mut().zip(&own_checks) {
+        if case.explore.is_some() && !own {
+            case.checks = every_check.clone();
+        }
     }
     let requirement_weights = requirement_weights(assignment, &header, &header_source)?;
     let rubric = rubric(assignment, &header, &requirement_weights, &header_source)?;

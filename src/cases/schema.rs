@@ -55,6 +55,11 @@ pub struct AssignmentFile {
     /// when a submission holds several candidate files.
     #[serde(default)]
     pub main_file: Option<String>,
+    /// The course seed of random-games cases: mixed into every `explore:` case's seed, so the
+    /// games a class meets are unknown to students though the code is public (the
+    /// `GRADE_COURSE_SEED` environment variable overrides it).
+    #[serde(default)]
+    pub seed: Option<u64>,
 }
 
 /// A requirement's setting in assignment.yaml: its points, or `false` to switch it off.
@@ -146,9 +151,30 @@ pub struct CaseFile {
 pub struct ExploreSpec {
     /// Games to play.
     pub games: usize,
-    /// Seed of the first game (default 1).
+    /// Seed of the first game (default 1), mixed with the course seed.
     #[serde(default = "one")]
     pub seed: u64,
+    /// How the games are scored: the share that agree (default), or each check all or
+    /// nothing over every game.
+    #[serde(default)]
+    pub scoring: ExploreScoring,
+    /// The course seed (assignment.yaml's `seed`), filled in when the cases are loaded.
+    #[serde(skip)]
+    pub course_seed: Option<u64>,
+}
+
+/// How a random-games case turns its games into points.
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum ExploreScoring {
+    /// The case's points times the share of games in which every check agrees.
+    #[default]
+    Share,
+    /// Each check earns its weight's share of the points only if it agrees in every game
+    /// ("all or nothing per rule").
+    PerCheck,
+    /// The whole case passes only if every game agrees.
+    All,
 }
 
 fn one() -> u64 {

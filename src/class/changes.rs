@@ -69,7 +69,8 @@ pub fn case_digest(case: &Case) -> String {
 
 /// The digest of a submission's files (paths and bytes), or None when one cannot be read.
 pub fn submission_digest(submission: &Path) -> Option<String> {
-    super::hash_files(submission, crate::keys::stable_hash(b"submission", 0)).map(|h| format!("{h:016x}"))
+    super::hash_files(submission, crate::keys::stable_hash(b"submission", 0))
+        .map(|h| format!("{h:016x}"))
 }
 
 /// The earlier run in `dir`, or None when it holds none (no `gradebook.csv`).

@@ -421,6 +421,19 @@ pub struct GradeOptionArgs {
     /// changed since the earlier run there (changes.csv's rows), writing nothing into it.
     #[arg(long, requires = "output_dir")]
     pub dry_run: bool,
+    /// How much each random-games case plays: a number of games (the same games for every
+    /// submission) or a time such as 30s (as many games as fit; no longer reproducible).
+    #[arg(long, value_name = "GAMES|DURATION", value_parser = crate::explore::parse_budget)]
+    pub explore_budget: Option<crate::explore::Budget>,
+
+    /// Leave out the random-games cases: grade with the fixed cases only.
+    #[arg(long, conflicts_with = "explore_budget")]
+    pub no_explore: bool,
+
+    /// The course seed of the random-games cases (default: $GRADE_COURSE_SEED, else the
+    /// `seed` of the cases' assignment.yaml, else none): the same for the whole class.
+    #[arg(long, value_name = "N")]
+    pub course_seed: Option<u64>,
 }
 
 impl From<&GradeOptionArgs> for GradeOptions {
@@ -443,6 +456,9 @@ impl From<&GradeOptionArgs> for GradeOptions {
             no_cache: args.no_cache,
             audience: args.audience,
             dry_run: args.dry_run,
+            explore_budget: args.explore_budget,
+            no_explore: args.no_explore,
+            course_seed: args.course_seed,
         }
     }
 }

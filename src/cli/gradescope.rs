@@ -107,6 +107,7 @@ pub fn run(args: &GradescopeRun) -> anyhow::Result<u8> {
         let submission = upload(&args.submission)?;
         let options = GradeOptions {
             format: Format::Gradescope,
+            course_seed: crate::explore::course_seed_from_env()?,
             ..GradeOptions::default()
         };
         let result = grade::grade(&submission, &set, &options)?;
@@ -328,12 +329,24 @@ pub fn package(package: &Package) -> anyhow::Result<u8> {
     } else {
         ""
     };
+    // The course seed of the random-games cases travels with the cases (assignment.yaml's
+    // `seed`); one given in the environment when packaging is written into run_autograder.
+    let course_seed = match crate::explore::course_seed_from_env()? {
+        Some(seed) => format!(
+            "# The course seed of the random-games cases (GRADE_COURSE_SEED when packaged).\n\
+             export {}=\"${{{}:-{seed}}}\"\n",
+            crate::explore::COURSE_SEED_VARIABLE,
+            crate::explore::COURSE_SEED_VARIABLE
+        ),
+        None => String::new(),
+    };
     let run_autograder = format!(
         "#!/usr/bin/env bash\n\
          # Gradescope runs this for every submission. To try it elsewhere, point AUTOGRADER at a\n\
          # directory holding source/ (this zip unpacked), submission/ and results/\n\
          # (docs/gradescope.md).\n\
          AUTOGRADER=\"${{AUTOGRADER:-/autograder}}\"\n\
+         {course_seed}\
          exec \"$AUTOGRADER/source/grade\" gradescope -a {assignment}{cases_arg} \\\n  \
          --hidden-visibility {} \\\n  \
          --submission \"$AUTOGRADER/submission\" \\\n  \

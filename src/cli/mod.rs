@@ -76,6 +76,7 @@ fn explore(args: &ExploreArgs) -> anyhow::Result<u8> {
         cases: args.cases.clone(),
         progress: !json && std::io::stderr().is_terminal(),
         shrink_time: crate::explore::parse_duration(&args.shrink_time)?,
+        play_all: false,
     };
     let exploration = crate::explore::explore(&args.submission, args.assignment, &options)?;
     let saved = match &args.save_case {
@@ -222,11 +223,14 @@ fn dispatch(cli: Cli) -> ExitCode {
         None => match (cli.grade.submissions.is_empty(), cli.grade.assignment) {
             (false, Some(assignment)) => {
                 crate::run::interrupt::install();
-                grade::grade_command(
-                    &cli.grade.submissions,
-                    assignment,
-                    &GradeOptions::from(&cli.grade.options),
-                )
+                let mut options = GradeOptions::from(&cli.grade.options);
+                match crate::explore::course_seed_from_env() {
+                    Ok(seed) => {
+                        options.course_seed = options.course_seed.or(seed);
+                        grade::grade_command(&cli.grade.submissions, assignment, &options)
+                    }
+                    Err(error) => Err(error),
+                }
             }
             _ => Err(anyhow::anyhow!(
                 "usage: grade SUBMISSION --assignment NAME (see grade --help)"

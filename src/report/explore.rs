@@ -19,6 +19,25 @@ pub fn render(exploration: &Exploration) -> String {
         exploration.wall_ms as f64 / 1000.0,
         exploration.games as f64 / (exploration.wall_ms.max(1) as f64 / 1000.0)
     );
+    if !exploration.coverage.is_empty() {
+        let reached = exploration.coverage.iter().filter(|r| r.games > 0).count();
+        let missed: Vec<&str> = exploration
+            .coverage
+            .iter()
+            .filter(|r| r.games == 0)
+            .map(|r| r.rule.as_str())
+            .collect();
+        let _ = write!(
+            out,
+            "Rules of the reference exercised: {reached} of {}",
+            exploration.coverage.len()
+        );
+        if missed.is_empty() {
+            let _ = writeln!(out);
+        } else {
+            let _ = writeln!(out, "; not reached: {}", missed.join(", "));
+        }
+    }
     let Some(finding) = &exploration.finding else {
         let _ = writeln!(out, "No difference from the reference found.");
         return out;
@@ -67,6 +86,10 @@ pub fn render(exploration: &Exploration) -> String {
             let _ = writeln!(out, "    │ {line}");
         }
     }
+    let _ = writeln!(out, "Replay it:");
+    for command in crate::explore::replay_commands(&exploration.assignment, finding) {
+        let _ = writeln!(out, "    {}", field(&command));
+    }
     out
 }
 
@@ -110,8 +133,27 @@ mod tests {
                 },
                 reference: String::new(),
             }),
+            coverage: vec![
+                crate::explore::RuleCoverage {
+                    rule: "replay".into(),
+                    games: 2,
+                },
+                crate::explore::RuleCoverage {
+                    rule: "player wins".into(),
+                    games: 0,
+                },
+            ],
         };
         let text = render(&exploration);
+        assert!(
+            text.contains("Rules of the reference exercised: 1 of 2; not reached: player wins"),
+            "{text}"
+        );
+        assert!(
+            text.contains("printf 'n\\n4\\n' | ./prog   (your program)")
+                && text.contains("printf 'n\\n4\\n' | grade play nim   (the reference)"),
+            "{text}"
+        );
         assert!(
             text.contains("its 23 input line(s) shrank to 2 (24 runs)"),
             "{text}"

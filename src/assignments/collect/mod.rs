@@ -4,8 +4,8 @@
 pub mod game;
 
 use crate::analyze::SourceLanguage;
-use crate::assignments::{Assignment, AssignmentDef, Explore};
-use crate::drive::generate;
+use crate::assignments::{Assignment, AssignmentDef, Explore, Generator};
+use crate::drive::{coverage, generate};
 use crate::games::Setup;
 
 /// Collect's registration line in [`crate::assignments::ASSIGNMENTS`].
@@ -19,7 +19,12 @@ pub const DEF: AssignmentDef = AssignmentDef {
     args_usage: "BOARD_FILE",
     setup: |args, base_dir| game::Board::from_args(args, base_dir).map(Setup::new),
     play_setup: None,
-    explore: Explore::Generator(generate::collect_game),
+    explore: Explore::Generator(Generator {
+        modes: &["plain", "big", "bounds", "huge", "plain"],
+        generate: generate::collect_game,
+        rules: coverage::COLLECT_RULES,
+        rules_hit: coverage::collect_rules_hit,
+    }),
     driver: None,
     requirements: &[],
     resize: None,

@@ -6,8 +6,8 @@ pub mod requirements;
 pub mod resize;
 
 use crate::analyze::SourceLanguage;
-use crate::assignments::{Assignment, AssignmentDef, Explore, Resize};
-use crate::drive::generate;
+use crate::assignments::{Assignment, AssignmentDef, Explore, Generator, Resize};
+use crate::drive::{coverage, generate};
 use crate::games::Setup;
 
 /// Connect6's registration line in [`crate::assignments::ASSIGNMENTS`].
@@ -21,7 +21,12 @@ pub const DEF: AssignmentDef = AssignmentDef {
     args_usage: "[--size N]",
     setup: |args, _| game::size_from_args(args).map(|size| Setup::new(game::BoardSize(size))),
     play_setup: None,
-    explore: Explore::Generator(|rng| Some(generate::connect6_game(rng))),
+    explore: Explore::Generator(Generator {
+        modes: &["edge-line", "region", "draw", "edge-region", "edge-line"],
+        generate: generate::connect6_game,
+        rules: coverage::CONNECT6_RULES,
+        rules_hit: coverage::connect6_rules_hit,
+    }),
     driver: None,
     requirements: requirements::REQUIREMENTS,
     resize: Some(Resize {

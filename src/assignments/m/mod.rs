@@ -5,8 +5,8 @@ pub mod game;
 pub mod requirements;
 
 use crate::analyze::SourceLanguage;
-use crate::assignments::{Assignment, AssignmentDef, Explore};
-use crate::drive::generate;
+use crate::assignments::{Assignment, AssignmentDef, Explore, Generator};
+use crate::drive::{coverage, generate};
 use crate::games::{no_args, Setup};
 
 /// The Game of M's registration line in [`crate::assignments::ASSIGNMENTS`].
@@ -20,7 +20,12 @@ pub const DEF: AssignmentDef = AssignmentDef {
     args_usage: "",
     setup: |args, _| no_args("m", args).map(|()| Setup::new(game::NewGame)),
     play_setup: None,
-    explore: Explore::Generator(|rng| Some(generate::m_game(rng))),
+    explore: Explore::Generator(Generator {
+        modes: &["plain", "edges", "huge", "plain"],
+        generate: generate::m_game,
+        rules: coverage::M_RULES,
+        rules_hit: coverage::m_rules_hit,
+    }),
     driver: None,
     requirements: requirements::REQUIREMENTS,
     resize: None,

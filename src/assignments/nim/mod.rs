@@ -5,8 +5,8 @@ pub mod game;
 pub mod requirements;
 
 use crate::analyze::SourceLanguage;
-use crate::assignments::{Assignment, AssignmentDef, Explore};
-use crate::drive::generate;
+use crate::assignments::{Assignment, AssignmentDef, Explore, Generator};
+use crate::drive::{coverage, generate};
 use crate::games::{no_args, Setup};
 
 /// Nim's registration line in [`crate::assignments::ASSIGNMENTS`].
@@ -20,7 +20,12 @@ pub const DEF: AssignmentDef = AssignmentDef {
     args_usage: "",
     setup: |args, _| no_args("nim", args).map(|()| Setup::new(game::NewGame)),
     play_setup: None,
-    explore: Explore::Generator(|rng| Some(generate::nim_game(rng))),
+    explore: Explore::Generator(Generator {
+        modes: &["plain", "long", "huge", "plain"],
+        generate: generate::nim_game,
+        rules: coverage::NIM_RULES,
+        rules_hit: coverage::nim_rules_hit,
+    }),
     driver: None,
     requirements: requirements::REQUIREMENTS,
     resize: None,

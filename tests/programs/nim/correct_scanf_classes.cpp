@@ -34,8 +34,12 @@ public:
         while ((c = getchar()) != '\n' && c != EOF);
     }
     // One whole number, or false when the line holds something else.
+    // Read wide and clamped, so a number past what an int holds keeps its side of the range
+    // (with "%d", -4294967295 would wrap around to 1, a legal move).
     static bool token(int* value) {
-        int got = scanf("%d", value);
+        long long wide = 0;
+        int got = scanf("%lld", &wide);
+        *value = wide < -1000 ? -1000 : wide > 1000 ? 1000 : (int)wide;
         if (got == EOF) exit(0);
         int next = getchar();
         if (got != 1 || (next != '\n' && next != EOF)) {
