@@ -198,22 +198,8 @@ fn items_at_inputs(view: &View, pattern: &Regex, rules: ItemRules, presence: boo
     items_at_inputs_except(view, pattern, rules, presence, &[])
 }
 
-/// The input a line starting at byte `start` may be the held-back prompt of: when the line
-/// begins right at the break where input `j` was typed and the program showed nothing on
-/// that line (it printed no prompt before reading), a prompt it never flushed comes out
-/// first thing after the answer (a `print!` without flush, a buffered writer flushed by
-/// newlines). Only in views that show inputs as line breaks.
-fn held_prompt_of(view: &View, start: usize) -> Option<usize> {
-    let j = view
-        .input_offsets
-        .iter()
-        .position(|&o| o + 1 == start && view.text.as_bytes().get(o) == Some(&b'\n'))?;
-    let o = view.input_offsets[j];
-    (o == 0 || view.text.as_bytes()[o - 1] == b'\n').then_some(j)
-}
-
 /// For each input `j`, the match that begins the line right after it when that line may be
-/// a held-back prompt of input `j` ([`held_prompt_of`]); its line index.
+/// a held-back prompt of input `j` ([`View::held_prompt_input`]).
 fn held_prompts(
     view: &View,
     pattern: &Regex,
@@ -222,7 +208,7 @@ fn held_prompts(
 ) -> Vec<Option<Item>> {
     let mut held: Vec<Option<Item>> = vec![None; view.input_offsets.len()];
     for (index, (start, line)) in view.lines().enumerate() {
-        let Some(j) = held_prompt_of(view, start) else {
+        let Some(j) = view.held_prompt_input(start) else {
             continue;
         };
         let Some(captures) = pattern.captures(line) else {

@@ -46,6 +46,14 @@ pub fn read_strip(line: &str) -> Option<Vec<Square>> {
     squares.iter().any(Option::is_some).then_some(squares)
 }
 
+/// The text after a prompt a line starts with ("Player 2: Enter your move: _ 0 _ 1" →
+/// "_ 0 _ 1"): what a held-back prompt was run together with ([`View::held_prompt_input`]).
+fn after_prompt(line: &str) -> Option<&str> {
+    let end = line.rfind([':', '?'])?;
+    let (prompt, rest) = (&line[..end], &line[end + 1..]);
+    prompt.chars().any(char::is_alphabetic).then_some(rest)
+}
+
 /// One square's token: `_` (any run of underscores; dots too) or blank in a box is empty; a
 /// number is a coin; brackets around either are allowed.
 fn square(token: &str, boxed: bool) -> Option<Square> {
@@ -190,8 +198,9 @@ impl Start {
 }
 
 /// The output of a transcript between its first input (the coin count) and its second (the
-/// first move), or to the end when there is no second.
-fn start_segment(transcript: &Transcript) -> Option<(usize, String)> {
+/// first move), or to the end when there is no second; and whether its first line may begin
+/// with a prompt held back until the coin count was typed.
+fn start_segment(transcript: &Transcript) -> Option<(usize, String, bool)> {
     let view = View::new(transcript, super::view::InputShown::LineBreak);
     let first = *view.input_offsets.first()?;
     let coins: usize = transcript.inputs().next()?.trim().parse().ok()?;
@@ -200,7 +209,8 @@ fn start_segment(transcript: &Transcript) -> Option<(usize, String)> {
         .get(1)
         .copied()
         .unwrap_or(view.text.len());
-    Some((coins, view.text.get(first..end)?.to_string()))
+    let held = view.held_prompt_input(first + 1).is_some();
+    Some((coins, view.text.get(first..end)?.to_string(), held))
 }
 
 /// Finds the start of a Silver Dollar run in its transcript: the last strip that is a legal
@@ -208,8 +218,21 @@ fn start_segment(transcript: &Transcript) -> Option<(usize, String)> {
 /// redraw a start that is already finished); when none is legal, the last strip drawn, with
 /// the rule it breaks. `None` until the coin count has been typed.
 pub fn find_start(transcript: &Transcript) -> Option<Start> {
-    let (coins, segment) = start_segment(transcript)?;
-    let strips: Vec<Vec<Square>> = segment.lines().filter_map(read_strip).collect();
+    let (coins, segment, held) = start_segment(transcript)?;
+    // The segment starts at the coin count's line break: a prompt held back until that
+    // answer begins its first line ([`View::held_prompt_input`]).
+    let strips: Vec<Vec<Square>> = segment
+        .lines()
+        .enumerate()
+        .filter_map(|(index, line)| {
+            read_strip(line).or_else(|| {
+                (index == 1 && held)
+                    .then(|| after_prompt(line))
+                    .flatten()
+                    .and_then(read_strip)
+            })
+        })
+        .collect();
     if let Some(squares) = strips.iter().rev().find(|s| legal_start(s, coins).is_ok()) {
         return Some(Start {
             coins,
@@ -305,7 +328,12 @@ fn strips_of(view: &View) -> Vec<Drawn> {
     let first_move = view.input_offsets.get(1).copied();
     let mut found: Vec<Drawn> = Vec::new();
     for (index, (start, line)) in view.lines().enumerate() {
-        let Some(squares) = read_strip(line).map(up_to_last_coin) else {
+        let held = || {
+            view.held_prompt_input(start)
+                .and_then(|_| after_prompt(line))
+                .and_then(read_strip)
+        };
+        let Some(squares) = read_strip(line).or_else(held).map(up_to_last_coin) else {
             continue;
         };
         let before_first_move = first_move.is_none_or(|m| start < m);
@@ -669,6 +697,40 @@ mod tests {
             Some(StartProblem::NoStrip)
         );
         assert_eq!(find_start(&transcript(&[("coins? ", false)])), None);
+    }
+
+    #[test]
+    fn a_strip_run_together_with_a_held_back_prompt_is_read() {
+        // Prompts never flushed come out after their answer, joined to the next strip.
+        let reference = transcript(&[
+            ("Enter the number of coins: ", false),
+            ("2", true),
+            ("_ 0 _ _ 1\nPlayer 1: Enter your move: ", false),
+            ("1 2", true),
+            ("_ 0 1 _ _\nPlayer 2: Enter your move: ", false),
+        ]);
+        let held = transcript(&[
+            ("", false),
+            ("2", true),
+            ("Enter the number of coins: | . | 0 | . | . | 1 |\n", false),
+            ("1 2", true),
+            ("Player 1: Enter your move: | . | 0 | 1 | . | . |\n", false),
+        ]);
+        let views = |t: &Transcript| View::new(t, super::super::view::InputShown::LineBreak);
+        let e = evaluate_strips(&views(&held), &views(&reference));
+        assert!(e.passed, "{e:?}");
+        let start = find_start(&held).expect("a start");
+        assert_eq!(start.squares, vec![None, Some(0), None, None, Some(1)]);
+        // Only where a prompt may have been held: a line after a prompt shown in time is not
+        // a strip ("Player 1: Enter your move: 0 1" is the move echoed, not a board).
+        let echoed = transcript(&[
+            ("Coins: ", false),
+            ("2", true),
+            ("_ 0 _ _ 1\nPlayer 1: Enter your move: ", false),
+            ("1 2", true),
+            ("Player 1: Enter your move: 0 1\n", false),
+        ]);
+        assert_eq!(strips_of(&views(&echoed)).len(), 1);
     }
 
     #[test]
