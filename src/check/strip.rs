@@ -34,10 +34,19 @@ pub fn read_strip(line: &str) -> Option<Vec<Square>> {
         if segments.last().is_some_and(|s| s.trim().is_empty()) {
             segments.pop();
         }
-        segments
-            .iter()
-            .map(|s| square(s.trim(), true))
-            .collect::<Option<Vec<Square>>>()?
+        // A box around the whole strip ("| _ _ 0 _ 1 |"): the squares inside are spaced.
+        let mut squares = Vec::new();
+        for segment in segments {
+            match square(segment.trim(), true) {
+                Some(one) => squares.push(one),
+                None => {
+                    for token in segment.split_whitespace() {
+                        squares.push(square(token, false)?);
+                    }
+                }
+            }
+        }
+        squares
     } else {
         line.split_whitespace()
             .map(|t| square(t, false))
@@ -609,6 +618,7 @@ mod tests {
             " _  _  0  _  1 ",
             "|   |   | 0 |   | 1 |",
             "| _ | _ | 0 | _ | 1 |",
+            "| _ _ 0 _ 1 |",
             "[_][_][0][_][1]",
             "[_] [_] [0] [_] [1]",
             "__ __ 0 __ 1",

@@ -7,7 +7,8 @@ CONFIG holds {"style": NAME, "reword": [[PATTERN, REPLACEMENT], ...], "board": P
 Styles: "plain" (faithful: the output unchanged), "upper", "lower", "blank_lines" (an empty
 line after every line), "trailing" (trailing spaces), "greeting" (a welcome line first),
 "reworded" (a whole line matching a PATTERN is replaced, `\\1` allowed), "boxed" (the lines
-matching "board" framed in a box), "spaced" (the spaces of those lines doubled),
+matching "board" framed in a box; lines whose cells are already between bars get the border
+lines only), "spaced" (the spaces of those lines doubled),
 "prompt_line" (a prompt left open when the program waits for input gets its own line) and
 "unflushed" (a prompt is held back while the program waits, and appears only with the next
 line, as from a program that never flushes before reading). "renumber" (every number on a
@@ -81,16 +82,27 @@ class Restyler:
         board = config.get("board")
         self.board = re.compile(board) if board else None
         self.pending = ""  # a line not finished yet
-        self.box_width = None  # inside a boxed board: its inner width
+        self.box_lines = []  # the lines of a board being boxed
         self.out = []
 
     def emit(self, text):
         self.out.append(text)
 
     def close_box(self):
-        if self.box_width is not None:
-            self.emit("+" + "-" * (self.box_width + 2) + "+\n")
-            self.box_width = None
+        if not self.box_lines:
+            return
+        width = max(len(line) for line in self.box_lines)
+        border = "+" + "-" * (width + 2) + "+\n"
+        self.emit(border)
+        for body in self.box_lines:
+            if "|" in body:
+                # Cells already drawn between bars: the border lines only (bars around them
+                # would read as one more, empty, cell).
+                self.emit("  " + body + "\n")
+            else:
+                self.emit("| " + body.ljust(width) + " |\n")
+        self.emit(border)
+        self.box_lines = []
 
     def line(self, text, complete):
         """One line of output (without its newline); `complete` when the newline came."""
@@ -99,11 +111,9 @@ class Restyler:
         is_board = complete and self.board is not None and self.board.fullmatch(text.rstrip())
         if style == "boxed":
             if is_board:
-                body = text.rstrip()
-                if self.box_width is None:
-                    self.box_width = max(len(body), 1)
-                    self.emit("+" + "-" * (self.box_width + 2) + "+\n")
-                self.emit("| " + body.ljust(self.box_width) + " |\n")
+                # Kept until the board ends (before anything else is written), to draw the
+                # box as wide as its widest line.
+                self.box_lines.append(text.rstrip())
                 return
             self.close_box()
         elif style == "spaced" and is_board:
