@@ -973,19 +973,22 @@ fn the_wrapper_is_faithful_and_each_style_changes_the_output_as_intended() {
     assert!(reworded.contains("Nope, not like that.\n"), "{reworded}");
     assert!(!reworded.contains("must be between"), "{reworded}");
     assert_eq!(reworded.lines().count(), whole.lines().count());
-    // Boxed and spaced boards: the board's two lines only.
+    // Boxed and spaced boards: the board's two lines only (m's cells are drawn between bars
+    // already: the box is its border lines).
     let boxed = outputs(&styled("boxed")).concat();
+    let border = format!("+{}+\n", "-".repeat(33));
     assert!(
-        boxed.contains("+--------------------------------+\n| Position: 1 2 3 4 5 6 7 8 9 10 |\n"),
-        "{boxed}"
-    );
-    assert!(
-        boxed.contains("|           5 | | | | | | | | | | |\n+---"),
+        boxed.contains(&format!(
+            "{border}  Position: 1 2 3 4 5 6 7 8 9 10\n            5 | | | | | | | | | |\n{border}"
+        )),
         "{boxed}"
     );
     assert!(boxed.contains("? Score: 1 to 0\n"), "{boxed}");
     let spaced = outputs(&styled("spaced")).concat();
-    assert!(spaced.contains("Position:  1  2  3  4"), "{spaced}");
+    assert!(
+        spaced.contains("Position:      1  2  3  4  5  6  7  8  9  10\n               5  |  |  |"),
+        "{spaced}"
+    );
     assert!(spaced.contains("? Score: 1 to 0\n"), "{spaced}");
 }
 

@@ -8,7 +8,7 @@ Styles: "plain" (faithful: the output unchanged), "upper", "lower", "blank_lines
 line after every line), "trailing" (trailing spaces), "greeting" (a welcome line first),
 "reworded" (a whole line matching a PATTERN is replaced, `\\1` allowed), "boxed" (the lines
 matching "board" framed in a box; lines whose cells are already between bars get the border
-lines only), "spaced" (the spaces of those lines doubled),
+lines only), "spaced" (those lines drawn half as wide again),
 "prompt_line" (a prompt left open when the program waits for input gets its own line) and
 "unflushed" (a prompt is held back while the program waits, and appears only with the next
 line, as from a program that never flushes before reading). "renumber" (every number on a
@@ -67,6 +67,19 @@ def waiting(pid):
     return in_wait
 
 
+def spaced(line):
+    """A board line drawn wider: every column half as wide again, so cells one apart (single
+    spaces, blank cells as one space) stand two apart, in the same columns relative to each
+    other ("1 0     8" -> "1  0        8")."""
+    out = ""
+    for match in re.finditer(r"\S+", line):
+        column = match.start() + match.start() // 2
+        if out and column <= len(out):
+            column = len(out) + 1
+        out = out.ljust(column) + match.group()
+    return out
+
+
 def unread(fd):
     """Bytes written to the program's stdin that it has not read yet."""
     buf = fcntl.ioctl(fd, termios.FIONREAD, struct.pack("i", 0))
@@ -94,13 +107,14 @@ class Restyler:
         width = max(len(line) for line in self.box_lines)
         border = "+" + "-" * (width + 2) + "+\n"
         self.emit(border)
+        # Cells already drawn between bars: the border lines only (bars around them would
+        # read as one more, empty, cell).
+        bars = not any("|" in body for body in self.box_lines)
         for body in self.box_lines:
-            if "|" in body:
-                # Cells already drawn between bars: the border lines only (bars around them
-                # would read as one more, empty, cell).
-                self.emit("  " + body + "\n")
-            else:
+            if bars:
                 self.emit("| " + body.ljust(width) + " |\n")
+            else:
+                self.emit("  " + body + "\n")
         self.emit(border)
         self.box_lines = []
 
@@ -117,7 +131,7 @@ class Restyler:
                 return
             self.close_box()
         elif style == "spaced" and is_board:
-            text = text.replace(" ", "  ")
+            text = spaced(text)
         elif style == "renumber" and is_board:
             # A negative control: every number on the board one higher (coins from 1).
             text = re.sub(r"\d+", lambda m: str(int(m.group()) + 1), text)

@@ -86,6 +86,9 @@ pub fn build(relative: &str, under: &Path) -> Option<Built> {
         found
     };
     let command = if source.join("Cargo.toml").is_file() {
+        // Built from a copy: Cargo writes a Cargo.lock beside the manifest.
+        let crate_copy = under.join("crate");
+        copy_tree(&source, &crate_copy);
         let target = under.join("cargo-target");
         run_tool(
             Command::new("cargo")
@@ -96,7 +99,7 @@ pub fn build(relative: &str, under: &Path) -> Option<Built> {
                     "--quiet",
                     "--manifest-path",
                 ])
-                .arg(source.join("Cargo.toml"))
+                .arg(crate_copy.join("Cargo.toml"))
                 .env("CARGO_TARGET_DIR", &target),
         );
         std::fs::copy(target.join("release/nim"), &binary).expect("copy the crate's binary");
