@@ -619,3 +619,434 @@ fn the_reworded_style_replaces_the_messages() {
     assert!(text.contains("5 hatten wir schon."), "{text}");
     assert!(!text.contains("must be between"), "{text}");
 }
+
+#[path = "support/styles.rs"]
+mod styles;
+
+use styles::Style;
+
+/// Every correct test program of every assignment (tests/programs/README.md and
+/// tests/grading.rs), in every language present.
+const CORRECT_PROGRAMS: &[(&str, &str)] = &[
+    ("nim", "nim/correct_getline.cpp"),
+    ("nim", "nim/correct_cin_loop.cpp"),
+    ("nim", "nim/correct_fastio.cpp"),
+    ("nim", "nim/correct_c.c"),
+    ("nim", "nim/correct_scanf_classes.cpp"),
+    ("nim", "nim/correct.rs"),
+    ("nim", "nim/rust_crate"),
+    ("nim", "nim/correct.rb"),
+    ("nim", "nim/correct.pl"),
+    ("nim", "nim/correct_readline.js"),
+    ("nim", "nim/split_cpp"),
+    ("nim", "nim/split_python"),
+    ("m", "m/correct_plain.py"),
+    ("m", "m/correct_boxes.py"),
+    ("m", "m/correct_token_stream.py"),
+    ("m", "m/correct_own_words.py"),
+    ("m", "m/correct_terse.py"),
+    ("collect", "collect/correct_plain.py"),
+    ("collect", "collect/correct_recursive.py"),
+    ("collect", "collect/correct_java"),
+    ("collect", "collect/correct_negative_message.py"),
+    ("collect", "collect/correct_own_words.py"),
+    ("collect", "collect/correct_go"),
+    ("collect", "collect/assignment3_folder"),
+    ("connect6", "connect6/correct_getline.cpp"),
+    ("connect6", "connect6/correct_tokens.cpp"),
+    ("connect6", "connect6/correct_boxed.cpp"),
+    ("connect6", "connect6/correct_recursive.cpp"),
+    ("silver_dollar", "silver_dollar/correct_plain"),
+    ("silver_dollar", "silver_dollar/correct_boxes"),
+    ("silver_dollar", "silver_dollar/correct_python.py"),
+    ("silver_dollar", "silver_dollar/correct_spanish.py"),
+    ("silver_dollar", "silver_dollar/correct_padded"),
+    ("silver_dollar", "silver_dollar/correct_shrinking"),
+    ("silver_dollar", "silver_dollar/correct_test_main"),
+    ("silver_dollar", "silver_dollar/correct_bonus_class"),
+    ("silver_dollar", "silver_dollar/correct_list_blank_cells"),
+    ("silver_dollar", "silver_dollar/correct_recursive_strip"),
+];
+
+/// The lines that draw an assignment's board, where its handout leaves the drawing free
+/// (`None`: nim, whose handout fixes the matches' drawing, "||||| ||||| |||").
+fn board_lines(assignment: &str) -> Option<&'static str> {
+    match assignment {
+        // m: the handout's two examples contradict each other; the header and the cells.
+        "m" => Some(r"\s*Position\b.*|[|0-9 ]*\|[|0-9 ]*"),
+        // connect6: only the cell symbols B, W, . are fixed; the header and the rows.
+        "connect6" => Some(r"\s*A( +[A-Z])+|\s*\d+ +\|?( +[.BW])+ *\|?"),
+        // Silver Dollar: "you can try changing toString to return a fancier representation".
+        "silver_dollar" => Some(r"[ _.|0-9]*\d[ _.|0-9]*"),
+        // collect: Figure 4 is an example (its own blank-cell widths disagree).
+        "collect" => Some(r"[0-9 ]*\d[0-9 ]*"),
+        _ => None,
+    }
+}
+
+/// The messages whose wording the handout leaves free, in other words: (pattern matching a
+/// whole line in any correct program's wording, replacement). Messages a handout quotes
+/// ("Invalid Enter again!", "Please enter a correct size!", Nim's four errors) keep theirs.
+fn free_wording(assignment: &str) -> Vec<(String, String)> {
+    let pairs: &[(&str, &str)] = match assignment {
+        // Only the computer's win is shown ("Game Over - Computer wins.").
+        "nim" => &[(
+            r"(?i)game over\W+(the )?player wins\.?",
+            "Well played: the player wins this round.",
+        )],
+        "m" => &[
+            (
+                r"(?i).*(must be|error|already|not empty|sorry|\?!|\*\*\*|schon|besetzt|no position|holds a|before|integer|between).*",
+                "Nope, not like that.",
+            ),
+            (r"(?i)player (\d) wins.*", r"And the winner is player \1."),
+            (r"(?i).*\btie\b.*", "A draw: nobody gets the crown."),
+        ],
+        "connect6" => &[
+            (
+                r"(?i)(?:player )?(black|white)\b.*\bmove\b.*",
+                r"\1 to play: ",
+            ),
+            (
+                r"(?i).*\b(black|white)\b.*\bwins?\b.*",
+                r"\1 has won the game.",
+            ),
+            (r"(?i).*\bdraw\b.*", "Board full, nobody won: a draw."),
+        ],
+        "silver_dollar" => &[
+            (
+                r"(?i).*(illegal|not allowed|invalid move|not legal|no vale).*",
+                "Nope, that one is against the rules.",
+            ),
+            (
+                r"(?i)player (\d)\W+enter your move.*",
+                r"Your move, player \1: ",
+            ),
+            (r"(?i)player (\d) wins.*", r"Player \1 has won the game."),
+        ],
+        // The messages for negative, malformed or blank-cell input (not the quoted ones).
+        "collect" => &[(
+            r"(?i).*(negative numbers|like: 2 3|two numbers|no number in that cell).*",
+            "That is not a cell I can use.",
+        )],
+        _ => &[],
+    };
+    pairs
+        .iter()
+        .map(|(p, r)| (p.to_string(), r.to_string()))
+        .collect()
+}
+
+/// The styles every correct program must keep full marks in (with "plain", the wrapper
+/// itself: nothing changed).
+fn styles_for(assignment: &str) -> Vec<Style> {
+    // Capitalisation as UPPER CASE (lower case would break connect6's "B"/"W", which its
+    // handout fixes); trailing spaces and a greeting are tried on the Python programs by the
+    // source shim above.
+    let mut all: Vec<Style> = ["plain", "upper", "blank_lines", "prompt_line", "unflushed"]
+        .into_iter()
+        .map(Style::plain)
+        .collect();
+    all.push(Style {
+        name: "reworded",
+        reword: free_wording(assignment),
+        board: None,
+    });
+    if let Some(board) = board_lines(assignment) {
+        for name in ["boxed", "spaced"] {
+            all.push(Style {
+                name,
+                reword: Vec::new(),
+                board: Some(board),
+            });
+        }
+    }
+    all
+}
+
+/// The cases each style is graded on: every message of the assignment (fixed and free), a
+/// win for each side or a tie, the replay question — a few cases, so that every program can
+/// be tried in every style in a few minutes.
+fn style_cases(assignment: &str) -> &'static [&'static str] {
+    match assignment {
+        "nim" => &["error-yes-no", "computer-first-player-wins"],
+        "m" => &["out-of-range", "full-game-player1-wins"],
+        "connect6" => &["handout-invalid-examples", "vertical-win-white"],
+        "collect" => &["figure-4", "negative-coordinates"],
+        "silver_dollar" => &["all-illegal-moves"],
+        _ => &[],
+    }
+}
+
+/// A copy of the built-in cases of `assignment` holding only the cases named in `keep`, for
+/// `--cases`.
+fn cases_only(assignment: &str, keep: &[&str]) -> tempfile::TempDir {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tree = tempfile::tempdir().expect("tempdir");
+    for part in ["cases", "reference"] {
+        let from = root.join(part).join(assignment);
+        let to = tree.path().join(part).join(assignment);
+        for entry in walk(&from) {
+            let relative = entry.strip_prefix(&from).expect("inside");
+            let stem = relative
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let is_case = relative.extension().is_some_and(|e| e == "yaml") && stem != "assignment";
+            if part == "cases" && is_case && !keep.contains(&stem.as_str()) {
+                continue;
+            }
+            let target = to.join(relative);
+            std::fs::create_dir_all(target.parent().expect("parent")).expect("mkdir");
+            std::fs::copy(&entry, &target).expect("copy");
+        }
+    }
+    tree
+}
+
+/// Styles that still lose points on correct programs: grading bugs not fixed yet (issue 20,
+/// item 7), each with what goes wrong. Their losses are printed, not asserted; every other
+/// (program, style) must keep full marks.
+const KNOWN_FALSE_LOSSES: &[(&str, &str, &str)] = &[(
+    "m",
+    "unflushed",
+    "two prompts in a row held back leave an input with no output before it: the run \
+         counts as prompts-late, whose messages are then counted by the handout's vocabulary, \
+         so messages in the program's own words (correct_own_words.py, correct_terse.py) are \
+         not recognised",
+)];
+
+/// Grades every correct program of `assignment` in every style: each must keep full marks.
+fn every_correct_program_in_every_style(assignment: &str) {
+    let started = std::time::Instant::now();
+    let work = tempfile::tempdir().expect("tempdir");
+    let cases = cases_only(assignment, style_cases(assignment));
+    let cases_arg = cases.path().display().to_string();
+    let mut lost = Vec::new();
+    let mut graded = 0;
+    for (_, relative) in CORRECT_PROGRAMS.iter().filter(|(a, _)| *a == assignment) {
+        let Some(built) = styles::build(relative, &work.path().join("built")) else {
+            continue;
+        };
+        for style in styles_for(assignment) {
+            let folder = styles::submission(&built, &style, &work.path().join("styled"));
+            let (_, report) = grade_json(&folder, assignment, &["--cases", &cases_arg]);
+            graded += 1;
+            let known = KNOWN_FALSE_LOSSES
+                .iter()
+                .any(|(a, s, _)| *a == assignment && *s == style.name);
+            if report["score"] != report["max_score"] && known {
+                eprintln!(
+                    "known false loss: {relative} {}: {}/{}",
+                    style.name, report["score"], report["max_score"]
+                );
+            } else if report["score"] != report["max_score"] {
+                lost.push(format!(
+                    "{relative} {}: {}/{} {:#?}",
+                    style.name,
+                    report["score"],
+                    report["max_score"],
+                    lost_points(&report)
+                ));
+            }
+            std::fs::remove_dir_all(&folder).ok();
+        }
+    }
+    eprintln!(
+        "{assignment}: {graded} restyled programs graded in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    assert!(lost.is_empty(), "{} false losses: {lost:#?}", lost.len());
+}
+
+#[test]
+fn nim_programs_keep_full_marks_in_every_style() {
+    every_correct_program_in_every_style("nim");
+}
+
+#[test]
+fn m_programs_keep_full_marks_in_every_style() {
+    every_correct_program_in_every_style("m");
+}
+
+#[test]
+fn connect6_programs_keep_full_marks_in_every_style() {
+    every_correct_program_in_every_style("connect6");
+}
+
+#[test]
+fn collect_programs_keep_full_marks_in_every_style() {
+    every_correct_program_in_every_style("collect");
+}
+
+#[test]
+fn silver_dollar_programs_keep_full_marks_in_every_style() {
+    every_correct_program_in_every_style("silver_dollar");
+}
+
+/// The text of a transcript's outputs, in order.
+fn outputs(events: &[styles::Event]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            styles::Event::Output(text) => Some(text.clone()),
+            styles::Event::Input(_) => None,
+        })
+        .collect()
+}
+
+/// The wrapper is faithful (its "plain" style gives the program's own transcript, input for
+/// input) and each style really changes the output as it says (a test of the test: a style
+/// that changed nothing would pass the style test unnoticed).
+#[test]
+fn the_wrapper_is_faithful_and_each_style_changes_the_output_as_intended() {
+    if !have("python3") {
+        return;
+    }
+    let work = tempfile::tempdir().expect("tempdir");
+    let built = styles::build("m/correct_plain.py", work.path()).expect("python3");
+    // Two refused values (12 at 11), then 5 at 1 and 6 at 2.
+    let input = ["12", "11", "5", "1", "6", "2"];
+    let direct = styles::transcript(&built, None, &input);
+    let styled = |name: &'static str| {
+        let style = styles_for("m")
+            .into_iter()
+            .find(|s| s.name == name)
+            .unwrap_or_else(|| Style::plain(name));
+        styles::transcript(&built, Some(&style), &input)
+    };
+    let plain = styled("plain");
+    assert_eq!(plain, direct, "the wrapper changed the transcript");
+    assert!(direct.len() >= 2 * input.len(), "{direct:#?}");
+    let texts = outputs(&plain);
+    let whole: String = texts.concat();
+    // Same inputs at the same places, each output piece transformed.
+    let each = |name: &'static str, change: &dyn Fn(&str) -> String| {
+        let events = styled(name);
+        let expected: Vec<String> = texts.iter().map(|t| change(t)).collect();
+        assert_eq!(outputs(&events), expected, "style {name}");
+        assert_ne!(expected, texts, "style {name} changes nothing");
+    };
+    each("upper", &|t| t.to_uppercase());
+    each("lower", &|t| t.to_lowercase());
+    each("blank_lines", &|t| t.replace('\n', "\n\n"));
+    each("trailing", &|t| t.replace('\n', "   \n"));
+    // Each prompt (an output the program waits after, without a newline) gets its own line.
+    each("prompt_line", &|t| {
+        if t.ends_with('\n') {
+            t.to_string()
+        } else {
+            format!("{t}\n")
+        }
+    });
+    let greeting = outputs(&styled("greeting")).concat();
+    assert_eq!(
+        greeting,
+        format!("Hello! Welcome to my program. Have fun!\n\n{whole}")
+    );
+    // Unflushed: the same text, but each prompt comes only after its answer.
+    let unflushed = styled("unflushed");
+    // (The last prompt is still held when the input runs out and the program is stopped.)
+    assert_eq!(
+        format!("{}Player 1: Your number? ", outputs(&unflushed).concat()),
+        whole
+    );
+    let before_first_input = &outputs(&unflushed)[0];
+    assert!(
+        before_first_input.ends_with("\n\n") && !before_first_input.contains("Your number?"),
+        "{unflushed:#?}"
+    );
+    assert!(
+        outputs(&unflushed)[1].starts_with("Player 1: Your number? "),
+        "{unflushed:#?}"
+    );
+    // Reworded: the free-wording messages in other words, nothing else.
+    let reworded = outputs(&styled("reworded")).concat();
+    assert!(reworded.contains("Nope, not like that.\n"), "{reworded}");
+    assert!(!reworded.contains("must be between"), "{reworded}");
+    assert_eq!(reworded.lines().count(), whole.lines().count());
+    // Boxed and spaced boards: the board's two lines only (m's cells are drawn between bars
+    // already: the box is its border lines).
+    let boxed = outputs(&styled("boxed")).concat();
+    let border = format!("+{}+\n", "-".repeat(33));
+    assert!(
+        boxed.contains(&format!(
+            "{border}  Position: 1 2 3 4 5 6 7 8 9 10\n            5 | | | | | | | | | |\n{border}"
+        )),
+        "{boxed}"
+    );
+    assert!(boxed.contains("? Score: 1 to 0\n"), "{boxed}");
+    let spaced = outputs(&styled("spaced")).concat();
+    assert!(
+        spaced.contains("Position:      1  2  3  4  5  6  7  8  9  10\n               5  |  |  |"),
+        "{spaced}"
+    );
+    assert!(spaced.contains("? Score: 1 to 0\n"), "{spaced}");
+}
+
+/// Negative controls: a style that breaks a rule the handout fixes loses points, one per
+/// assignment (so the style test can fail).
+#[test]
+fn a_style_that_breaks_a_rule_the_handout_fixes_loses_points() {
+    let reword = |pairs: &[(&str, &str)]| Style {
+        name: "reworded",
+        reword: pairs
+            .iter()
+            .map(|(p, r)| (p.to_string(), r.to_string()))
+            .collect(),
+        board: None,
+    };
+    let controls: Vec<(&str, &str, Style)> = vec![
+        // "Use the following error messages in your program".
+        (
+            "nim",
+            "nim/correct_getline.cpp",
+            reword(&[(r"Please, answer Y or N\.", "Only Y or N, please.")]),
+        ),
+        // "display the score before each display of the board": the two scores swapped.
+        (
+            "m",
+            "m/correct_plain.py",
+            reword(&[(r"Score: (\d+) to (\d+)", r"Score: \2 to \1")]),
+        ),
+        // "ask for correct input again by printing “Invalid Enter again!”".
+        (
+            "connect6",
+            "connect6/correct_getline.cpp",
+            reword(&[(r"Invalid Enter again!", "Try again.")]),
+        ),
+        // "you have to print an informative error message ("Please enter a correct size!")".
+        (
+            "collect",
+            "collect/correct_plain.py",
+            reword(&[(r"Please enter a correct size!", "Out of range.")]),
+        ),
+        // "Coins should be numbered sequentially starting from zero".
+        (
+            "silver_dollar",
+            "silver_dollar/correct_python.py",
+            Style {
+                name: "renumber",
+                reword: Vec::new(),
+                board: board_lines("silver_dollar"),
+            },
+        ),
+    ];
+    let work = tempfile::tempdir().expect("tempdir");
+    for (assignment, relative, style) in controls {
+        let Some(built) = styles::build(relative, &work.path().join("built")) else {
+            continue;
+        };
+        let cases = cases_only(assignment, style_cases(assignment));
+        let folder = styles::submission(&built, &style, &work.path().join("styled"));
+        let (_, report) = grade_json(
+            &folder,
+            assignment,
+            &["--cases", &cases.path().display().to_string()],
+        );
+        assert!(
+            report["score"].as_f64() < report["max_score"].as_f64(),
+            "{relative} restyled to break the handout keeps full marks: {report:#}"
+        );
+    }
+}

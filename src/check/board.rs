@@ -133,6 +133,16 @@ impl BoardSpec {
         let segments: Vec<&str> = line.split('|').collect();
         let (lead, rest) = segments.split_first()?;
         let (trail, inner) = rest.split_last()?;
+        // A whole row inside one box ("| 1 0     8 |", "| 00 . . B |", "00 | . . B |"): read
+        // as a spaced row, so blank cells keep their columns and a label inside is a label.
+        let outside = |s: &str| s.trim().is_empty() || self.is_label(s.trim());
+        if let [row] = inner {
+            if outside(lead) && outside(trail) {
+                if let Some(row) = self.parse_spaced(row, known) {
+                    return Some(row);
+                }
+            }
+        }
         let mut cells = Vec::new();
         for segment in inner {
             let token = segment.trim();
@@ -577,6 +587,30 @@ mod tests {
         let e = evaluate(&wrong, &reference, &s);
         assert!(!e.passed);
         assert_eq!(e.detail, "board 1 differs at row 2");
+    }
+
+    #[test]
+    fn a_box_around_whole_rows_reads_like_the_rows() {
+        // collect: blank cells keep their columns inside the box.
+        let s = spec("[0-9]", None, false);
+        let reference = view("1 0\n0 5       8\n2 1   7 6 5\n4 1 3 7 5 6\n\nYour score is: 32\n");
+        let boxed = view(
+            "+-------------+\n| 1 0         |\n| 0 5       8 |\n| 2 1   7 6 5 |\n| 4 1 3 7 5 6 |\n+-------------+\nYour score is: 32\n",
+        );
+        assert!(evaluate(&boxed, &reference, &s).passed);
+        let wrong = view("| 1 0         |\n| 0 5    8    |\n| 2 1   7 6 5 |\n| 4 1 3 7 5 6 |\n");
+        assert_eq!(
+            evaluate(&wrong, &reference, &s).detail,
+            "board 1 differs at row 2"
+        );
+        // connect6: the row labels inside the box are labels.
+        let s = spec("[BW]", Some("[.]"), true);
+        let reference = view("  A B C\n0 . . .\n1 . B .\n2 . . .\n");
+        let boxed =
+            view("+---------+\n|   A B C |\n| 0 . . . |\n| 1 . B . |\n| 2 . . . |\n+---------+\n");
+        assert!(evaluate(&boxed, &reference, &s).passed);
+        let wrong = view("|   A B C |\n| 0 . . . |\n| 1 B . . |\n| 2 . . . |\n");
+        assert!(!evaluate(&wrong, &reference, &s).passed);
     }
 
     #[test]

@@ -69,7 +69,7 @@ pub struct LineOptions<'a> {
 }
 
 /// One match of the pattern: its normalized form, and where it was found.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Item {
     value: String,
     line: usize,
@@ -195,6 +195,53 @@ const NO_MATCH: &str = "(nothing)";
 /// One item per stretch of output ending at an input (and one for the output after the last
 /// input): the last match in it, or [`NO_MATCH`].
 fn items_at_inputs(view: &View, pattern: &Regex, rules: ItemRules, presence: bool) -> Vec<Item> {
+    items_at_inputs_except(view, pattern, rules, presence, &[])
+}
+
+/// For each input `j`, the match that begins the line right after it when that line may be
+/// a held-back prompt of input `j` ([`View::held_prompt_input`]).
+fn held_prompts(
+    view: &View,
+    pattern: &Regex,
+    rules: ItemRules,
+    presence: bool,
+) -> Vec<Option<Item>> {
+    let mut held: Vec<Option<Item>> = vec![None; view.input_offsets.len()];
+    for (index, (start, line)) in view.lines().enumerate() {
+        let Some(j) = view.held_prompt_input(start) else {
+            continue;
+        };
+        let Some(captures) = pattern.captures(line) else {
+            continue;
+        };
+        let Some(whole) = captures.get(0) else {
+            continue;
+        };
+        // The prompt itself starts the line; a message after a held prompt does not.
+        if !line[..whole.start()].trim().is_empty() {
+            continue;
+        }
+        held[j] = Some(Item {
+            value: if presence {
+                "(present)".to_string()
+            } else {
+                reduce(&matched_text(&captures, whole), rules)
+            },
+            line: index,
+            offset: start + whole.start(),
+        });
+    }
+    held
+}
+
+/// [`items_at_inputs`] leaving out the lines numbered in `skip`.
+fn items_at_inputs_except(
+    view: &View,
+    pattern: &Regex,
+    rules: ItemRules,
+    presence: bool,
+    skip: &[usize],
+) -> Vec<Item> {
     let mut found: Vec<Item> = (0..=view.input_offsets.len())
         .map(|i| Item {
             value: NO_MATCH.to_string(),
@@ -207,6 +254,9 @@ fn items_at_inputs(view: &View, pattern: &Regex, rules: ItemRules, presence: boo
         })
         .collect();
     for (index, (start, line)) in view.lines().enumerate() {
+        if skip.contains(&index) {
+            continue;
+        }
         // A prompt line ends where its input was typed, so it belongs to that input.
         let segment = view.input_offsets.partition_point(|&o| o <= start);
         let Some(captures) = pattern.captures_iter(line).last() else {
@@ -396,7 +446,7 @@ fn evaluate_at_inputs(
         let refused: Vec<bool> = r.iter().map(|item| item.value != NO_MATCH).collect();
         messages_at_inputs(student, pattern, options.rules, &refused)
     } else {
-        items_at_inputs(student, pattern, options.rules, presence)
+        with_held_prompts(student, &r, pattern, options.rules, presence)
     };
     if options.free_elsewhere {
         for (got, want) in s.iter_mut().zip(&r) {
@@ -472,6 +522,44 @@ fn evaluate_at_inputs(
         difference.student_line = Some(super::view::missing_line(student, at));
     }
     Evaluation::fail(detail, difference)
+}
+
+/// The student's items at inputs, where a prompt the program held back until it had read the
+/// answer ([`held_prompts`]) counts before that input when the reference prints it there and
+/// the program printed none there: a prompt never flushed is late on the screen, not
+/// missing (the report notes unflushed prompts apart).
+fn with_held_prompts(
+    student: &View,
+    reference: &[Item],
+    pattern: &Regex,
+    rules: ItemRules,
+    presence: bool,
+) -> Vec<Item> {
+    let held = held_prompts(student, pattern, rules, presence);
+    if held.iter().all(Option::is_none) {
+        return items_at_inputs(student, pattern, rules, presence);
+    }
+    let lines: Vec<usize> = held.iter().flatten().map(|item| item.line).collect();
+    let mut found = items_at_inputs_except(student, pattern, rules, presence, &lines);
+    for (j, item) in held.into_iter().enumerate() {
+        let Some(item) = item else {
+            continue;
+        };
+        let wanted_before = reference.get(j).is_some_and(|r| r.value != NO_MATCH);
+        let none_before = found.get(j).is_some_and(|s| s.value == NO_MATCH);
+        let segment = if wanted_before && none_before {
+            j
+        } else {
+            j + 1
+        };
+        if let Some(slot) = found.get_mut(segment) {
+            // The held prompt is the first line after input j: later matches there win.
+            if segment == j || slot.value == NO_MATCH {
+                *slot = item;
+            }
+        }
+    }
+    found
 }
 
 /// Compares the sequences of `pattern` matches; not applicable when neither side has one.
@@ -871,6 +959,47 @@ mod tests {
             with_inputs(&["Player 1: ", "Player 2: ", "Player 1: ", "Player 1 wins\n"]);
         let e = evaluate_lines(&passes_turn, &reference, &turn, sequence);
         assert_eq!(e.detail, "after input 2: found \"1\", expected \"2\"");
+    }
+
+    #[test]
+    fn a_prompt_held_back_until_its_answer_counts_before_it() {
+        // Nim's replay question: printed with no flush, it comes out only after the answer
+        // (here at exit), joined to nothing; the error after a refused answer still counts
+        // only after it, even when the held prompt comes first on its line.
+        let question = Regex::new(r"(?i)would\W+you\W+like\W+to\W+play\W+again").expect("regex");
+        let options = LineOptions {
+            at_inputs: true,
+            compare: Compare::Presence,
+            ..LOOSE
+        };
+        let reference = with_inputs(&[
+            "Game Over - Computer wins.\n\nWould you like to play again? (Y/N): ",
+            "Please, answer Y or N.\nWould you like to play again? (Y/N): ",
+            "",
+        ]);
+        let held = with_inputs(&[
+            "Game Over - Computer wins.\n\n",
+            "Would you like to play again? (Y/N): Please, answer Y or N.\n",
+            "Would you like to play again? (Y/N): ",
+        ]);
+        let e = evaluate_lines(&held, &reference, &question, options);
+        assert!(e.passed, "{e:?}");
+        let error = Regex::new(r"(?i)please\W+answer\W+y\W+or\W+n").expect("regex");
+        assert!(evaluate_lines(&held, &reference, &error, options).passed);
+        // A program that never asks before the answer and asks only at the end is still
+        // missing the question where the reference asks it.
+        let asks_once = with_inputs(&[
+            "Game Over - Computer wins.\n\n",
+            "Please, answer Y or N.\n",
+            "Would you like to play again? (Y/N): ",
+        ]);
+        assert!(!evaluate_lines(&asks_once, &reference, &question, options).passed);
+        // A message at the start of the line after its input, with the prompt on a line of
+        // its own before the input, stays where it was printed: after the input.
+        let own_line = with_inputs(&["Move:\n", "Illegal move!\nMove:\n", "end\n"]);
+        let illegal = Regex::new(r"(?i)illegal").expect("regex");
+        let reference = with_inputs(&["Move: ", "Illegal move!\nMove: ", "end\n"]);
+        assert!(evaluate_lines(&own_line, &reference, &illegal, options).passed);
     }
 
     #[test]

@@ -34,16 +34,33 @@ pub fn read_strip(line: &str) -> Option<Vec<Square>> {
         if segments.last().is_some_and(|s| s.trim().is_empty()) {
             segments.pop();
         }
-        segments
-            .iter()
-            .map(|s| square(s.trim(), true))
-            .collect::<Option<Vec<Square>>>()?
+        // A box around the whole strip ("| _ _ 0 _ 1 |"): the squares inside are spaced.
+        let mut squares = Vec::new();
+        for segment in segments {
+            match square(segment.trim(), true) {
+                Some(one) => squares.push(one),
+                None => {
+                    for token in segment.split_whitespace() {
+                        squares.push(square(token, false)?);
+                    }
+                }
+            }
+        }
+        squares
     } else {
         line.split_whitespace()
             .map(|t| square(t, false))
             .collect::<Option<Vec<Square>>>()?
     };
     squares.iter().any(Option::is_some).then_some(squares)
+}
+
+/// The text after a prompt a line starts with ("Player 2: Enter your move: _ 0 _ 1" →
+/// "_ 0 _ 1"): what a held-back prompt was run together with ([`View::held_prompt_input`]).
+fn after_prompt(line: &str) -> Option<&str> {
+    let end = line.rfind([':', '?'])?;
+    let (prompt, rest) = (&line[..end], &line[end + 1..]);
+    prompt.chars().any(char::is_alphabetic).then_some(rest)
 }
 
 /// One square's token: `_` (any run of underscores; dots too) or blank in a box is empty; a
@@ -190,8 +207,9 @@ impl Start {
 }
 
 /// The output of a transcript between its first input (the coin count) and its second (the
-/// first move), or to the end when there is no second.
-fn start_segment(transcript: &Transcript) -> Option<(usize, String)> {
+/// first move), or to the end when there is no second; and whether its first line may begin
+/// with a prompt held back until the coin count was typed.
+fn start_segment(transcript: &Transcript) -> Option<(usize, String, bool)> {
     let view = View::new(transcript, super::view::InputShown::LineBreak);
     let first = *view.input_offsets.first()?;
     let coins: usize = transcript.inputs().next()?.trim().parse().ok()?;
@@ -200,7 +218,8 @@ fn start_segment(transcript: &Transcript) -> Option<(usize, String)> {
         .get(1)
         .copied()
         .unwrap_or(view.text.len());
-    Some((coins, view.text.get(first..end)?.to_string()))
+    let held = view.held_prompt_input(first + 1).is_some();
+    Some((coins, view.text.get(first..end)?.to_string(), held))
 }
 
 /// Finds the start of a Silver Dollar run in its transcript: the last strip that is a legal
@@ -208,8 +227,21 @@ fn start_segment(transcript: &Transcript) -> Option<(usize, String)> {
 /// redraw a start that is already finished); when none is legal, the last strip drawn, with
 /// the rule it breaks. `None` until the coin count has been typed.
 pub fn find_start(transcript: &Transcript) -> Option<Start> {
-    let (coins, segment) = start_segment(transcript)?;
-    let strips: Vec<Vec<Square>> = segment.lines().filter_map(read_strip).collect();
+    let (coins, segment, held) = start_segment(transcript)?;
+    // The segment starts at the coin count's line break: a prompt held back until that
+    // answer begins its first line ([`View::held_prompt_input`]).
+    let strips: Vec<Vec<Square>> = segment
+        .lines()
+        .enumerate()
+        .filter_map(|(index, line)| {
+            read_strip(line).or_else(|| {
+                (index == 1 && held)
+                    .then(|| after_prompt(line))
+                    .flatten()
+                    .and_then(read_strip)
+            })
+        })
+        .collect();
     if let Some(squares) = strips.iter().rev().find(|s| legal_start(s, coins).is_ok()) {
         return Some(Start {
             coins,
@@ -305,10 +337,37 @@ fn strips_of(view: &View) -> Vec<Drawn> {
     let first_move = view.input_offsets.get(1).copied();
     let mut found: Vec<Drawn> = Vec::new();
     for (index, (start, line)) in view.lines().enumerate() {
-        let Some(squares) = read_strip(line).map(up_to_last_coin) else {
+        // Where the strip was printed: after an input typed inside its line, at that input.
+        let mut at = start;
+        let held = || {
+            // Inputs left out of the view (a run whose prompts came late): a prompt and the
+            // strip printed after its answer share a line; or the line begins with a prompt
+            // held back until its answer.
+            let end = start + line.len();
+            if let Some(&o) = view.input_offsets.iter().find(|&&o| o > start && o < end) {
+                return line.get(o - start..).and_then(read_strip).map(|s| (s, o));
+            }
+            let at_input = view.held_prompt_input(start).is_some()
+                || (view.input_offsets.contains(&start)
+                    && (start == 0 || view.text[..start].ends_with('\n')));
+            at_input
+                .then(|| after_prompt(line))
+                .flatten()
+                .and_then(read_strip)
+                .map(|s| (s, start))
+        };
+        let Some(squares) =
+            read_strip(line)
+                .map(|s| (s, start))
+                .or_else(held)
+                .map(|(s, offset)| {
+                    at = offset;
+                    up_to_last_coin(s)
+                })
+        else {
             continue;
         };
-        let before_first_move = first_move.is_none_or(|m| start < m);
+        let before_first_move = first_move.is_none_or(|m| at < m);
         if before_first_move && found.len() == 1 {
             found.clear();
         }
@@ -581,6 +640,7 @@ mod tests {
             " _  _  0  _  1 ",
             "|   |   | 0 |   | 1 |",
             "| _ | _ | 0 | _ | 1 |",
+            "| _ _ 0 _ 1 |",
             "[_][_][0][_][1]",
             "[_] [_] [0] [_] [1]",
             "__ __ 0 __ 1",
@@ -669,6 +729,46 @@ mod tests {
             Some(StartProblem::NoStrip)
         );
         assert_eq!(find_start(&transcript(&[("coins? ", false)])), None);
+    }
+
+    #[test]
+    fn a_strip_run_together_with_a_held_back_prompt_is_read() {
+        // Prompts never flushed come out after their answer, joined to the next strip.
+        let reference = transcript(&[
+            ("Enter the number of coins: ", false),
+            ("2", true),
+            ("_ 0 _ _ 1\nPlayer 1: Enter your move: ", false),
+            ("1 2", true),
+            ("_ 0 1 _ _\nPlayer 2: Enter your move: ", false),
+        ]);
+        let held = transcript(&[
+            ("", false),
+            ("2", true),
+            ("Enter the number of coins: | . | 0 | . | . | 1 |\n", false),
+            ("1 2", true),
+            ("Player 1: Enter your move: | . | 0 | 1 | . | . |\n", false),
+        ]);
+        let views = |t: &Transcript| View::new(t, super::super::view::InputShown::LineBreak);
+        let e = evaluate_strips(&views(&held), &views(&reference));
+        assert!(e.passed, "{e:?}");
+        let start = find_start(&held).expect("a start");
+        assert_eq!(start.squares, vec![None, Some(0), None, None, Some(1)]);
+        // Only where a prompt may have been held: a line after a prompt shown in time is not
+        // a strip ("Player 1: Enter your move: 0 1" is the move echoed, not a board).
+        let echoed = transcript(&[
+            ("Coins: ", false),
+            ("2", true),
+            ("_ 0 _ _ 1\nPlayer 1: Enter your move: ", false),
+            ("1 2", true),
+            ("Player 1: Enter your move: 0 1\n", false),
+        ]);
+        assert_eq!(strips_of(&views(&echoed)).len(), 1);
+        // A run whose prompts came late is compared without its inputs: the reference's
+        // strips then follow its prompts on their lines, the held ones begin theirs.
+        let omitted = |t: &Transcript| View::new(t, super::super::view::InputShown::Omitted);
+        let e = evaluate_strips(&omitted(&held), &omitted(&reference));
+        assert!(e.passed, "{e:?}");
+        assert_eq!(strips_of(&omitted(&reference)).len(), 2);
     }
 
     #[test]

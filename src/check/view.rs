@@ -155,6 +155,22 @@ impl View {
         }
     }
 
+    /// The input a line starting at byte `start` may hold the held-back prompt of: the line
+    /// begins right at the break where that input was typed, and the program had shown
+    /// nothing on the line it was typed on (no prompt before reading). A prompt never
+    /// flushed (a `print!` without flush, a writer flushed only by newlines) comes out first
+    /// thing after its answer, run together with what follows. Only in views that show
+    /// inputs as line breaks.
+    pub fn held_prompt_input(&self, start: usize) -> Option<usize> {
+        let bytes = self.text.as_bytes();
+        let j = self
+            .input_offsets
+            .iter()
+            .position(|&o| o + 1 == start && bytes.get(o) == Some(&b'\n'))?;
+        let o = self.input_offsets[j];
+        (o == 0 || bytes[o - 1] == b'\n').then_some(j)
+    }
+
     /// How many inputs had been sent before the text at `offset` was printed.
     pub fn inputs_before(&self, offset: usize) -> usize {
         self.input_offsets.partition_point(|&o| o < offset)
