@@ -810,10 +810,10 @@ fn cases_only(assignment: &str, keep: &[&str]) -> tempfile::TempDir {
 const KNOWN_FALSE_LOSSES: &[(&str, &str, &str)] = &[(
     "m",
     "unflushed",
-    "two prompts in a row held back leave an input with no output before it: the run \
-         counts as prompts-late, whose messages are then counted by the handout's vocabulary, \
-         so messages in the program's own words (correct_own_words.py, correct_terse.py) are \
-         not recognised",
+    "two prompts in a row held back leave an input with no output before it: the run counts \
+         as prompts-late; its messages in the program's own words are then looked for at their \
+         place too (correct_own_words.py passes), but correct_terse.py's \"Feld 3 ist besetzt.\" after a \
+         refused position is still not recognised there",
 )];
 
 /// Grades every correct program of `assignment` in every style: each must keep full marks.

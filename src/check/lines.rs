@@ -374,7 +374,7 @@ fn messages_at_inputs(
         let Some(shape) = line_shape(line) else {
             continue;
         };
-        if ordinary.contains(&shape) {
+        if ordinary.contains(&shape) || begins_an_ordinary_line(&shape, &ordinary) {
             continue;
         }
         if let (Some(item), Some(done)) = (found.get_mut(segment), placed.get_mut(segment)) {
@@ -402,6 +402,17 @@ fn messages_at_inputs(
         }
     }
     found
+}
+
+/// Whether `shape` is the first words of an ordinary line's shape: prompts held back (never
+/// flushed) and printed together, whose answers' output then joined the same line elsewhere
+/// ("Number? Position? " where the ordinary line reads "Number? Position? Board …"). Such a
+/// line is the program asking again, not a message.
+fn begins_an_ordinary_line(shape: &str, ordinary: &std::collections::HashSet<String>) -> bool {
+    !shape.starts_with('[')
+        && ordinary
+            .iter()
+            .any(|line| line.len() > shape.len() && line.starts_with(&format!("{shape} ")))
 }
 
 /// Why no message was found after input `at` where the reference prints `message` (a check

@@ -289,7 +289,30 @@ impl Check {
                     free_elsewhere: *free_elsewhere,
                     any_wording: *any_wording,
                 };
-                lines::evaluate_lines(s, r, pattern, options)
+                let counted = lines::evaluate_lines(s, r, pattern, options);
+                // A message in the program's own words is recognised only at its place. A
+                // run counts as late when one prompt was held back (two prompts in a row,
+                // never flushed), yet its messages still follow the refused inputs: try them
+                // there too (counting by the handout's words stays for output held to exit).
+                if late && *any_wording && !counted.passed {
+                    let placed_options = lines::LineOptions {
+                        compare: *compare,
+                        at_inputs: true,
+                        ..options
+                    };
+                    let student_view = View::new(student.transcript, InputShown::LineBreak);
+                    let reference_view = View::new(&reference.transcript, InputShown::LineBreak);
+                    let placed = lines::evaluate_lines(
+                        &student_view,
+                        &reference_view,
+                        pattern,
+                        placed_options,
+                    );
+                    if placed.passed {
+                        return placed;
+                    }
+                }
+                counted
             }
             CheckKind::Board(spec) => {
                 let (s, r) = views.get();
@@ -825,6 +848,65 @@ mod tests {
         twice.push_output(Stream::Stdout, b"Illegal!\nIllegal!\nDone\n");
         assert!(passed(&check(false, Compare::Presence), &run(&twice, true)));
         assert!(!passed(&check(false, Compare::Count), &run(&twice, true)));
+    }
+
+    #[test]
+    fn a_late_run_keeps_its_messages_in_its_own_words_where_they_were_printed() {
+        // Two prompts held back (never flushed): the run counts as late, yet the message in
+        // its own words still follows the refused input.
+        let check = Check {
+            name: "error-reported".into(),
+            weight: 1.0,
+            kind: CheckKind::Lines {
+                pattern: Arc::new(Regex::new(r"(?i)(error|already|must be)").expect("regex")),
+                rules: ItemRules::default(),
+                dedup: false,
+                compare: Compare::Presence,
+                optional: false,
+                at_inputs: true,
+                free_elsewhere: true,
+                any_wording: true,
+                game: false,
+                item: "message".into(),
+                items: "messages".into(),
+            },
+        };
+        let mut r = Transcript::new();
+        for (prompt, answer) in [("Number? ", "12"), ("Position? ", "1")] {
+            r.push_output(Stream::Stdout, prompt.as_bytes());
+            r.push_input(answer);
+        }
+        r.push_output(Stream::Stdout, b"The number must be from 0 to 9.\nNumber? ");
+        r.push_input("5");
+        r.push_output(Stream::Stdout, b"Position? ");
+        r.push_input("1");
+        r.push_output(Stream::Stdout, b"Board 5\n");
+        let reference = Recording {
+            transcript: r,
+            wanted_more_input: false,
+            unread_lines: 0,
+        };
+        let held = |message: &[u8]| {
+            let mut t = Transcript::new();
+            t.push_input("12");
+            t.push_input("1");
+            t.push_output(Stream::Stdout, b"Number? Position? ");
+            t.push_output(Stream::Stdout, message);
+            t.push_input("5");
+            t.push_input("1");
+            t.push_output(Stream::Stdout, b"Number? Position? Board 5\n");
+            t
+        };
+        let own_words = held(b"*** 0 to 9 only, please.\n");
+        let silent = held(b"");
+        let run = |transcript| StudentRun {
+            prompts_late: true,
+            ..student(transcript, Some(0))
+        };
+        let passed =
+            |run: &StudentRun| score(std::slice::from_ref(&check), run, &reference, 1.0)[0].passed;
+        assert!(passed(&run(&own_words)));
+        assert!(!passed(&run(&silent)));
     }
 
     #[test]
