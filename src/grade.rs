@@ -669,6 +669,46 @@ fn explore_case(
     })
 }
 
+/// Runs of a driven case at most, each from the program's own new random start, until one
+/// start lets the case's plan type what the case tests. A Silver Dollar strip of 3 coins is
+/// already finished once in 216 draws; four draws make a case that tests nothing about once
+/// in two billion gradings.
+const DRAWS: usize = 4;
+
+/// The runs to grade a driven case on: `outcomes` (one run) while its start lets the plan
+/// reach the case's rule, else a new run, up to [`DRAWS`] runs in all. A program whose start
+/// comes out the same again (a fixed seed) is not run a third time; a new run that cannot be
+/// made leaves the last one. `redraws` counts the runs made again.
+fn redraw_until_the_rule_is_reached(
+    case: &Case,
+    submission: &Submission,
+    options: &GradeOptions,
+    mut outcomes: Vec<RunOutcome>,
+    redraws: &mut usize,
+) -> Vec<RunOutcome> {
+    if case.driver.is_scripted() {
+        return outcomes;
+    }
+    for _ in 1..DRAWS {
+        let start = case
+            .driver
+            .reference_start(&case.setup, &outcomes[0].transcript);
+        if case.driver.reaches_its_rule(&start) {
+            break;
+        }
+        let Ok(again) = run_once(case, submission, options) else {
+            break;
+        };
+        let next_start = case.driver.reference_start(&case.setup, &again.transcript);
+        *redraws += 1;
+        outcomes = vec![again];
+        if next_start == start {
+            break;
+        }
+    }
+    outcomes
+}
+
 /// Runs one case and checks it.
 fn grade_case(
     case: &Case,
@@ -684,7 +724,11 @@ fn grade_case(
     } else {
         run_once(case, submission, options).map(|o| vec![o])
     };
+    let mut redraws = 0;
     let outcomes = match outcomes {
+        Ok(outcomes) if !outcomes.is_empty() && case.samples <= 1 => {
+            redraw_until_the_rule_is_reached(case, submission, options, outcomes, &mut redraws)
+        }
         Ok(outcomes) if !outcomes.is_empty() => outcomes,
         Ok(_) => {
             return Err(
@@ -786,7 +830,21 @@ fn grade_case(
         checks,
         run: summary(outcome),
         input,
-        notes: notes(outcome, case, options, finished_start),
+        notes: {
+            let mut notes = notes(outcome, case, options, finished_start);
+            if redraws > 0 {
+                notes.insert(
+                    0,
+                    format!(
+                        "the program was run {} times: its random start left no room for what \
+                         this case tests, so it was run again for a new start, and the last run \
+                         was graded",
+                        redraws + 1
+                    ),
+                );
+            }
+            notes
+        },
         stderr: capped(&outcome.transcript.output_text(Stream::Stderr), 2000),
         first_difference: None,
     })

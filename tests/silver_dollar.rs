@@ -194,3 +194,23 @@ fn the_list_shows_the_driven_cases() {
         assert!(text.contains(case), "{case} missing from\n{text}");
     }
 }
+
+/// A start with no move left tests nothing the case is about (3 coins: once in 216 draws),
+/// so the case runs the program again for a new start. A program whose start never changes
+/// is run twice, not four times, and the report says so.
+#[test]
+fn a_finished_start_is_drawn_again_once_and_the_report_says_so() {
+    let path = program("silver_dollar/finished_start_only.py");
+    if !runnable(&path) {
+        return;
+    }
+    let (_, report) = grade_json(&path, "silver_dollar", &["--case", "off-edge"]);
+    let notes = report["cases"][0]["notes"].to_string();
+    assert!(notes.contains("run 2 times"), "{report:#}");
+
+    // A program whose start always leaves moves is run once.
+    let correct = program("silver_dollar/correct_python.py");
+    let (_, report) = grade_json(&correct, "silver_dollar", &["--case", "off-edge"]);
+    let notes = report["cases"][0]["notes"].to_string();
+    assert!(!notes.contains("times"), "{report:#}");
+}

@@ -38,6 +38,14 @@ pub trait InputStrategy: fmt::Debug + Send + Sync {
 
     /// The reference setup to compare a finished run with (from what the program printed).
     fn reference_start(&self, student: &Transcript) -> ReferenceStart;
+
+    /// Whether a run from `start` lets the plan type everything its case tests (a random
+    /// start can leave no move at all, or no room for the illegal move the case is about);
+    /// when it does not, the grader runs the program again for a new start. A start that
+    /// breaks a rule is itself what gets graded, so it counts as reached.
+    fn reaches_its_rule(&self, start: &ReferenceStart) -> bool {
+        !matches!(start, ReferenceStart::Finished(_))
+    }
 }
 
 /// The reference setup a run is compared with, or why there is none.
@@ -82,6 +90,14 @@ impl Driver {
         match self {
             Driver::Script(_) => ReferenceStart::Setup(case_setup.clone()),
             Driver::Strategy(strategy) => strategy.reference_start(student),
+        }
+    }
+
+    /// Whether a run from `start` exercises what the case tests (always, for a script).
+    pub fn reaches_its_rule(&self, start: &ReferenceStart) -> bool {
+        match self {
+            Driver::Script(_) => true,
+            Driver::Strategy(strategy) => strategy.reaches_its_rule(start),
         }
     }
 }

@@ -9,7 +9,7 @@ use serde::Deserialize;
 
 use crate::assignments::silver_dollar::game::{parse_strip, CoinStrip, Start as GameStart};
 use crate::check::strip::{self, Start};
-use crate::drive::{InputStrategy, ReferenceStart};
+use crate::drive::{self, InputStrategy, ReferenceStart};
 use crate::games::{Setup, SplitMix64};
 use crate::run::InputSource;
 use crate::transcript::Transcript;
@@ -317,6 +317,17 @@ impl InputStrategy for Plan {
     fn reference_start(&self, student: &Transcript) -> ReferenceStart {
         reference_start(student)
     }
+
+    fn reaches_its_rule(&self, start: &ReferenceStart) -> bool {
+        let setup = match start {
+            ReferenceStart::Setup(setup) => setup,
+            ReferenceStart::Finished(_) => return false,
+            ReferenceStart::Unusable(_) => return true,
+        };
+        let mut player = self.player();
+        drive::record_driven(setup, &mut player);
+        player.pending.is_empty()
+    }
 }
 
 /// The reference setup for a finished Silver Dollar run: the program's own start.
@@ -490,5 +501,28 @@ mod tests {
         assert!(
             matches!(reference_start(&t), ReferenceStart::Unusable(m) if m.contains("numbered"))
         );
+    }
+
+    fn start(text: &str) -> ReferenceStart {
+        ReferenceStart::Setup(Setup::new(GameStart::Strip(
+            parse_strip(text).expect("strip"),
+        )))
+    }
+
+    #[test]
+    fn a_start_reaches_the_rule_only_when_every_illegal_move_gets_typed() {
+        let off_edge = plan(Strategy::Largest, vec![Illegal::OffEdge]);
+        // Coin 0 can always be pushed off the edge while a move is left.
+        assert!(off_edge.reaches_its_rule(&start("_ 0 1 _ 2")));
+        // No move at all: nothing the case tests is typed.
+        let finished = Setup::new(GameStart::Strip(parse_strip("0 1 2").expect("strip")));
+        assert!(!off_edge.reaches_its_rule(&ReferenceStart::Finished(finished)));
+        // A start that breaks a rule is graded as it is: no new start would help.
+        assert!(off_edge.reaches_its_rule(&ReferenceStart::Unusable("gap".into())));
+        // Passing a neighbour needs a free square left of it: 0 1 _ _ 2 has none, and the
+        // largest move (coin 2 by 2) ends the game.
+        let pass = plan(Strategy::Largest, vec![Illegal::PassNeighbour]);
+        assert!(!pass.reaches_its_rule(&start("0 1 _ _ 2")));
+        assert!(pass.reaches_its_rule(&start("_ 0 _ _ 1 _ 2")));
     }
 }
