@@ -14,7 +14,6 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use serde::Serialize;
 
-use crate::assignments::collect::game as collect;
 use crate::assignments::{Assignment, Explore};
 use crate::cases::{self, CaseTree};
 use crate::check::{self, Check, StudentRun};
@@ -193,6 +192,8 @@ struct Explorer<'a> {
     args: &'a [String],
     limits: &'a Limits,
     submission: &'a Submission,
+    /// How a board file's text becomes the reference's setup (games with a board file).
+    board_setup: Option<fn(&Path, &str) -> Option<Setup>>,
 }
 
 impl Explorer<'_> {
@@ -202,8 +203,8 @@ impl Explorer<'_> {
             None => Some((game.setup.clone(), Vec::new())),
             Some(text) => {
                 let name = self.args.first()?.clone();
-                let board = collect::Board::parse(Path::new(&name), text).ok()?;
-                Some((Setup::new(board), vec![(name, text.clone().into_bytes())]))
+                let setup = (self.board_setup?)(Path::new(&name), text)?;
+                Some((setup, vec![(name, text.clone().into_bytes())]))
             }
         }
     }
@@ -558,6 +559,10 @@ pub fn run_games(
         args,
         limits,
         submission: prepared,
+        board_setup: match assignment.def().explore {
+            Explore::Generator(generator) => generator.board_setup,
+            Explore::Unavailable(_) => None,
+        },
     };
     let jobs = options.jobs.clamp(1, 64);
     let deadline = options.time.map(|t| started + t);

@@ -96,6 +96,10 @@ pub struct Generator {
     pub rules: &'static [&'static str],
     /// The rules a game exercised, read from its input and the reference's terminal text.
     pub rules_hit: fn(&Game, &str) -> Vec<&'static str>,
+    /// For games whose program reads a board file ([`Game::board_file`]): the reference's
+    /// setup from the file's name and text, so a board shrunk while shrinking a finding is
+    /// read again (`None`: no board file).
+    pub board_setup: Option<fn(&Path, &str) -> Option<Setup>>,
 }
 
 /// A handout's "change a single variable N": how a case may run the program on another board.

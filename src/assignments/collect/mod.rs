@@ -1,11 +1,11 @@
 //! The number-board collect game (Programming Assignment 3, Python): pick cells of a board
 //! read from a file, the numbers below fall down.
 
+pub mod explore;
 pub mod game;
 
 use crate::analyze::SourceLanguage;
 use crate::assignments::{Assignment, AssignmentDef, Explore, Generator};
-use crate::drive::{coverage, generate};
 use crate::games::Setup;
 
 /// Collect's registration line in [`crate::assignments::ASSIGNMENTS`].
@@ -21,9 +21,10 @@ pub const DEF: AssignmentDef = AssignmentDef {
     play_setup: None,
     explore: Explore::Generator(Generator {
         modes: &["plain", "big", "bounds", "huge", "plain"],
-        generate: generate::collect_game,
-        rules: coverage::COLLECT_RULES,
-        rules_hit: coverage::collect_rules_hit,
+        generate: explore::generate,
+        rules: explore::RULES,
+        rules_hit: explore::rules_hit,
+        board_setup: Some(|name, text| game::Board::parse(name, text).ok().map(Setup::new)),
     }),
     driver: None,
     requirements: &[],

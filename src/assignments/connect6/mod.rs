@@ -1,13 +1,13 @@
 //! Connect6 on an N×N board (C++): six in a row wins; the handout's "change a single
 //! variable N" lets cases rebuild the program for a smaller board.
 
+pub mod explore;
 pub mod game;
 pub mod requirements;
 pub mod resize;
 
 use crate::analyze::SourceLanguage;
 use crate::assignments::{Assignment, AssignmentDef, Explore, Generator, Resize};
-use crate::drive::{coverage, generate};
 use crate::games::Setup;
 
 /// Connect6's registration line in [`crate::assignments::ASSIGNMENTS`].
@@ -23,9 +23,10 @@ pub const DEF: AssignmentDef = AssignmentDef {
     play_setup: None,
     explore: Explore::Generator(Generator {
         modes: &["edge-line", "region", "draw", "edge-region", "edge-line"],
-        generate: generate::connect6_game,
-        rules: coverage::CONNECT6_RULES,
-        rules_hit: coverage::connect6_rules_hit,
+        generate: explore::generate,
+        rules: explore::RULES,
+        rules_hit: explore::rules_hit,
+        board_setup: None,
     }),
     driver: None,
     requirements: requirements::REQUIREMENTS,

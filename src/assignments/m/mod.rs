@@ -1,12 +1,12 @@
 //! The Game of M (CS118, Python): two players take numbers from a board, scoring the sum of
 //! the number's neighbours.
 
+pub mod explore;
 pub mod game;
 pub mod requirements;
 
 use crate::analyze::SourceLanguage;
 use crate::assignments::{Assignment, AssignmentDef, Explore, Generator};
-use crate::drive::{coverage, generate};
 use crate::games::{no_args, Setup};
 
 /// The Game of M's registration line in [`crate::assignments::ASSIGNMENTS`].
@@ -22,9 +22,10 @@ pub const DEF: AssignmentDef = AssignmentDef {
     play_setup: None,
     explore: Explore::Generator(Generator {
         modes: &["plain", "edges", "huge", "plain"],
-        generate: generate::m_game,
-        rules: coverage::M_RULES,
-        rules_hit: coverage::m_rules_hit,
+        generate: explore::generate,
+        rules: explore::RULES,
+        rules_hit: explore::rules_hit,
+        board_setup: None,
     }),
     driver: None,
     requirements: requirements::REQUIREMENTS,

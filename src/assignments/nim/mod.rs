@@ -1,12 +1,12 @@
 //! Nim against the computer (CS 135 Assignment 4, C++): 21 matches, each player takes one to
 //! three, the computer plays the handout's strategy.
 
+pub mod explore;
 pub mod game;
 pub mod requirements;
 
 use crate::analyze::SourceLanguage;
 use crate::assignments::{Assignment, AssignmentDef, Explore, Generator};
-use crate::drive::{coverage, generate};
 use crate::games::{no_args, Setup};
 
 /// Nim's registration line in [`crate::assignments::ASSIGNMENTS`].
@@ -22,9 +22,10 @@ pub const DEF: AssignmentDef = AssignmentDef {
     play_setup: None,
     explore: Explore::Generator(Generator {
         modes: &["plain", "long", "huge", "plain"],
-        generate: generate::nim_game,
-        rules: coverage::NIM_RULES,
-        rules_hit: coverage::nim_rules_hit,
+        generate: explore::generate,
+        rules: explore::RULES,
+        rules_hit: explore::rules_hit,
+        board_setup: None,
     }),
     driver: None,
     requirements: requirements::REQUIREMENTS,
