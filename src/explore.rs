@@ -18,7 +18,8 @@ use crate::assignments::{Assignment, Explore};
 use crate::cases::{self, CaseTree};
 use crate::check::{self, Check, StudentRun};
 use crate::drive::coverage;
-use crate::drive::generate::Game;
+use crate::drive::generate::{Driven, Game};
+use crate::drive::{self, ReferenceStart};
 use crate::games::{self, Setup};
 use crate::results::CheckResult;
 use crate::run::{self, EndOfInput, Ending, Limits, RunSpec};
@@ -122,6 +123,15 @@ pub struct Finding {
     /// The name the program gets the board file under (its argument).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub board_name: Option<String>,
+    /// For a program that draws its own start (Silver Dollar's strip): the reference's game
+    /// arguments that start it there (`--board "…"`). The program cannot be made to draw the
+    /// same start again, so its replay types the same moves on whatever it draws.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub start_args: Vec<String>,
+    /// For a driven game: what its strategy typed (coin count, strategy, illegal moves),
+    /// shrunk too.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plan: Option<String>,
     /// Runs made while shrinking.
     pub shrink_runs: usize,
     /// The check that fails on the shrunk input, with its first difference.
@@ -173,6 +183,17 @@ fn game_seed(seed: u64, index: usize) -> u64 {
 /// One replay of a game on the student's program: every check that failed, the first first.
 struct Verdict {
     failing: Vec<CheckResult>,
+    /// A driven game as it was played: the reference's setup at the program's own start, the
+    /// lines typed, and the reference's arguments for that start.
+    played: Option<Played>,
+}
+
+/// A driven game as one run played it.
+#[derive(Clone)]
+struct Played {
+    setup: Setup,
+    lines: Vec<String>,
+    start_args: Vec<String>,
 }
 
 impl Verdict {
@@ -214,6 +235,7 @@ impl Explorer<'_> {
         let Some((setup, files)) = self.setup_for(game) else {
             return Ok(Verdict {
                 failing: Vec::new(),
+                played: None,
             });
         };
         let mut command = self.submission.command.clone();
@@ -229,8 +251,36 @@ impl Explorer<'_> {
             terminal: false,
             workdir: None,
         };
-        let outcome = run::run(&spec).context("the program could not be run")?;
-        let reference = games::record(&setup, &game.lines);
+        let mut played = None;
+        let mut finished_start = false;
+        let (outcome, reference) = match &game.driver {
+            None => (
+                run::run(&spec).context("the program could not be run")?,
+                games::record(&setup, &game.lines),
+            ),
+            Some(Driven(strategy)) => {
+                // Driven from the program's own start; the reference from that start too
+                // (from the game's own when the program's start breaks a rule, which the
+                // start check reports).
+                let outcome = run::run_with(&spec, strategy.source().as_mut())
+                    .context("the program could not be run")?;
+                let start = match strategy.reference_start(&outcome.transcript) {
+                    ReferenceStart::Setup(start) => start,
+                    ReferenceStart::Finished(start) => {
+                        finished_start = true;
+                        start
+                    }
+                    ReferenceStart::Unusable(_) => setup.clone(),
+                };
+                let reference = drive::record_driven(&start, strategy.source().as_mut());
+                played = Some(Played {
+                    setup: start,
+                    lines: outcome.transcript.inputs().map(str::to_string).collect(),
+                    start_args: strategy.start_args(&outcome.transcript),
+                });
+                (outcome, reference)
+            }
+        };
         let student = StudentRun {
             transcript: &outcome.transcript,
             exited: match outcome.ending {
@@ -242,7 +292,22 @@ impl Explorer<'_> {
             unread_inputs: outcome.unread_inputs,
             samples: &[],
         };
-        let results = if game.free_messages {
+        let results = if finished_start {
+            // A start with no move: redrawing or announcing a winner are both fair, so only
+            // the start and the ending are compared (as in grading).
+            let start_only: Vec<Check> = self
+                .checks
+                .iter()
+                .filter(|c| {
+                    matches!(
+                        c.kind,
+                        crate::check::CheckKind::StripStart | crate::check::CheckKind::Exit { .. }
+                    )
+                })
+                .cloned()
+                .collect();
+            check::score(&start_only, &student, &reference, 1.0)
+        } else if game.free_messages {
             // Where the handout leaves the message open, its fixed wordings are not compared.
             let fixed_only: Vec<Check> = self
                 .checks
@@ -272,7 +337,49 @@ impl Explorer<'_> {
                 difference: None,
             });
         }
-        Ok(Verdict { failing })
+        Ok(Verdict { failing, played })
+    }
+
+    /// Shrinks a driven game: smaller plans (fewer moves, fewer illegal moves, fewer coins),
+    /// each played on a strip the program draws afresh, kept while the same check fails.
+    /// Returns the smallest failing plan, the last failing run of it, its check and the runs
+    /// made.
+    fn shrink_driven(
+        &self,
+        mut game: Game,
+        mut played: Played,
+        mut failed: CheckResult,
+        budget: Duration,
+    ) -> (Game, Played, CheckResult, usize) {
+        let started = Instant::now();
+        let mut runs = 0;
+        let mut progress = true;
+        while progress && started.elapsed() < budget {
+            progress = false;
+            let Some(Driven(strategy)) = game.driver.clone() else {
+                break;
+            };
+            for smaller in strategy.smaller() {
+                if started.elapsed() >= budget {
+                    break;
+                }
+                let mut candidate = game.clone();
+                candidate.driver = Some(Driven(smaller));
+                runs += 1;
+                let Ok(verdict) = self.judge(&candidate) else {
+                    continue;
+                };
+                let same = verdict.failing.into_iter().find(|c| c.name == failed.name);
+                if let (Some(check), Some(run)) = (same, verdict.played) {
+                    game = candidate;
+                    played = run;
+                    failed = check;
+                    progress = true;
+                    break;
+                }
+            }
+        }
+        (game, played, failed, runs)
     }
 
     /// Shrinks `game` while the same check keeps failing; returns it and the runs made.
@@ -568,7 +675,7 @@ pub fn run_games(
     let deadline = options.time.map(|t| started + t);
     let mut played = GamesPlayed::default();
     let mut next = 0;
-    let mut found: Option<(usize, Game, CheckResult)> = None;
+    let mut found: Option<(usize, Game, CheckResult, Option<Played>)> = None;
     let mut hit: BTreeMap<&'static str, usize> = BTreeMap::new();
     // Games run in batches of `jobs`; the lowest failing game of a batch is the one reported,
     // so the same seed gives the same result however the threads are scheduled.
@@ -605,8 +712,9 @@ pub fn run_games(
                 *played.failed_checks.entry(check.name.clone()).or_insert(0) += 1;
             }
             if found.is_none() {
+                let played = verdict.played.clone();
                 if let Some(check) = verdict.first() {
-                    found = Some((*index, game, check));
+                    found = Some((*index, game, check, played));
                 }
             }
         }
@@ -623,7 +731,28 @@ pub fn run_games(
     played.coverage = coverage_of(assignment, &hit);
     played.finding = match found {
         None => None,
-        Some((index, game, first)) => {
+        Some((index, game, first, Some(played))) => {
+            // A driven game: its plan shrunk, reported as its last failing run played it.
+            let original_lines = played.lines.len();
+            let (shrunk, played, check, shrink_runs) =
+                explorer.shrink_driven(game, played, first, options.shrink_time);
+            let reference = games::record(&played.setup, &played.lines)
+                .transcript
+                .terminal_text();
+            Some(Finding {
+                game: index,
+                original_lines,
+                input: played.lines,
+                board_file: None,
+                board_name: None,
+                start_args: played.start_args,
+                plan: shrunk.driver.map(|Driven(strategy)| strategy.describe()),
+                shrink_runs,
+                check,
+                reference,
+            })
+        }
+        Some((index, game, first, None)) => {
             let original_lines = game.lines.len();
             let (shrunk, shrink_runs) = explorer.shrink(game, &first.name, options.shrink_time);
             let check = explorer
@@ -649,6 +778,8 @@ pub fn run_games(
                     .as_ref()
                     .and_then(|_| args.first().cloned()),
                 board_file: shrunk.board_file,
+                start_args: Vec::new(),
+                plan: None,
                 shrink_runs,
                 check,
                 reference,
@@ -671,25 +802,33 @@ pub fn replay_commands(assignment: &str, finding: &Finding) -> Vec<String> {
         ));
         game_args = format!(" {}", shell_word(name));
     }
+    // A program that draws its own start (Silver Dollar's strip) cannot be made to draw it
+    // again: the reference starts where the program did, the program wherever it draws.
+    let mut reference_args = game_args.clone();
+    let mut yours = "your program";
+    if !finding.start_args.is_empty() {
+        let words: Vec<String> = finding.start_args.iter().map(|w| shell_word(w)).collect();
+        reference_args = format!(" {}", words.join(" "));
+        yours = "your program: the moves replay as they were only when it draws the same \
+                 strip again";
+    }
     if finding.input.len() > REPLAY_LINES_INLINE {
         // Too long for one command line: the input listed above, saved as a file.
         commands.push(format!(
             "save the {} input lines listed as moves.txt, then: ./prog{game_args} < moves.txt   \
-             (your program)",
+             ({yours})",
             finding.input.len()
         ));
         commands.push(format!(
-            "grade play {assignment}{game_args} < moves.txt   (the reference)"
+            "grade play {assignment}{reference_args} < moves.txt   (the reference)"
         ));
         return commands;
     }
     let typed: String = finding.input.iter().map(|l| format!("{l}\n")).collect();
     let typed = printf_text(&typed);
+    commands.push(format!("printf '{typed}' | ./prog{game_args}   ({yours})"));
     commands.push(format!(
-        "printf '{typed}' | ./prog{game_args}   (your program)"
-    ));
-    commands.push(format!(
-        "printf '{typed}' | grade play {assignment}{game_args}   (the reference)"
+        "printf '{typed}' | grade play {assignment}{reference_args}   (the reference)"
     ));
     commands
 }
@@ -736,6 +875,12 @@ pub fn save_case(
     let Some(finding) = &exploration.finding else {
         return Ok(None);
     };
+    if finding.plan.is_some() {
+        bail!(
+            "--save-case: this finding was played from the program's own random start, which \
+             a case of fixed input cannot repeat; the moves and the start are listed above"
+        );
+    }
     let cases_dir = root.join("cases").join(assignment.name());
     let reference_dir = root.join("reference").join(assignment.name());
     for dir in [&cases_dir, &reference_dir] {

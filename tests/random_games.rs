@@ -99,8 +99,14 @@ fn every_boundary_bug_costs_points_in_the_default_grade_and_explore_finds_it() {
 }
 
 /// An instructor's case directory holding `assignment`'s header and 20 random-games cases,
-/// each with a seed of its own (1 to 20) and 2 games: one grading plays all 20 seeds.
+/// each with a seed of its own (1 to 20) and 3 games: one grading plays all 20 seeds.
 fn twenty_seeds(assignment: &str) -> tempfile::TempDir {
+    seeded_cases(assignment, 20, 3)
+}
+
+/// An instructor's case directory holding `assignment`'s header and `seeds` random-games
+/// cases, with seeds 1 to `seeds` and `games` games each.
+fn seeded_cases(assignment: &str, seeds: u64, games: usize) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let cases = dir.path().join("cases").join(assignment);
@@ -124,12 +130,15 @@ fn twenty_seeds(assignment: &str) -> tempfile::TempDir {
             .join("random-games.txt"),
     )
     .expect("its reference transcript");
-    for seed in 1..=20 {
+    for seed in 1..=seeds {
         let name = format!("random-games-{seed}");
         let text = case
             .replace("name: random-games", &format!("name: {name}"))
             .replace("  seed: 1\n", &format!("  seed: {seed}\n"))
-            .replace(&format!("  games: {}", games_of(&case)), "  games: 3");
+            .replace(
+                &format!("  games: {}", games_of(&case)),
+                &format!("  games: {games}"),
+            );
         std::fs::write(cases.join(format!("{name}.yaml")), text).expect("write case");
         std::fs::write(reference.join(format!("{name}.txt")), &transcript).expect("write");
     }
@@ -350,4 +359,112 @@ fn explore_reports_the_rules_it_exercised() {
         text.contains("Rules of the reference exercised: 17 of 17"),
         "{text}"
     );
+}
+
+/// Silver Dollar's buggy programs whose bug only shows with 11 coins or more (two-digit coin
+/// numbers), which no fixed case types: (program, what breaks).
+const SILVER_DOLLAR_BUGS: [(&str, &str); 2] = [
+    (
+        "silver_dollar/buggy_last_digit_coin",
+        "a coin number read as its last digit",
+    ),
+    (
+        "silver_dollar/buggy_char_coin_label",
+        "a coin drawn as the character '0' + its number",
+    ),
+];
+
+#[test]
+fn silver_dollar_bugs_the_fixed_cases_miss_cost_points_in_the_default_grade() {
+    for (relative, bug) in SILVER_DOLLAR_BUGS {
+        if !ready(relative) {
+            continue;
+        }
+        let (code, report) = grade_json(&program(relative), "silver_dollar", &[]);
+        assert_eq!(code, 1, "{relative} ({bug}) loses points: {report:#}");
+        // Only the random games catch it: every fixed case passes.
+        let failing: Vec<&str> = report["cases"]
+            .as_array()
+            .expect("cases")
+            .iter()
+            .filter(|c| c["score"].as_f64() < c["max_score"].as_f64())
+            .filter_map(|c| c["name"].as_str())
+            .collect();
+        assert_eq!(failing, ["random-games"], "{relative} ({bug})");
+        let case = random_games(&report);
+        // The failure shows the moves typed and the reference started on the program's strip.
+        assert!(
+            case["input"].as_array().is_some_and(|i| !i.is_empty()),
+            "{relative}: {case:#}"
+        );
+        let notes = case["notes"].to_string();
+        // (inline for a short input, from moves.txt for a long one)
+        assert!(
+            (notes.contains("| ./prog") || notes.contains("./prog < moves.txt"))
+                && notes.contains("grade play silver_dollar --board '"),
+            "{relative}: {notes}"
+        );
+    }
+}
+
+#[test]
+fn grade_explore_plays_silver_dollar_and_reports_the_strip_and_the_moves() {
+    let relative = "silver_dollar/buggy_last_digit_coin";
+    if !ready(relative) {
+        return;
+    }
+    let output = grade()
+        .arg("explore")
+        .arg(program(relative))
+        .args(["-a", "silver_dollar", "--games", "8", "--shrink-time", "4s"])
+        .output()
+        .expect("grade explore runs");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    // The strip the program drew, the reference replayed from it, and the moves: the coin
+    // count first (11 or more: the bug needs a coin numbered 10), then a move.
+    assert!(text.contains("The program's own start"), "{text}");
+    assert!(
+        text.contains("grade play silver_dollar --board '"),
+        "{text}"
+    );
+    let coins: usize = text
+        .lines()
+        .skip_while(|l| !l.starts_with("Input:"))
+        .nth(1)
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("a coin count: {text}"));
+    assert!(coins >= 11, "{text}");
+    assert!(
+        text.contains("Rules of the reference exercised: "),
+        "{text}"
+    );
+}
+
+#[test]
+fn correct_silver_dollar_programs_keep_full_marks_on_2_seeds() {
+    let dir = std::fs::read_dir(program("silver_dollar")).expect("silver_dollar programs");
+    let mut correct: Vec<String> = dir
+        .filter_map(|entry| entry.ok())
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("correct_"))
+        .collect();
+    correct.sort();
+    assert!(correct.len() >= 10, "{correct:?}");
+    let cases = seeded_cases("silver_dollar", 2, 8);
+    let cases = cases.path().display().to_string();
+    for name in correct {
+        let relative = format!("silver_dollar/{name}");
+        if !ready(&relative) {
+            continue;
+        }
+        let (code, report) = grade_json(&program(&relative), "silver_dollar", &["--cases", &cases]);
+        assert_eq!(
+            report["cases"].as_array().map_or(0, Vec::len),
+            2,
+            "{relative}"
+        );
+        assert_eq!(code, 0, "{relative}: {:#}", report["cases"]);
+    }
 }

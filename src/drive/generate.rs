@@ -6,7 +6,11 @@
 //! games' own rules (or reads it from the reference's screen), so a generated game is a fixed
 //! list of lines that can be replayed on a student's program and shrunk.
 
+use std::fmt;
+use std::sync::Arc;
+
 use crate::assignments::{Assignment, Explore};
+use crate::drive::InputStrategy;
 use crate::games::{self, Setup, SplitMix64};
 
 /// One generated game: the reference's setup and the lines typed.
@@ -25,6 +29,29 @@ pub struct Game {
     pub free_messages: bool,
     /// What kind of game this is, for coverage and steering (e.g. "edge", "draw").
     pub mode: &'static str,
+    /// For a game whose program draws its own start (Silver Dollar's strip): the strategy
+    /// that types each line from what the program printed. `setup` and `lines` are then the
+    /// same plan played on a start the reference drew (for coverage and steering); the
+    /// program is driven from its own start, and the reference replayed from that.
+    pub driver: Option<Driven>,
+}
+
+/// A driven game's strategy, compared by what it types (its description).
+#[derive(Clone)]
+pub struct Driven(pub Arc<dyn InputStrategy>);
+
+impl PartialEq for Driven {
+    fn eq(&self, other: &Driven) -> bool {
+        self.0.describe() == other.0.describe()
+    }
+}
+
+impl Eq for Driven {}
+
+impl fmt::Debug for Driven {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Driven({})", self.0.describe())
+    }
 }
 
 /// Out of 100 moves, how many are illegal or edge inputs.

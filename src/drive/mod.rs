@@ -46,6 +46,19 @@ pub trait InputStrategy: fmt::Debug + Send + Sync {
     fn reaches_its_rule(&self, start: &ReferenceStart) -> bool {
         !matches!(start, ReferenceStart::Finished(_))
     }
+
+    /// Smaller versions of this strategy (fewer moves, fewer illegal moves, fewer coins),
+    /// most reduced first: how exploration shrinks a driven game it cannot replay line by
+    /// line. None by default.
+    fn smaller(&self) -> Vec<Arc<dyn InputStrategy>> {
+        Vec::new()
+    }
+
+    /// The reference's game arguments that start it where the program started (Silver
+    /// Dollar: `--board "…"` with the program's own strip), for a finding's replay command.
+    fn start_args(&self, _student: &Transcript) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// The reference setup a run is compared with, or why there is none.

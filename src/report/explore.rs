@@ -60,6 +60,16 @@ pub fn render(exploration: &Exploration) -> String {
             let _ = writeln!(out, "    {line}");
         }
     }
+    if let Some(plan) = &finding.plan {
+        let _ = writeln!(out, "Driven by: {}", field(plan));
+    }
+    if !finding.start_args.is_empty() {
+        let _ = writeln!(
+            out,
+            "The program's own start (the reference replayed from it): {}",
+            field(&finding.start_args.join(" "))
+        );
+    }
     let _ = writeln!(out, "Input:");
     for (number, line) in finding.input.iter().enumerate() {
         let _ = writeln!(out, "  {:>3}  {}", number + 1, field(line));
@@ -114,6 +124,8 @@ mod tests {
                 input: vec!["n".into(), "4".into()],
                 board_file: None,
                 board_name: None,
+                start_args: Vec::new(),
+                plan: None,
                 shrink_runs: 24,
                 check: CheckResult {
                     name: "turn-order".into(),

@@ -139,6 +139,7 @@ pub fn generate(rng: &mut Rng, mode: &'static str) -> Option<Game> {
         board_file: Some(text),
         lines,
         free_messages,
+        driver: None,
         mode,
     })
 }

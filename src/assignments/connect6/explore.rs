@@ -239,6 +239,7 @@ pub fn generate(rng: &mut Rng, mode: &'static str) -> Option<Game> {
         board_file: None,
         lines,
         free_messages: false,
+        driver: None,
         mode,
     })
 }

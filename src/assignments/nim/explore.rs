@@ -84,6 +84,7 @@ pub fn generate(rng: &mut Rng, mode: &'static str) -> Option<Game> {
         board_file: None,
         lines,
         free_messages: mode == "huge",
+        driver: None,
         mode,
     })
 }

@@ -5,6 +5,8 @@
 //! types is computed from the mirrored state by the case's strategy, and the same lines later
 //! replay the reference on the same strip (`--board`), so every check compares like with like.
 
+use std::sync::Arc;
+
 use serde::Deserialize;
 
 use crate::assignments::silver_dollar::game::{parse_strip, CoinStrip, Start as GameStart};
@@ -327,6 +329,42 @@ impl InputStrategy for Plan {
         let mut player = self.player();
         drive::record_driven(setup, &mut player);
         player.pending.is_empty()
+    }
+
+    /// Fewer moves (half as many), each illegal move left out in turn, fewer coins (half,
+    /// then one less): a smaller game that still shows a difference on a new strip.
+    fn smaller(&self) -> Vec<Arc<dyn InputStrategy>> {
+        let mut plans = Vec::new();
+        if self.max_moves > 1 {
+            plans.push(Plan {
+                max_moves: self.max_moves / 2,
+                ..self.clone()
+            });
+        }
+        for index in 0..self.illegal.len() {
+            let mut fewer = self.clone();
+            fewer.illegal.remove(index);
+            plans.push(fewer);
+        }
+        for coins in [self.coins / 2, self.coins.saturating_sub(1)] {
+            if coins >= 1 && coins < self.coins {
+                plans.push(Plan {
+                    coins,
+                    ..self.clone()
+                });
+            }
+        }
+        plans
+            .into_iter()
+            .map(|plan| Arc::new(plan) as Arc<dyn InputStrategy>)
+            .collect()
+    }
+
+    fn start_args(&self, student: &Transcript) -> Vec<String> {
+        match strip::find_start(student) {
+            Some(start) if start.problem.is_none() => vec!["--board".into(), start.board()],
+            _ => Vec::new(),
+        }
     }
 }
 

@@ -2,13 +2,14 @@
 //! its own random strip, so cases drive it move by move from the strip it printed.
 
 pub mod driver;
+pub mod explore;
 pub mod game;
 pub mod requirements;
 
 use std::path::Path;
 
 use crate::analyze::SourceLanguage;
-use crate::assignments::{Assignment, AssignmentDef, Explore};
+use crate::assignments::{Assignment, AssignmentDef, Explore, Generator};
 use std::sync::Arc;
 
 use crate::drive::Driver;
@@ -27,11 +28,13 @@ pub const DEF: AssignmentDef = AssignmentDef {
     args_usage: "[--seed N] [--board \"_ _ 0 _ 1\"]",
     setup: |args, _| Start::from_args(args).map(Setup::new),
     play_setup: Some(play_setup),
-    explore: Explore::Unavailable(
-        "silver_dollar starts from the program's own random strip, so its games cannot be \
-         replayed and shrunk; its driven cases (random-game, all-illegal-moves) already play \
-         random games: grade SUBMISSION -a silver_dollar",
-    ),
+    explore: Explore::Generator(Generator {
+        modes: &["random", "illegal", "many-coins", "long"],
+        generate: explore::generate,
+        rules: explore::RULES,
+        rules_hit: explore::rules_hit,
+        board_setup: None,
+    }),
     driver: Some(drive),
     requirements: requirements::REQUIREMENTS,
     resize: None,
