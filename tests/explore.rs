@@ -163,12 +163,27 @@ fn a_saved_case_passes_verify_and_catches_the_bug() {
 }
 
 #[test]
-fn silver_dollar_is_refused_with_a_reason() {
-    grade()
-        .args(["explore", "x.py", "-a", "silver_dollar"])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("own random strip"));
+fn silver_dollar_is_explored_from_the_programs_own_strips_without_a_false_alarm() {
+    if !have("python3") {
+        return;
+    }
+    let output = grade()
+        .arg("explore")
+        .arg(program("silver_dollar/correct_python.py"))
+        .args(["-a", "silver_dollar", "--games", "8", "--format", "json"])
+        .output()
+        .expect("grade explore runs");
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
+    assert_eq!(report["games"], 8, "{report:#}");
+    assert!(report["finding"].is_null(), "{report:#}");
+    // The 8 games of the default budget exercise every rule of the table.
+    let coverage = report["coverage"].as_array().expect("coverage");
+    assert_eq!(coverage.len(), 15, "{report:#}");
+    assert!(
+        coverage.iter().all(|rule| rule["games"].as_u64() > Some(0)),
+        "{report:#}"
+    );
 }
 
 #[test]
