@@ -61,6 +61,16 @@ fn main() {
         ("Python nim (folder)", "nim", "nim/split_python"),
         ("Python m", "m", "m/correct_plain.py"),
         ("Python collect", "collect", "collect/correct_plain.py"),
+        (
+            "Python silver_dollar",
+            "silver_dollar",
+            "silver_dollar/correct_python.py",
+        ),
+        (
+            "Java silver_dollar",
+            "silver_dollar",
+            "silver_dollar/correct_plain",
+        ),
     ];
     println!(
         "load average at start: {} ({} cores)",

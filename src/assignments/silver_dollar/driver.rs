@@ -71,6 +71,9 @@ pub enum Illegal {
     Malformed,
 }
 
+/// Moves a driven case types at most unless its `drive:` block says otherwise.
+pub const DEFAULT_MAX_MOVES: usize = 1000;
+
 /// What a driven Silver Dollar case plays: the coin count, the strategy for legal moves and
 /// the illegal moves to interleave.
 #[derive(Clone, Debug, PartialEq)]
@@ -102,8 +105,14 @@ impl Plan {
             let kinds: Vec<String> = self.illegal.iter().map(|k| format!("{k:?}")).collect();
             format!(", with the illegal moves {}", kinds.join(", "))
         };
+        // (a cap below the default, as exploration's plans and their shrinking set)
+        let cap = if self.max_moves < DEFAULT_MAX_MOVES {
+            format!(", at most {} moves", self.max_moves)
+        } else {
+            String::new()
+        };
         format!(
-            "{} coins, then moves computed from the program's own strip: {strategy}{illegal}",
+            "{} coins, then moves computed from the program's own strip: {strategy}{illegal}{cap}",
             self.coins
         )
     }
@@ -526,6 +535,51 @@ mod tests {
             .count();
         assert_eq!(boards, 13, "the start and one board per move");
         assert!(!recording.wanted_more_input, "the game ended by itself");
+    }
+
+    #[test]
+    fn a_plan_shrinks_to_fewer_moves_fewer_illegal_moves_and_fewer_coins() {
+        let big = Plan {
+            coins: 12,
+            strategy: Strategy::Random,
+            seed: 4,
+            illegal: vec![Illegal::ZeroDistance, Illegal::OffEdge],
+            max_moves: 400,
+        };
+        let smaller: Vec<String> = big.smaller().iter().map(|s| s.describe()).collect();
+        let expect = |plan: Plan| plan.describe();
+        assert_eq!(
+            smaller,
+            [
+                expect(Plan {
+                    max_moves: 200,
+                    ..big.clone()
+                }),
+                expect(Plan {
+                    illegal: vec![Illegal::OffEdge],
+                    ..big.clone()
+                }),
+                expect(Plan {
+                    illegal: vec![Illegal::ZeroDistance],
+                    ..big.clone()
+                }),
+                expect(Plan {
+                    coins: 6,
+                    ..big.clone()
+                }),
+                expect(Plan {
+                    coins: 11,
+                    ..big.clone()
+                }),
+            ]
+        );
+        let one = Plan {
+            coins: 1,
+            illegal: Vec::new(),
+            max_moves: 1,
+            ..big
+        };
+        assert!(one.smaller().is_empty());
     }
 
     #[test]

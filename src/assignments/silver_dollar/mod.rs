@@ -71,6 +71,6 @@ fn drive(block: &serde_yaml::Value) -> Result<Driver, String> {
         strategy: spec.strategy,
         seed: spec.seed,
         illegal: spec.illegal.clone(),
-        max_moves: spec.max_moves.unwrap_or(1000),
+        max_moves: spec.max_moves.unwrap_or(driver::DEFAULT_MAX_MOVES),
     })))
 }
