@@ -398,10 +398,12 @@ fn silver_dollar_bugs_the_fixed_cases_miss_cost_points_in_the_default_grade() {
             "{relative}: {case:#}"
         );
         let notes = case["notes"].to_string();
-        // (inline for a short input, from moves.txt for a long one)
+        // (inline for a short input, from moves.txt for a long one; the reference from the
+        // program's strip when it printed one it could be read from: the char-label bug's
+        // first strip is unreadable, so its start is what differs)
         assert!(
             (notes.contains("| ./prog") || notes.contains("./prog < moves.txt"))
-                && notes.contains("grade play silver_dollar --board '"),
+                && notes.contains("grade play silver_dollar"),
             "{relative}: {notes}"
         );
     }
