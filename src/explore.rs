@@ -695,6 +695,10 @@ pub fn run_games(
     let mut next = 0;
     let mut found: Option<(usize, Game, CheckResult, Option<Played>)> = None;
     let mut hit: BTreeMap<&'static str, usize> = BTreeMap::new();
+    // The rules driven games reached as the program's own starts let them (their steering
+    // used the same plans on the reference's strips).
+    let mut driven_hit: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut driven_games = 0;
     // Games run in batches of `jobs`; the lowest failing game of a batch is the one reported,
     // so the same seed gives the same result however the threads are scheduled.
     while next < options.games && (options.play_all || found.is_none()) {
@@ -720,8 +724,23 @@ pub fn run_games(
                 continue;
             };
             played.games += 1;
-            played.steps += game.lines.len();
             let verdict = verdict?;
+            match &verdict.played {
+                // A driven game: what it typed and reached on the program's own start.
+                Some(run) => {
+                    played.steps += run.lines.len();
+                    let as_played = Game {
+                        setup: run.setup.clone(),
+                        lines: run.lines.clone(),
+                        ..game.clone()
+                    };
+                    for rule in coverage::rules_hit(assignment, &as_played) {
+                        *driven_hit.entry(rule).or_insert(0) += 1;
+                    }
+                    driven_games += 1;
+                }
+                None => played.steps += game.lines.len(),
+            }
             if verdict.failing.is_empty() {
                 continue;
             }
@@ -746,7 +765,11 @@ pub fn run_games(
     if options.progress {
         eprintln!();
     }
-    played.coverage = coverage_of(assignment, &hit);
+    played.coverage = if driven_games > 0 {
+        coverage_of(assignment, &driven_hit)
+    } else {
+        coverage_of(assignment, &hit)
+    };
     played.finding = match found {
         None => None,
         Some((index, game, first, Some(played))) => {

@@ -72,6 +72,11 @@ pub fn generate(rng: &mut Rng, mode: &'static str) -> Option<Game> {
             .filter(|_| rng.chance(25))
             .collect(),
     };
+    // One coin has no neighbour to land on or pass (the game would be drawn again for
+    // nothing: see `Plan::reaches_its_rule`).
+    if coins < 2 {
+        illegal.retain(|kind| !matches!(kind, Illegal::LandOnNeighbour | Illegal::PassNeighbour));
+    }
     // Shuffled, so each kind comes at varied points of a game.
     for i in (1..illegal.len()).rev() {
         let j = rng.below(i as u64 + 1) as usize;
