@@ -19,7 +19,7 @@ fn main() {
     let mut shrunk_lengths = Vec::new();
     println!("| program | found in game | lines before → after shrinking | time |");
     println!("|---|---|---|---|");
-    for assignment in ["nim", "m", "connect6", "collect"] {
+    for assignment in ["nim", "m", "connect6", "collect", "silver_dollar"] {
         let dir = root.join("tests/programs").join(assignment);
         let mut programs: Vec<_> = std::fs::read_dir(&dir)
             .expect("programs")

@@ -340,15 +340,18 @@ impl InputStrategy for Plan {
         player.pending.is_empty()
     }
 
-    /// Fewer moves (half as many), each illegal move left out in turn, fewer coins (half,
-    /// then one less): a smaller game that still shows a difference on a new strip.
+    /// Fewer moves (an eighth, then half as many), each illegal move left out in turn, fewer
+    /// coins (half, then one less): a smaller game that still shows a difference on a new strip.
     fn smaller(&self) -> Vec<Arc<dyn InputStrategy>> {
-        let mut plans = Vec::new();
-        if self.max_moves > 1 {
-            plans.push(Plan {
-                max_moves: self.max_moves / 2,
-                ..self.clone()
-            });
+        let mut plans: Vec<Plan> = Vec::new();
+        for moves in [self.max_moves / 8, self.max_moves / 2] {
+            if moves >= 1 && moves < self.max_moves && plans.iter().all(|p| p.max_moves != moves)
+            {
+                plans.push(Plan {
+                    max_moves: moves,
+                    ..self.clone()
+                });
+            }
         }
         for index in 0..self.illegal.len() {
             let mut fewer = self.clone();
@@ -551,6 +554,10 @@ mod tests {
         assert_eq!(
             smaller,
             [
+                expect(Plan {
+                    max_moves: 50,
+                    ..big.clone()
+                }),
                 expect(Plan {
                     max_moves: 200,
                     ..big.clone()
