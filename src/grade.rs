@@ -41,13 +41,6 @@ pub struct GradeOptions {
     pub format: Format,
     /// Write the report to this file instead of standard output.
     pub output: Option<PathBuf>,
-    /// Write one report per submission into this directory (named after the student), plus
-    /// gradebook.csv; a re-run skips students whose result is still valid.
-    pub output_dir: Option<PathBuf>,
-    /// Grade again the students whose stored result in `output_dir` is still valid.
-    pub force: bool,
-    /// Grade only this part of the class (a stable split by student name).
-    pub shard: Option<crate::class::Shard>,
     /// Require the whole transcript to match the reference exactly.
     pub strict: bool,
     /// Run the program under a pseudo-terminal.
@@ -67,9 +60,6 @@ pub struct GradeOptions {
     pub no_cache: bool,
     /// Who the report is for (the instructor's shows hidden cases in full).
     pub audience: crate::report::audience::Audience,
-    /// Grading a class into `output_dir`: show what would change (`changes.csv`) without
-    /// writing anything.
-    pub dry_run: bool,
     /// How much the random-games cases play, instead of their case files' number of games.
     pub explore_budget: Option<crate::explore::Budget>,
     /// Leave the random-games cases out (a course that wants only fixed cases).

@@ -550,6 +550,22 @@ fn store(
     Ok(())
 }
 
+/// What grading a whole class adds to [`GradeOptions`]: where the reports go and which
+/// students this run covers. Kept apart so that grading one submission knows nothing of classes.
+#[derive(Debug, Default, Clone)]
+pub struct ClassOptions {
+    /// Write one report per submission into this directory (named after the student), plus
+    /// gradebook.csv; a re-run skips students whose result is still valid.
+    pub output_dir: Option<PathBuf>,
+    /// Grade again the students whose stored result in `output_dir` is still valid.
+    pub force: bool,
+    /// Grade only this part of the class (a stable split by student name).
+    pub shard: Option<Shard>,
+    /// Grading a class into `output_dir`: show what would change (`changes.csv`) without
+    /// writing anything.
+    pub dry_run: bool,
+}
+
 /// The note a student's row and progress line carry when a stored result did not verify.
 const UNVERIFIED: &str = "the stored result did not verify (edited?), so it was graded again";
 
@@ -562,18 +578,18 @@ pub fn grade_class(
     set: &CaseSet,
     cases_digest: u64,
     options: &GradeOptions,
+    class: &ClassOptions,
 ) -> anyhow::Result<u8> {
-    if options.output_dir.is_none() && options.format != Format::Text {
+    if class.output_dir.is_none() && options.format != Format::Text {
         bail!("grading several submissions with --format other than text needs --output-dir DIR");
     }
     // What identifies a grading for resumption: neither who reads it nor a dry run.
     let keyed = GradeOptions {
         audience: report::audience::Audience::Student,
-        dry_run: false,
         ..options.clone()
     };
     // Where reports go: nowhere on a dry run.
-    let output_dir = options.output_dir.as_ref().filter(|_| !options.dry_run);
+    let output_dir = class.output_dir.as_ref().filter(|_| !class.dry_run);
     if let Some(dir) = output_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
@@ -581,7 +597,7 @@ pub fn grade_class(
     let chosen: Vec<(&PathBuf, &String)> = submissions
         .iter()
         .zip(&names)
-        .filter(|(_, name)| options.shard.is_none_or(|s| s.holds(name)))
+        .filter(|(_, name)| class.shard.is_none_or(|s| s.holds(name)))
         .collect();
     let selected = grade::select_cases(set, options)?;
     let columns = columns(set, &selected);
@@ -592,9 +608,9 @@ pub fn grade_class(
         .collect();
     let progress = Progress::new(chosen.len());
     // The key stored results are sealed with, kept where neither runs nor students reach.
-    let seal = options.output_dir.as_ref().and_then(|_| SealKey::grader());
+    let seal = class.output_dir.as_ref().and_then(|_| SealKey::grader());
     // The earlier run, read before anything is graded over it.
-    let before = match &options.output_dir {
+    let before = match &class.output_dir {
         // An earlier gradebook this grader cannot read is no reason not to grade.
         Some(dir) => changes::before(dir, seal.as_ref()).unwrap_or_else(|error| {
             eprintln!(
@@ -625,13 +641,13 @@ pub fn grade_class(
             }
             break;
         }
-        let key = options
+        let key = class
             .output_dir
             .as_ref()
-            .filter(|_| !options.force)
+            .filter(|_| !class.force)
             .and_then(|_| resume_key(submission, cases_digest, &keyed));
         let mut unverified = false;
-        if let (Some(dir), Some(key)) = (&options.output_dir, &key) {
+        if let (Some(dir), Some(key)) = (&class.output_dir, &key) {
             match resumed(dir, student, key, seal.as_ref()) {
                 (Stored::Kept(row), result) => {
                     // Unchanged by construction: the earlier snapshot stands.
@@ -694,7 +710,7 @@ pub fn grade_class(
                             store(dir, student, &key, seal.as_ref(), &result, &row, digests)?;
                         }
                     }
-                    None if options.dry_run => {}
+                    None if class.dry_run => {}
                     None => {
                         report::audience::write_for(
                             &result,
@@ -705,11 +721,11 @@ pub fn grade_class(
                         println!();
                     }
                 }
-                if !options.dry_run {
+                if !class.dry_run {
                     crate::report::github::publish(
                         &result,
                         crate::report::github::Audience::Class,
-                        options.output_dir.is_none(),
+                        class.output_dir.is_none(),
                     )?;
                 }
                 all_full &= result.full_marks();
@@ -770,7 +786,7 @@ pub fn grade_class(
     // Over an earlier run: what changed, for everyone this run covers (a shard compares only
     // its own students).
     let changes = before.map(|mut before| {
-        if options.shard.is_some() {
+        if class.shard.is_some() {
             before.students.retain(|s, _| after.contains_key(s));
         }
         for row in &rows {
@@ -826,7 +842,7 @@ pub fn grade_class(
     }
     if let Some(changes) = &changes {
         summary.push_str(&changes::text(changes));
-        if options.dry_run {
+        if class.dry_run {
             summary.push_str("(dry run: nothing was written)\n");
         }
     }

@@ -443,9 +443,6 @@ impl From<&GradeOptionArgs> for GradeOptions {
             case_filter: args.case_filter.clone(),
             format: args.format,
             output: args.output.clone(),
-            output_dir: args.output_dir.clone(),
-            force: args.force,
-            shard: args.shard,
             strict: args.strict,
             terminal: args.terminal,
             main: args.main.clone(),
@@ -455,10 +452,20 @@ impl From<&GradeOptionArgs> for GradeOptions {
             jobs: args.jobs,
             no_cache: args.no_cache,
             audience: args.audience,
-            dry_run: args.dry_run,
             explore_budget: args.explore_budget,
             no_explore: args.no_explore,
             course_seed: args.course_seed,
+        }
+    }
+}
+
+impl From<&GradeOptionArgs> for crate::class::ClassOptions {
+    fn from(args: &GradeOptionArgs) -> crate::class::ClassOptions {
+        crate::class::ClassOptions {
+            output_dir: args.output_dir.clone(),
+            force: args.force,
+            shard: args.shard,
+            dry_run: args.dry_run,
         }
     }
 }

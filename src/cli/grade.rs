@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use crate::assignments::Assignment;
 use crate::cases::{self, CaseTree};
+use crate::class::ClassOptions;
 use crate::grade::{grade, sandbox_layers, GradeOptions};
 use crate::report;
 use crate::run;
@@ -15,6 +16,7 @@ pub fn grade_command(
     submissions: &[PathBuf],
     assignment: Assignment,
     options: &GradeOptions,
+    class: &ClassOptions,
 ) -> anyhow::Result<u8> {
     if options.require_sandbox {
         let missing: Vec<String> = sandbox_layers()
@@ -52,7 +54,7 @@ pub fn grade_command(
     }
     let submissions = class_folders.as_deref().unwrap_or(submissions);
     if let [submission] = submissions {
-        if options.output_dir.is_none() && options.shard.is_none() {
+        if class.output_dir.is_none() && class.shard.is_none() {
             let result = match grade(submission, &set, options) {
                 Ok(result) => result,
                 // Not the student's doing: no score at all, and the reason (exit status 2).
@@ -87,5 +89,5 @@ pub fn grade_command(
                 crate::keys::stable_hash(p.as_bytes(), hash),
             )
         });
-    crate::class::grade_class(submissions, &set, digest, options)
+    crate::class::grade_class(submissions, &set, digest, options, class)
 }

@@ -227,7 +227,8 @@ fn dispatch(cli: Cli) -> ExitCode {
                 match crate::explore::course_seed_from_env() {
                     Ok(seed) => {
                         options.course_seed = options.course_seed.or(seed);
-                        grade::grade_command(&cli.grade.submissions, assignment, &options)
+                        let class = crate::class::ClassOptions::from(&cli.grade.options);
+                        grade::grade_command(&cli.grade.submissions, assignment, &options, &class)
                     }
                     Err(error) => Err(error),
                 }
