@@ -237,6 +237,7 @@ pub fn grade(
         requirements,
         warnings: prepared.warnings.trim_end().to_string(),
         rubric: Vec::new(),
+        variant: set.variant_info.clone(),
     };
     result.total(&set.rubric);
     Ok(result)
@@ -509,6 +510,7 @@ fn explore_case(
         progress: false,
         shrink_time: Duration::from_secs(3),
         play_all: true,
+        setup: Some(case.setup.clone()),
     };
     let started = Instant::now();
     let played = crate::explore::run_games(
@@ -1015,6 +1017,7 @@ fn build_failed(
         requirements: Vec::new(),
         warnings: String::new(),
         rubric: Vec::new(),
+        variant: set.variant_info.clone(),
     }
 }
 

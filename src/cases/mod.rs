@@ -15,6 +15,7 @@ use crate::drive::{self, Driver};
 use crate::games::{Recording, Setup};
 use crate::results::Visibility;
 use crate::run::{EndOfInput, Limits};
+use crate::variants::Variant;
 use schema::{AssignmentFile, CaseFile, CheckSpec, EndOfInputSpec, FileSpec, LimitsSpec};
 
 mod embedded {
@@ -277,6 +278,16 @@ pub struct CaseSet {
     pub requirement_weights: crate::analyze::requirements::Weights,
     /// The rubric (name, part, points); empty when the case directory states none.
     pub rubric: Vec<(String, crate::results::RubricPart, f64)>,
+    /// The variant these cases play: assignment.yaml's `parameters:`, or the one asked for.
+    pub variant: Variant,
+    /// The course's variant (`parameters:`), which the stored reference transcripts hold.
+    pub course_variant: Variant,
+    /// Per-student variants (`variants:`); empty when every student gets the course's.
+    pub variants: Vec<Variant>,
+    /// assignment.yaml's course seed.
+    pub course_seed: Option<u64>,
+    /// What reports say about the variant; `None` for the handout's game.
+    pub variant_info: Option<crate::results::VariantInfo>,
 }
 
 impl CaseSet {
@@ -413,8 +424,87 @@ fn compile_checks(specs: &[CheckSpec], source: &str) -> Result<Vec<Check>, CaseE
     Ok(checks)
 }
 
-/// Loads every case of `assignment` from `tree`.
+/// Loads every case of `assignment` from `tree`, playing the course's variant.
 pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseError> {
+    load_variant(tree, assignment, None)
+}
+
+/// The cases of `set` as `variant` plays them (from `tree`, where `set` was loaded): the
+/// reference game set up with its values, each reference transcript recorded with them
+/// unless it is the course's variant (whose transcripts `grade bless` stored).
+pub fn with_variant(
+    tree: &CaseTree,
+    set: &CaseSet,
+    variant: &Variant,
+    chosen_by: &str,
+) -> Result<CaseSet, CaseError> {
+    let mut varied = load_variant(tree, set.assignment, Some(variant))?;
+    if let Some(info) = &mut varied.variant_info {
+        info.chosen_by = chosen_by.to_string();
+    } else if chosen_by != "course" {
+        varied.variant_info = Some(variant_info(&varied, chosen_by));
+    }
+    Ok(varied)
+}
+
+/// The cases `student` is graded on: `set` itself unless assignment.yaml lists `variants:`;
+/// then the one [`crate::variants::pick`] gives the student with the course seed
+/// (`course_seed`, else assignment.yaml's `seed:`).
+pub fn for_student(
+    tree: &CaseTree,
+    set: &CaseSet,
+    student: &str,
+    course_seed: Option<u64>,
+) -> Result<CaseSet, CaseError> {
+    if set.variants.is_empty() {
+        return Ok(set.clone());
+    }
+    let header = tree.display(&format!("cases/{}/assignment.yaml", set.assignment));
+    let Some(seed) = course_seed.or(set.course_seed) else {
+        return Err(CaseError {
+            file: header,
+            message: "variants: picking each student's variant needs a course seed (seed: \
+                      here, --course-seed or GRADE_COURSE_SEED)"
+                .into(),
+        });
+    };
+    let index = crate::variants::pick(seed, student, set.variants.len());
+    let mut varied = with_variant(tree, set, &set.variants[index], "student")?;
+    if let Some(info) = &mut varied.variant_info {
+        info.student = Some(student.to_string());
+        info.seed = Some(seed);
+        info.number = Some(index + 1);
+        info.of = Some(set.variants.len());
+    }
+    Ok(varied)
+}
+
+/// What reports say about the variant `set` plays.
+fn variant_info(set: &CaseSet, chosen_by: &str) -> crate::results::VariantInfo {
+    let assignment = set.assignment;
+    crate::results::VariantInfo {
+        label: set.variant.label(assignment),
+        parameters: set.variant.values(assignment),
+        chosen_by: chosen_by.to_string(),
+        student: None,
+        seed: None,
+        number: None,
+        of: None,
+        references: if set.variant == set.course_variant {
+            "stored"
+        } else {
+            "recorded"
+        }
+        .to_string(),
+    }
+}
+
+/// Loads every case of `assignment` from `tree`, playing `variant` (default: the course's).
+pub fn load_variant(
+    tree: &CaseTree,
+    assignment: Assignment,
+    variant: Option<&Variant>,
+) -> Result<CaseSet, CaseError> {
     let dir = format!("cases/{assignment}");
     let header_path = format!("{dir}/assignment.yaml");
     if tree.get(&header_path).is_none() {
@@ -440,6 +530,21 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
             message,
         })?;
     let default_checks = compile_checks(&header.checks, &header_source)?;
+    let header_error = |message: String| CaseError {
+        file: header_source.clone(),
+        message,
+    };
+    let course_variant = crate::variants::parameters_from_yaml(assignment, &header.parameters)
+        .map_err(header_error)?
+        .normalized(assignment);
+    let variants = match &header.variants {
+        None => Vec::new(),
+        Some(block) => crate::variants::variants_from_yaml(assignment, &course_variant, block)
+            .map_err(header_error)?,
+    };
+    let variant = variant.map_or_else(|| course_variant.clone(), |v| v.normalized(assignment));
+    // Another variant than the stored transcripts' has its references recorded here.
+    let record_references = variant != course_variant;
     let shared_files = resolve_files(tree, &dir, &header.files, &header_source)?;
 
     let mut cases = Vec::new();
@@ -541,6 +646,7 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
             .clone()
             .or_else(|| header.reference_args.clone())
             .unwrap_or_else(|| args.clone());
+        let reference_args = variant.reference_args(assignment, &reference_args);
         let end_of_input = match file.end_of_input.unwrap_or(header.end_of_input) {
             EndOfInputSpec::Stop => EndOfInput::Stop,
             EndOfInputSpec::Close => EndOfInput::Close,
@@ -596,6 +702,17 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
             source,
             reference_path,
         };
+        let case = if record_references {
+            // The reference game is deterministic and built in: what it plays with these
+            // values is the reference, as `grade bless` would have stored it.
+            let recorded = case.record_reference().transcript.terminal_text();
+            Case {
+                reference: Some(recorded),
+                ..case
+            }
+        } else {
+            case
+        };
         own_checks.push(file_has_checks);
         cases.push(case);
     }
@@ -614,7 +731,12 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
     }
     let requirement_weights = requirement_weights(assignment, &header, &header_source)?;
     let rubric = rubric(assignment, &header, &requirement_weights, &header_source)?;
-    let set = CaseSet {
+    let mut set = CaseSet {
+        variant,
+        course_variant,
+        variants,
+        course_seed: header.seed,
+        variant_info: None,
         requirement_weights,
         rubric,
         assignment,
@@ -628,6 +750,9 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
         args: header.args,
         limits: base_limits,
     };
+    if !set.variant.0.is_empty() {
+        set.variant_info = Some(variant_info(&set, "course"));
+    }
     if let Some(total) = header.total_points {
         if (set.max_score() - total).abs() > 1e-6 {
             return Err(CaseError {

@@ -170,6 +170,8 @@ pub struct Row {
     pub parts: BTreeMap<String, f64>,
     /// Timeouts, limits and crashes, in a few words.
     pub notes: String,
+    /// The variant the student was graded against (`matches=25`); empty for the handout's.
+    pub variant: String,
 }
 
 fn row_of(student: &str, result: &GradeResult) -> Row {
@@ -206,6 +208,10 @@ fn row_of(student: &str, result: &GradeResult) -> Row {
             .map(|p| (p.column(), p.score))
             .collect(),
         notes: report::escape::visible(&notes.join("; ")),
+        variant: result
+            .variant
+            .as_ref()
+            .map_or_else(String::new, |v| report::escape::visible(&v.label)),
     }
 }
 
@@ -268,6 +274,9 @@ const LEADING: [&str; 6] = [
     "status",
 ];
 
+/// The gradebook column, before `notes`, of each student's variant (when a course has any).
+const VARIANT: &str = "variant";
+
 /// Writes `rows` as `gradebook.csv`: the student, the total, its percentage and status, one
 /// column per part of the total (`columns`, see [`columns`]), and notes.
 pub fn write_gradebook(path: &Path, columns: &[String], rows: &[Row]) -> anyhow::Result<()> {
@@ -275,6 +284,11 @@ pub fn write_gradebook(path: &Path, columns: &[String], rows: &[Row]) -> anyhow:
         csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
     let mut header: Vec<String> = LEADING.iter().map(|c| c.to_string()).collect();
     header.extend(columns.iter().map(|c| text_cell(c)));
+    // A course with variants has a column saying each student's; others keep the layout.
+    let variants = rows.iter().any(|r| !r.variant.is_empty());
+    if variants {
+        header.push(VARIANT.to_string());
+    }
     header.push("notes".to_string());
     writer.write_record(&header)?;
     let number = |v: Option<f64>| v.map_or(String::new(), report::points);
@@ -295,6 +309,9 @@ pub fn write_gradebook(path: &Path, columns: &[String], rows: &[Row]) -> anyhow:
             text_cell(&row.status),
         ];
         record.extend(columns.iter().map(|c| number(row.parts.get(c).copied())));
+        if variants {
+            record.push(text_cell(&row.variant));
+        }
         record.push(text_cell(&row.notes));
         writer.write_record(&record)?;
     }
@@ -321,7 +338,9 @@ pub fn read_gradebook(path: &Path) -> anyhow::Result<(Vec<String>, Vec<Row>)> {
     {
         bail!("{}: not a gradebook written by this grade", path.display());
     }
-    let columns: Vec<String> = header[first..header.len() - 1]
+    let variant_column = (header.len() >= first + 2 && header[header.len() - 2] == VARIANT)
+        .then(|| header.len() - 2);
+    let columns: Vec<String> = header[first..variant_column.unwrap_or(header.len() - 1)]
         .iter()
         .map(|c| read_text_cell(c))
         .collect();
@@ -342,6 +361,7 @@ pub fn read_gradebook(path: &Path) -> anyhow::Result<(Vec<String>, Vec<Row>)> {
                 .filter_map(|(i, c)| number(first + i).map(|v| (c.clone(), v)))
                 .collect(),
             notes: get(header.len() - 1),
+            variant: variant_column.map(get).unwrap_or_default(),
         });
     }
     Ok((columns, rows))
@@ -511,6 +531,10 @@ fn resumed(
             status: stored["class_status"].as_str()?.to_string(),
             parts,
             notes: stored["class_notes"].as_str().unwrap_or("").to_string(),
+            variant: stored["variant"]["label"]
+                .as_str()
+                .unwrap_or("")
+                .to_string(),
         })
     })();
     match row {
@@ -579,6 +603,7 @@ pub fn grade_class(
     cases_digest: u64,
     options: &GradeOptions,
     class: &ClassOptions,
+    cases_for: &dyn Fn(&str) -> anyhow::Result<CaseSet>,
 ) -> anyhow::Result<u8> {
     if class.output_dir.is_none() && options.format != Format::Text {
         bail!("grading several submissions with --format other than text needs --output-dir DIR");
@@ -677,7 +702,13 @@ pub fn grade_class(
                 (Stored::Missing, _) => {}
             }
         }
-        let row = match grade::grade(submission, set, options) {
+        // Each student's variant (the same cases for all when the course has none).
+        let graded = if set.variants.is_empty() {
+            grade::grade(submission, set, options)
+        } else {
+            cases_for(student).and_then(|own| grade::grade(submission, &own, options))
+        };
+        let row = match graded {
             Ok(result) => {
                 let shown = report::for_students(&result);
                 let row = row_of(student, &shown);
@@ -941,6 +972,8 @@ mod tests {
                 .into_iter()
                 .collect(),
             notes: "b: timed out, \"quoted\"".into(),
+            // A course with variants: each row says its student's (the column reads back).
+            variant: format!("matches={}", 20 + score as u32),
         };
         let one = dir.path().join("one");
         let two = dir.path().join("two");
@@ -977,6 +1010,7 @@ mod tests {
             status: "@SUM(A1)".into(),
             parts: [("-case".to_string(), 2.5)].into_iter().collect(),
             notes: "\tx".into(),
+            variant: String::new(),
         };
         write_gradebook(&path, &cases, std::slice::from_ref(&row)).expect("write");
         let text = std::fs::read_to_string(&path).expect("read");

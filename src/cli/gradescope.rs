@@ -104,6 +104,15 @@ pub fn run(args: &GradescopeRun) -> anyhow::Result<u8> {
             crate::run::sandbox::protect(root);
         }
         let set = cases::load(&tree, args.assignment)?;
+        if !set.variants.is_empty() {
+            // Gradescope's upload carries no student name here: a pick would be a guess.
+            anyhow::bail!(
+                "{}: per-student variants (variants:) cannot be picked on Gradescope, which \
+                 does not tell the autograder who submitted; give the course one variant \
+                 (parameters:) or grade the class with `grade class/*/ --output-dir DIR`",
+                args.assignment
+            );
+        }
         let submission = upload(&args.submission)?;
         let options = GradeOptions {
             format: Format::Gradescope,

@@ -28,4 +28,5 @@ pub const DEF: AssignmentDef = AssignmentDef {
     driver: None,
     requirements: &[],
     resize: None,
+    parameters: &[],
 };

@@ -6,7 +6,7 @@ pub mod requirements;
 pub mod resize;
 
 use crate::analyze::SourceLanguage;
-use crate::assignments::{Assignment, AssignmentDef, Explore, Generator, Resize};
+use crate::assignments::{Assignment, AssignmentDef, Explore, Generator, Parameter, Resize};
 use crate::drive::{coverage, generate};
 use crate::games::Setup;
 
@@ -34,4 +34,12 @@ pub const DEF: AssignmentDef = AssignmentDef {
         size_of_args: |args| game::size_from_args(args).ok(),
         edit: resize::board_size,
     }),
+    parameters: &[Parameter {
+        name: "size",
+        about: "the board's side N (an N*N board)",
+        handout: game::DEFAULT_SIZE as u32,
+        min: 1,
+        max: game::MAX_SIZE as u32,
+        flag: "--size",
+    }],
 };
