@@ -11,7 +11,6 @@ use std::time::{Duration, Instant};
 use anyhow::bail;
 
 use crate::analyze;
-use crate::assignments::Assignment;
 use crate::cases::{Case, CaseSet};
 use crate::check::Level;
 use crate::check::{self, Check, CheckKind, StudentRun};
@@ -176,7 +175,7 @@ pub fn grade(
     let requirements =
         analyze::requirements::evaluate(set.assignment, &program, &set.requirement_weights);
     let mut notes = prepared.notes.clone();
-    let resized = resized_submissions(sources, set.assignment, &selected, &prepare_options);
+    let resized = resized_submissions(sources, set, &selected, &prepare_options);
     for (size, built) in &resized {
         match built {
             Resize::Built(_, change) => notes.push(format!(
@@ -259,7 +258,7 @@ enum Resize {
 /// cannot be.
 fn resized_submissions(
     submission: &Path,
-    assignment: Assignment,
+    set: &CaseSet,
     selected: &[&Case],
     options: &submission::PrepareOptions,
 ) -> std::collections::BTreeMap<usize, Resize> {
@@ -272,7 +271,7 @@ fn resized_submissions(
             let resized = if analyze::Program::load(submission).language.is_none() {
                 Resize::NoSource("the submission has no source to rebuild with another size".into())
             } else {
-                match resized_submission(submission, assignment, size, options) {
+                match resized_submission(submission, set, size, options) {
                     Ok((built, change)) => Resize::Built(built, change),
                     Err(reason) => Resize::Unchangeable(reason),
                 }
@@ -284,15 +283,19 @@ fn resized_submissions(
 
 fn resized_submission(
     submission: &Path,
-    assignment: Assignment,
+    set: &CaseSet,
     size: usize,
     options: &submission::PrepareOptions,
 ) -> Result<(Submission, String), String> {
+    let assignment = set.assignment;
     let resize = assignment
         .def()
         .resize
         .ok_or_else(|| format!("{assignment} has no board size to change"))?;
-    let edit = (resize.edit)(submission, size)?;
+    // The size the program was written for: the handout's, or the course's variant's.
+    let written_for = (resize.size_of_args)(&set.variant.reference_args(assignment, &[]))
+        .ok_or_else(|| format!("{assignment}: the variant's board size is not valid"))?;
+    let edit = (resize.edit)(submission, written_for, size)?;
     let copy = tempfile::Builder::new()
         .prefix("grade-resized-")
         .tempdir()

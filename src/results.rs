@@ -400,6 +400,10 @@ pub struct VariantInfo {
     /// Where the reference transcripts come from: `stored` (recorded by `grade bless` with
     /// these values) or `recorded` (played by the reference game with them while grading).
     pub references: String,
+    /// What this variant changes in the grading besides the game (a requirement that looks
+    /// for the handout's value not graded).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl VariantInfo {

@@ -88,6 +88,10 @@ pub struct Parameter {
     /// The reference game's argument that sets it (`--matches`); a case whose own
     /// `reference_args` already give it keeps its value (a `board_size:` case).
     pub flag: &'static str,
+    /// Code requirements that look for the handout's value in the source (connect6's
+    /// `board-size-constant` looks for 19): not graded in a variant that changes it, and the
+    /// report says so.
+    pub handout_requirements: &'static [&'static str],
 }
 
 /// Sets up the reference for `grade play`, with a note on how to replay a game drawn at random.
@@ -127,8 +131,9 @@ pub struct Resize {
     pub max_size: usize,
     /// The board size the reference's game arguments ask for, if they are valid.
     pub size_of_args: fn(&[String]) -> Option<usize>,
-    /// The submission's source with its board-size constant set to `size`, or why not.
-    pub edit: fn(&Path, usize) -> Result<Resized, String>,
+    /// The submission's source with its board-size constant, written for the first size
+    /// (the handout's or a course's variant), set to the second, or why not.
+    pub edit: fn(&Path, usize, usize) -> Result<Resized, String>,
 }
 
 /// A submission's source with its board-size constant changed.

@@ -479,6 +479,22 @@ pub fn for_student(
     Ok(varied)
 }
 
+/// The requirements `set`'s variant leaves ungraded, each with the parameter (and its handout
+/// value) it looks for.
+fn handout_requirements_off(set: &CaseSet) -> Vec<(&'static str, String)> {
+    set.assignment
+        .def()
+        .parameters
+        .iter()
+        .filter(|p| set.variant.0.contains_key(p.name))
+        .flat_map(|p| {
+            p.handout_requirements
+                .iter()
+                .map(move |r| (*r, format!("{} {}", p.name, p.handout)))
+        })
+        .collect()
+}
+
 /// What reports say about the variant `set` plays.
 fn variant_info(set: &CaseSet, chosen_by: &str) -> crate::results::VariantInfo {
     let assignment = set.assignment;
@@ -490,6 +506,15 @@ fn variant_info(set: &CaseSet, chosen_by: &str) -> crate::results::VariantInfo {
         seed: None,
         number: None,
         of: None,
+        notes: handout_requirements_off(set)
+            .iter()
+            .map(|(requirement, parameter)| {
+                format!(
+                    "the code requirement {requirement} is not graded: it looks for the \
+                     handout's {parameter} in the source"
+                )
+            })
+            .collect(),
         references: if set.variant == set.course_variant {
             "stored"
         } else {
@@ -750,6 +775,10 @@ pub fn load_variant(
         args: header.args,
         limits: base_limits,
     };
+    for (requirement, _) in handout_requirements_off(&set) {
+        set.requirement_weights
+            .insert(requirement.to_string(), None);
+    }
     if !set.variant.0.is_empty() {
         set.variant_info = Some(variant_info(&set, "course"));
     }

@@ -79,6 +79,9 @@ impl Exporter for HtmlExporter {
                 "<p id=\"variant\">Variant: {}</p>",
                 escape(&variant.describe())
             );
+            for note in &variant.notes {
+                let _ = writeln!(body, "<p>{}</p>", escape(note));
+            }
         }
         if let Some(warning) = super::sandbox_warning(&result) {
             let _ = writeln!(body, "<p class=\"fail\">{}</p>", escape(&warning));

@@ -82,6 +82,9 @@ fn render(result: &GradeResult, style: Style) -> String {
     );
     if let Some(variant) = &result.variant {
         let _ = writeln!(out, "Variant: {}", variant.describe());
+        for note in &variant.notes {
+            let _ = writeln!(out, "  {note}");
+        }
     }
     if let Some(warning) = super::sandbox_warning(result) {
         let _ = writeln!(out, "{}", style.red(&style.bold(&warning)));

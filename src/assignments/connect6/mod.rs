@@ -41,5 +41,6 @@ pub const DEF: AssignmentDef = AssignmentDef {
         min: 1,
         max: game::MAX_SIZE as u32,
         flag: "--size",
+        handout_requirements: &["board-size-constant"],
     }],
 };

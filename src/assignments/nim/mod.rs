@@ -36,5 +36,6 @@ pub const DEF: AssignmentDef = AssignmentDef {
         min: 2,
         max: game::MAX_MATCHES,
         flag: "--matches",
+        handout_requirements: &[],
     }],
 };
