@@ -288,6 +288,9 @@ pub struct CaseSet {
     pub course_seed: Option<u64>,
     /// What reports say about the variant; `None` for the handout's game.
     pub variant_info: Option<crate::results::VariantInfo>,
+    /// Scripted cases whose input, written for the handout's game, ends before this
+    /// variant's game does (so their endings are not tested): cases to rewrite for it.
+    pub short_scripts: Vec<String>,
 }
 
 impl CaseSet {
@@ -514,6 +517,14 @@ fn variant_info(set: &CaseSet, chosen_by: &str) -> crate::results::VariantInfo {
                      handout's {parameter} in the source"
                 )
             })
+            .chain((!set.short_scripts.is_empty()).then(|| {
+                format!(
+                    "the input of {} case(s) ends before this variant's game does, so their \
+                     endings are not tested (rewrite them for it): {}",
+                    set.short_scripts.len(),
+                    set.short_scripts.join(", ")
+                )
+            }))
             .collect(),
         references: if set.variant == set.course_variant {
             "stored"
@@ -573,6 +584,8 @@ pub fn load_variant(
     let shared_files = resolve_files(tree, &dir, &header.files, &header_source)?;
 
     let mut cases = Vec::new();
+    // Scripted cases whose input runs out before this variant's game ends.
+    let mut short_scripts: Vec<String> = Vec::new();
     // Whether each case lists checks of its own (`checks` or `extra_checks`).
     let mut own_checks = Vec::new();
     let prefix = format!("{dir}/");
@@ -671,7 +684,8 @@ pub fn load_variant(
             .clone()
             .or_else(|| header.reference_args.clone())
             .unwrap_or_else(|| args.clone());
-        let reference_args = variant.reference_args(assignment, &reference_args);
+        let handout_args = reference_args;
+        let reference_args = variant.reference_args(assignment, &handout_args);
         let end_of_input = match file.end_of_input.unwrap_or(header.end_of_input) {
             EndOfInputSpec::Stop => EndOfInput::Stop,
             EndOfInputSpec::Close => EndOfInput::Close,
@@ -727,6 +741,15 @@ pub fn load_variant(
             source,
             reference_path,
         };
+        if !variant.0.is_empty() && case.driver.is_scripted() && case.explore.is_none() {
+            // A script written for the handout's game that stops before this variant's game
+            // does tests less here: its ending is never reached. Said in every report.
+            let handout = reference_setup(assignment, &case.files, &handout_args, &case.source)?;
+            let handout_ends = !crate::games::record(&handout, &case.input).wanted_more_input;
+            if handout_ends && case.record_reference().wanted_more_input {
+                short_scripts.push(case.name.clone());
+            }
+        }
         let case = if record_references {
             // The reference game is deterministic and built in: what it plays with these
             // values is the reference, as `grade bless` would have stored it.
@@ -762,6 +785,7 @@ pub fn load_variant(
         variants,
         course_seed: header.seed,
         variant_info: None,
+        short_scripts: Vec::new(),
         requirement_weights,
         rubric,
         assignment,
@@ -779,6 +803,7 @@ pub fn load_variant(
         set.requirement_weights
             .insert(requirement.to_string(), None);
     }
+    set.short_scripts = short_scripts;
     if !set.variant.0.is_empty() {
         set.variant_info = Some(variant_info(&set, "course"));
     }

@@ -331,6 +331,14 @@ pub fn bless(assignment: Option<Assignment>, root: &Path) -> anyhow::Result<u8> 
                 tree.display(&orphan)
             );
         }
+        if !set.short_scripts.is_empty() {
+            println!(
+                "note: with {} the input of these {assignment} cases ends before the game does, \
+                 so their endings are not tested (rewrite them for it): {}",
+                set.variant.label(assignment),
+                set.short_scripts.join(", ")
+            );
+        }
     }
     println!("{written} reference transcript(s) written");
     Ok(0)
