@@ -1056,6 +1056,68 @@ mod tests {
     }
 
     #[test]
+    fn parameters_set_the_reference_and_variants_need_a_seed() {
+        let header = |extra: &str| format!("{HEADER}{extra}");
+        let with = |extra: &str| {
+            tree(&[
+                ("cases/nim/assignment.yaml", &header(extra) as &str),
+                (
+                    "cases/nim/first.yaml",
+                    "name: first\ndescription: d\npoints: 2\ninput: [n]\n",
+                ),
+            ])
+        };
+        let nim = crate::assignments::nim::ASSIGNMENT;
+        let course = with("parameters: {matches: 25}\n");
+        let set = load(&course, nim).expect("loads");
+        assert_eq!(set.cases[0].reference_args, ["--matches", "25"]);
+        // The computer moves first on 25: 25 % 4 = 1, it removes 1 (the handout's table).
+        let text = set.cases[0].record_reference().transcript.terminal_text();
+        assert!(text.contains("Computer removes 1.\n"), "{text}");
+        assert!(
+            text.contains("Matches: ||||| ||||| ||||| ||||| ||||| \n"),
+            "{text}"
+        );
+        let info = set.variant_info.as_ref().expect("a course variant");
+        assert_eq!(
+            (info.label.as_str(), info.references.as_str()),
+            ("matches=25", "stored")
+        );
+
+        let per_student = with("variants: {matches: [21, 25]}\n");
+        let set = load(&per_student, nim).expect("loads");
+        assert_eq!(set.variants.len(), 2);
+        assert!(
+            set.variant_info.is_none(),
+            "the handout's game until a student is named"
+        );
+        let error = for_student(&per_student, &set, "alice", None).expect_err("no seed");
+        assert!(
+            error.message.contains("needs a course seed"),
+            "{}",
+            error.message
+        );
+        let alice = for_student(&per_student, &set, "alice", Some(7)).expect("alice");
+        assert_eq!(alice.cases[0].reference_args, ["--matches", "25"]);
+        let info = alice.variant_info.expect("alice's variant");
+        assert_eq!(
+            (info.number, info.of, info.seed),
+            (Some(2), Some(2), Some(7))
+        );
+        assert_eq!(info.references, "recorded");
+        let bob = for_student(&per_student, &set, "bob", Some(7)).expect("bob");
+        assert!(bob.cases[0].reference_args.is_empty());
+        assert_eq!(bob.variant_info.expect("bob's").label, "handout");
+
+        let bad = load(&with("parameters: {size: 15}\n"), nim).expect_err("no size");
+        assert!(
+            bad.message.contains("nim has no parameter 'size'"),
+            "{}",
+            bad.message
+        );
+    }
+
+    #[test]
     fn built_in_cases_load() {
         let tree = CaseTree::built_in();
         for assignment in tree.assignments() {
