@@ -367,3 +367,23 @@ fn a_bad_variant_is_one_clear_line() {
         "{stderr}"
     );
 }
+
+#[test]
+fn gradescope_refuses_per_student_variants_it_cannot_pick() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let course = nim_course(dir.path(), "\nseed: 7\nvariants:\n  matches: [21, 25]\n");
+    let output = grade()
+        .args(["gradescope", "package", "-a", "nim", "--cases"])
+        .arg(&course)
+        .arg("-o")
+        .arg(dir.path().join("autograder.zip"))
+        .output()
+        .expect("grade runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("per-student variants (variants:) cannot be picked on Gradescope"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("autograder.zip").exists());
+}
