@@ -45,6 +45,9 @@ pub struct ExploreOptions {
     /// Play every game even after a difference (a random-games case scores them all);
     /// otherwise stop at the first batch that shows one.
     pub play_all: bool,
+    /// The reference game as a case's variant sets it up (`--matches 25`), for the games
+    /// that bring no board of their own; `None`: the generator's (the handout's game).
+    pub setup: Option<Setup>,
 }
 
 /// How much a random-games case plays: a number of games (the same games for every
@@ -585,13 +588,28 @@ pub fn explore(
     )
     .map_err(|e| anyhow::anyhow!("{e}"))?;
     let checks = checks_of(&set.default_checks, &set.cases);
+    // The course's variant (`parameters:`) is the game the reference plays.
+    let variant_setup = if set.variant.0.is_empty() {
+        None
+    } else {
+        let args = set.variant.reference_args(assignment, &[]);
+        Some(
+            assignment
+                .setup(&args, Path::new("."))
+                .map_err(|e| anyhow::anyhow!("the reference cannot play variant {args:?}: {e}"))?,
+        )
+    };
+    let options = ExploreOptions {
+        setup: options.setup.clone().or(variant_setup),
+        ..options.clone()
+    };
     let outcome = run_games(
         assignment,
         &checks,
         &set.args,
         &set.limits,
         &prepared,
-        options,
+        &options,
     )?;
     Ok(Exploration {
         assignment: assignment.name().to_string(),
@@ -644,6 +662,17 @@ fn next_game(
         *hit.entry(rule).or_insert(0) += 1;
     }
     Some(game)
+}
+
+/// `game` played on `setup` (a variant's reference) unless it brings its own board.
+fn with_setup(game: Game, setup: Option<&Setup>) -> Game {
+    match setup {
+        Some(setup) if game.board_file.is_none() => Game {
+            setup: setup.clone(),
+            ..game
+        },
+        _ => game,
+    }
 }
 
 /// The coverage of the reference's rules that `games` games seeded `seed` reach, without
@@ -715,6 +744,7 @@ pub fn run_games(
         let games: Vec<Option<Game>> = batch
             .iter()
             .map(|&i| next_game(assignment, options.seed, i, &mut hit))
+            .map(|game| game.map(|game| with_setup(game, options.setup.as_ref())))
             .collect();
         let verdicts = crate::parallel::in_parallel(games.len(), games.len(), |slot| {
             games[slot].as_ref().map(|game| explorer.judge(game))

@@ -11,7 +11,6 @@ use std::time::{Duration, Instant};
 use anyhow::bail;
 
 use crate::analyze;
-use crate::assignments::Assignment;
 use crate::cases::{Case, CaseSet};
 use crate::check::Level;
 use crate::check::{self, Check, CheckKind, StudentRun};
@@ -41,13 +40,6 @@ pub struct GradeOptions {
     pub format: Format,
     /// Write the report to this file instead of standard output.
     pub output: Option<PathBuf>,
-    /// Write one report per submission into this directory (named after the student), plus
-    /// gradebook.csv; a re-run skips students whose result is still valid.
-    pub output_dir: Option<PathBuf>,
-    /// Grade again the students whose stored result in `output_dir` is still valid.
-    pub force: bool,
-    /// Grade only this part of the class (a stable split by student name).
-    pub shard: Option<crate::class::Shard>,
     /// Require the whole transcript to match the reference exactly.
     pub strict: bool,
     /// Run the program under a pseudo-terminal.
@@ -67,9 +59,6 @@ pub struct GradeOptions {
     pub no_cache: bool,
     /// Who the report is for (the instructor's shows hidden cases in full).
     pub audience: crate::report::audience::Audience,
-    /// Grading a class into `output_dir`: show what would change (`changes.csv`) without
-    /// writing anything.
-    pub dry_run: bool,
     /// How much the random-games cases play, instead of their case files' number of games.
     pub explore_budget: Option<crate::explore::Budget>,
     /// Leave the random-games cases out (a course that wants only fixed cases).
@@ -186,7 +175,7 @@ pub fn grade(
     let requirements =
         analyze::requirements::evaluate(set.assignment, &program, &set.requirement_weights);
     let mut notes = prepared.notes.clone();
-    let resized = resized_submissions(sources, set.assignment, &selected, &prepare_options);
+    let resized = resized_submissions(sources, set, &selected, &prepare_options);
     for (size, built) in &resized {
         match built {
             Resize::Built(_, change) => notes.push(format!(
@@ -247,6 +236,7 @@ pub fn grade(
         requirements,
         warnings: prepared.warnings.trim_end().to_string(),
         rubric: Vec::new(),
+        variant: set.variant_info.clone(),
     };
     result.total(&set.rubric);
     Ok(result)
@@ -268,7 +258,7 @@ enum Resize {
 /// cannot be.
 fn resized_submissions(
     submission: &Path,
-    assignment: Assignment,
+    set: &CaseSet,
     selected: &[&Case],
     options: &submission::PrepareOptions,
 ) -> std::collections::BTreeMap<usize, Resize> {
@@ -281,7 +271,7 @@ fn resized_submissions(
             let resized = if analyze::Program::load(submission).language.is_none() {
                 Resize::NoSource("the submission has no source to rebuild with another size".into())
             } else {
-                match resized_submission(submission, assignment, size, options) {
+                match resized_submission(submission, set, size, options) {
                     Ok((built, change)) => Resize::Built(built, change),
                     Err(reason) => Resize::Unchangeable(reason),
                 }
@@ -293,15 +283,19 @@ fn resized_submissions(
 
 fn resized_submission(
     submission: &Path,
-    assignment: Assignment,
+    set: &CaseSet,
     size: usize,
     options: &submission::PrepareOptions,
 ) -> Result<(Submission, String), String> {
+    let assignment = set.assignment;
     let resize = assignment
         .def()
         .resize
         .ok_or_else(|| format!("{assignment} has no board size to change"))?;
-    let edit = (resize.edit)(submission, size)?;
+    // The size the program was written for: the handout's, or the course's variant's.
+    let written_for = (resize.size_of_args)(&set.variant.reference_args(assignment, &[]))
+        .ok_or_else(|| format!("{assignment}: the variant's board size is not valid"))?;
+    let edit = (resize.edit)(submission, written_for, size)?;
     let copy = tempfile::Builder::new()
         .prefix("grade-resized-")
         .tempdir()
@@ -519,6 +513,7 @@ fn explore_case(
         progress: false,
         shrink_time: Duration::from_secs(3),
         play_all: true,
+        setup: Some(case.setup.clone()),
     };
     let started = Instant::now();
     let played = crate::explore::run_games(
@@ -1025,6 +1020,7 @@ fn build_failed(
         requirements: Vec::new(),
         warnings: String::new(),
         rubric: Vec::new(),
+        variant: set.variant_info.clone(),
     }
 }
 

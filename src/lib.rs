@@ -26,3 +26,4 @@ pub mod results;
 pub mod run;
 pub mod submission;
 pub mod transcript;
+pub mod variants;

@@ -375,6 +375,52 @@ pub fn column_name(kind: PartKind, name: &str) -> String {
     }
 }
 
+/// The variant of the assignment a submission was graded against (docs/variants.md).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VariantInfo {
+    /// The values that differ from the handout's (`matches=25`), or `handout`.
+    pub label: String,
+    /// Every parameter of the assignment with its value in this variant.
+    pub parameters: std::collections::BTreeMap<String, u32>,
+    /// How it was chosen: `course` (assignment.yaml's `parameters:`), `student` (picked from
+    /// `variants:` for the student) or `asked` (`--variant`).
+    pub chosen_by: String,
+    /// The name the per-student pick hashed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub student: Option<String>,
+    /// The course seed of the per-student pick.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// Which variant of `variants:` the student got, counted from 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub number: Option<usize>,
+    /// How many variants `variants:` lists.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub of: Option<usize>,
+    /// Where the reference transcripts come from: `stored` (recorded by `grade bless` with
+    /// these values) or `recorded` (played by the reference game with them while grading).
+    pub references: String,
+    /// What this variant changes in the grading besides the game (a requirement that looks
+    /// for the handout's value not graded).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+impl VariantInfo {
+    /// One line for reports: "matches=25 (variant 2 of 3 for alice, course seed 7)".
+    pub fn describe(&self) -> String {
+        let mut how = match (&self.student, self.number, self.of) {
+            (Some(student), Some(n), Some(of)) => format!("variant {n} of {of} for {student}"),
+            _ if self.chosen_by == "asked" => "asked for".to_string(),
+            _ => "the course's".to_string(),
+        };
+        if let Some(seed) = self.seed {
+            how.push_str(&format!(", course seed {seed}"));
+        }
+        format!("{} ({how}; reference {})", self.label, self.references)
+    }
+}
+
 /// The result of grading one submission against one assignment's cases.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GradeResult {
@@ -409,6 +455,9 @@ pub struct GradeResult {
     /// `max_score` are the rubric's totals.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rubric: Vec<RubricLine>,
+    /// The variant graded against, when it is not simply the handout's game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variant: Option<VariantInfo>,
 }
 
 impl GradeResult {
@@ -638,6 +687,7 @@ mod tests {
             requirements: vec![requirement("r", 3.0, 3.0), requirement("s", 0.0, 3.0)],
             warnings: String::new(),
             rubric: Vec::new(),
+            variant: None,
         }
     }
 

@@ -39,7 +39,7 @@ proptest! {
             input.push("1".into());
             input.push("n".into());
         }
-        let recording = record(&Setup::new(grade::assignments::nim::game::NewGame), &input);
+        let recording = record(&Setup::new(grade::assignments::nim::game::NewGame::HANDOUT), &input);
         let text = recording.transcript.terminal_text();
         prop_assert!(text.contains("Game Over - "));
         prop_assert!(!recording.wanted_more_input, "{}", text);

@@ -66,6 +66,32 @@ pub struct AssignmentDef {
     /// Rebuilding a submission for another board size (`board_size:` cases); `None` when the
     /// handout has no size to change.
     pub resize: Option<Resize>,
+    /// The numbers the handout invites an instructor to change (nim's matches, connect6's
+    /// N), set under `parameters:`/`variants:` in assignment.yaml (docs/variants.md).
+    pub parameters: &'static [Parameter],
+}
+
+/// A number the handout invites a course to change, passed to the reference game as a game
+/// argument (`--matches 25`); the student's program is written for the value it is given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Parameter {
+    /// Its name in assignment.yaml and reports (`matches`).
+    pub name: &'static str,
+    /// What it is, for messages and `grade list`.
+    pub about: &'static str,
+    /// The handout's value.
+    pub handout: u32,
+    /// The smallest value the reference game plays.
+    pub min: u32,
+    /// The largest value the reference game plays.
+    pub max: u32,
+    /// The reference game's argument that sets it (`--matches`); a case whose own
+    /// `reference_args` already give it keeps its value (a `board_size:` case).
+    pub flag: &'static str,
+    /// Code requirements that look for the handout's value in the source (connect6's
+    /// `board-size-constant` looks for 19): not graded in a variant that changes it, and the
+    /// report says so.
+    pub handout_requirements: &'static [&'static str],
 }
 
 /// Sets up the reference for `grade play`, with a note on how to replay a game drawn at random.
@@ -109,8 +135,9 @@ pub struct Resize {
     pub max_size: usize,
     /// The board size the reference's game arguments ask for, if they are valid.
     pub size_of_args: fn(&[String]) -> Option<usize>,
-    /// The submission's source with its board-size constant set to `size`, or why not.
-    pub edit: fn(&Path, usize) -> Result<Resized, String>,
+    /// The submission's source with its board-size constant, written for the first size
+    /// (the handout's or a course's variant), set to the second, or why not.
+    pub edit: fn(&Path, usize, usize) -> Result<Resized, String>,
 }
 
 /// A submission's source with its board-size constant changed.
@@ -139,6 +166,9 @@ impl AssignmentDef {
         }
         if !self.requirements.is_empty() {
             capabilities.push("requirements");
+        }
+        if !self.parameters.is_empty() {
+            capabilities.push("variants");
         }
         capabilities
     }

@@ -15,6 +15,7 @@ use crate::drive::{self, Driver};
 use crate::games::{Recording, Setup};
 use crate::results::Visibility;
 use crate::run::{EndOfInput, Limits};
+use crate::variants::Variant;
 use schema::{AssignmentFile, CaseFile, CheckSpec, EndOfInputSpec, FileSpec, LimitsSpec};
 
 mod embedded {
@@ -277,6 +278,19 @@ pub struct CaseSet {
     pub requirement_weights: crate::analyze::requirements::Weights,
     /// The rubric (name, part, points); empty when the case directory states none.
     pub rubric: Vec<(String, crate::results::RubricPart, f64)>,
+    /// The variant these cases play: assignment.yaml's `parameters:`, or the one asked for.
+    pub variant: Variant,
+    /// The course's variant (`parameters:`), which the stored reference transcripts hold.
+    pub course_variant: Variant,
+    /// Per-student variants (`variants:`); empty when every student gets the course's.
+    pub variants: Vec<Variant>,
+    /// assignment.yaml's course seed.
+    pub course_seed: Option<u64>,
+    /// What reports say about the variant; `None` for the handout's game.
+    pub variant_info: Option<crate::results::VariantInfo>,
+    /// Scripted cases whose input, written for the handout's game, ends before this
+    /// variant's game does (so their endings are not tested): cases to rewrite for it.
+    pub short_scripts: Vec<String>,
 }
 
 impl CaseSet {
@@ -413,8 +427,120 @@ fn compile_checks(specs: &[CheckSpec], source: &str) -> Result<Vec<Check>, CaseE
     Ok(checks)
 }
 
-/// Loads every case of `assignment` from `tree`.
+/// Loads every case of `assignment` from `tree`, playing the course's variant.
 pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseError> {
+    load_variant(tree, assignment, None)
+}
+
+/// The cases of `set` as `variant` plays them (from `tree`, where `set` was loaded): the
+/// reference game set up with its values, each reference transcript recorded with them
+/// unless it is the course's variant (whose transcripts `grade bless` stored).
+pub fn with_variant(
+    tree: &CaseTree,
+    set: &CaseSet,
+    variant: &Variant,
+    chosen_by: &str,
+) -> Result<CaseSet, CaseError> {
+    let mut varied = load_variant(tree, set.assignment, Some(variant))?;
+    if let Some(info) = &mut varied.variant_info {
+        info.chosen_by = chosen_by.to_string();
+    } else if chosen_by != "course" {
+        varied.variant_info = Some(variant_info(&varied, chosen_by));
+    }
+    Ok(varied)
+}
+
+/// The cases `student` is graded on: `set` itself unless assignment.yaml lists `variants:`;
+/// then the one [`crate::variants::pick`] gives the student with the course seed
+/// (`course_seed`, else assignment.yaml's `seed:`).
+pub fn for_student(
+    tree: &CaseTree,
+    set: &CaseSet,
+    student: &str,
+    course_seed: Option<u64>,
+) -> Result<CaseSet, CaseError> {
+    if set.variants.is_empty() {
+        return Ok(set.clone());
+    }
+    let header = tree.display(&format!("cases/{}/assignment.yaml", set.assignment));
+    let Some(seed) = course_seed.or(set.course_seed) else {
+        return Err(CaseError {
+            file: header,
+            message: "variants: picking each student's variant needs a course seed (seed: \
+                      here, --course-seed or GRADE_COURSE_SEED)"
+                .into(),
+        });
+    };
+    let index = crate::variants::pick(seed, student, set.variants.len());
+    let mut varied = with_variant(tree, set, &set.variants[index], "student")?;
+    if let Some(info) = &mut varied.variant_info {
+        info.student = Some(student.to_string());
+        info.seed = Some(seed);
+        info.number = Some(index + 1);
+        info.of = Some(set.variants.len());
+    }
+    Ok(varied)
+}
+
+/// The requirements `set`'s variant leaves ungraded, each with the parameter (and its handout
+/// value) it looks for.
+fn handout_requirements_off(set: &CaseSet) -> Vec<(&'static str, String)> {
+    set.assignment
+        .def()
+        .parameters
+        .iter()
+        .filter(|p| set.variant.0.contains_key(p.name))
+        .flat_map(|p| {
+            p.handout_requirements
+                .iter()
+                .map(move |r| (*r, format!("{} {}", p.name, p.handout)))
+        })
+        .collect()
+}
+
+/// What reports say about the variant `set` plays.
+fn variant_info(set: &CaseSet, chosen_by: &str) -> crate::results::VariantInfo {
+    let assignment = set.assignment;
+    crate::results::VariantInfo {
+        label: set.variant.label(assignment),
+        parameters: set.variant.values(assignment),
+        chosen_by: chosen_by.to_string(),
+        student: None,
+        seed: None,
+        number: None,
+        of: None,
+        notes: handout_requirements_off(set)
+            .iter()
+            .map(|(requirement, parameter)| {
+                format!(
+                    "the code requirement {requirement} is not graded: it looks for the \
+                     handout's {parameter} in the source"
+                )
+            })
+            .chain((!set.short_scripts.is_empty()).then(|| {
+                format!(
+                    "the input of {} case(s) ends before this variant's game does, so their \
+                     endings are not tested (rewrite them for it): {}",
+                    set.short_scripts.len(),
+                    set.short_scripts.join(", ")
+                )
+            }))
+            .collect(),
+        references: if set.variant == set.course_variant {
+            "stored"
+        } else {
+            "recorded"
+        }
+        .to_string(),
+    }
+}
+
+/// Loads every case of `assignment` from `tree`, playing `variant` (default: the course's).
+pub fn load_variant(
+    tree: &CaseTree,
+    assignment: Assignment,
+    variant: Option<&Variant>,
+) -> Result<CaseSet, CaseError> {
     let dir = format!("cases/{assignment}");
     let header_path = format!("{dir}/assignment.yaml");
     if tree.get(&header_path).is_none() {
@@ -440,9 +566,26 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
             message,
         })?;
     let default_checks = compile_checks(&header.checks, &header_source)?;
+    let header_error = |message: String| CaseError {
+        file: header_source.clone(),
+        message,
+    };
+    let course_variant = crate::variants::parameters_from_yaml(assignment, &header.parameters)
+        .map_err(header_error)?
+        .normalized(assignment);
+    let variants = match &header.variants {
+        None => Vec::new(),
+        Some(block) => crate::variants::variants_from_yaml(assignment, &course_variant, block)
+            .map_err(header_error)?,
+    };
+    let variant = variant.map_or_else(|| course_variant.clone(), |v| v.normalized(assignment));
+    // Another variant than the stored transcripts' has its references recorded here.
+    let record_references = variant != course_variant;
     let shared_files = resolve_files(tree, &dir, &header.files, &header_source)?;
 
     let mut cases = Vec::new();
+    // Scripted cases whose input runs out before this variant's game ends.
+    let mut short_scripts: Vec<String> = Vec::new();
     // Whether each case lists checks of its own (`checks` or `extra_checks`).
     let mut own_checks = Vec::new();
     let prefix = format!("{dir}/");
@@ -541,6 +684,8 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
             .clone()
             .or_else(|| header.reference_args.clone())
             .unwrap_or_else(|| args.clone());
+        let handout_args = reference_args;
+        let reference_args = variant.reference_args(assignment, &handout_args);
         let end_of_input = match file.end_of_input.unwrap_or(header.end_of_input) {
             EndOfInputSpec::Stop => EndOfInput::Stop,
             EndOfInputSpec::Close => EndOfInput::Close,
@@ -596,6 +741,26 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
             source,
             reference_path,
         };
+        if !variant.0.is_empty() && case.driver.is_scripted() && case.explore.is_none() {
+            // A script written for the handout's game that stops before this variant's game
+            // does tests less here: its ending is never reached. Said in every report.
+            let handout = reference_setup(assignment, &case.files, &handout_args, &case.source)?;
+            let handout_ends = !crate::games::record(&handout, &case.input).wanted_more_input;
+            if handout_ends && case.record_reference().wanted_more_input {
+                short_scripts.push(case.name.clone());
+            }
+        }
+        let case = if record_references {
+            // The reference game is deterministic and built in: what it plays with these
+            // values is the reference, as `grade bless` would have stored it.
+            let recorded = case.record_reference().transcript.terminal_text();
+            Case {
+                reference: Some(recorded),
+                ..case
+            }
+        } else {
+            case
+        };
         own_checks.push(file_has_checks);
         cases.push(case);
     }
@@ -614,7 +779,13 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
     }
     let requirement_weights = requirement_weights(assignment, &header, &header_source)?;
     let rubric = rubric(assignment, &header, &requirement_weights, &header_source)?;
-    let set = CaseSet {
+    let mut set = CaseSet {
+        variant,
+        course_variant,
+        variants,
+        course_seed: header.seed,
+        variant_info: None,
+        short_scripts: Vec::new(),
         requirement_weights,
         rubric,
         assignment,
@@ -628,6 +799,14 @@ pub fn load(tree: &CaseTree, assignment: Assignment) -> Result<CaseSet, CaseErro
         args: header.args,
         limits: base_limits,
     };
+    for (requirement, _) in handout_requirements_off(&set) {
+        set.requirement_weights
+            .insert(requirement.to_string(), None);
+    }
+    set.short_scripts = short_scripts;
+    if !set.variant.0.is_empty() {
+        set.variant_info = Some(variant_info(&set, "course"));
+    }
     if let Some(total) = header.total_points {
         if (set.max_score() - total).abs() > 1e-6 {
             return Err(CaseError {
@@ -873,6 +1052,68 @@ mod tests {
         assert_eq!(
             off.requirement_weights.get("for-loop-matches"),
             Some(&Some(4.0))
+        );
+    }
+
+    #[test]
+    fn parameters_set_the_reference_and_variants_need_a_seed() {
+        let header = |extra: &str| format!("{HEADER}{extra}");
+        let with = |extra: &str| {
+            tree(&[
+                ("cases/nim/assignment.yaml", &header(extra) as &str),
+                (
+                    "cases/nim/first.yaml",
+                    "name: first\ndescription: d\npoints: 2\ninput: [n]\n",
+                ),
+            ])
+        };
+        let nim = crate::assignments::nim::ASSIGNMENT;
+        let course = with("parameters: {matches: 25}\n");
+        let set = load(&course, nim).expect("loads");
+        assert_eq!(set.cases[0].reference_args, ["--matches", "25"]);
+        // The computer moves first on 25: 25 % 4 = 1, it removes 1 (the handout's table).
+        let text = set.cases[0].record_reference().transcript.terminal_text();
+        assert!(text.contains("Computer removes 1.\n"), "{text}");
+        assert!(
+            text.contains("Matches: ||||| ||||| ||||| ||||| ||||| \n"),
+            "{text}"
+        );
+        let info = set.variant_info.as_ref().expect("a course variant");
+        assert_eq!(
+            (info.label.as_str(), info.references.as_str()),
+            ("matches=25", "stored")
+        );
+
+        let per_student = with("variants: {matches: [21, 25]}\n");
+        let set = load(&per_student, nim).expect("loads");
+        assert_eq!(set.variants.len(), 2);
+        assert!(
+            set.variant_info.is_none(),
+            "the handout's game until a student is named"
+        );
+        let error = for_student(&per_student, &set, "alice", None).expect_err("no seed");
+        assert!(
+            error.message.contains("needs a course seed"),
+            "{}",
+            error.message
+        );
+        let alice = for_student(&per_student, &set, "alice", Some(7)).expect("alice");
+        assert_eq!(alice.cases[0].reference_args, ["--matches", "25"]);
+        let info = alice.variant_info.expect("alice's variant");
+        assert_eq!(
+            (info.number, info.of, info.seed),
+            (Some(2), Some(2), Some(7))
+        );
+        assert_eq!(info.references, "recorded");
+        let bob = for_student(&per_student, &set, "bob", Some(7)).expect("bob");
+        assert!(bob.cases[0].reference_args.is_empty());
+        assert_eq!(bob.variant_info.expect("bob's").label, "handout");
+
+        let bad = load(&with("parameters: {size: 15}\n"), nim).expect_err("no size");
+        assert!(
+            bad.message.contains("nim has no parameter 'size'"),
+            "{}",
+            bad.message
         );
     }
 

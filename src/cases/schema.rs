@@ -60,6 +60,14 @@ pub struct AssignmentFile {
     /// `GRADE_COURSE_SEED` environment variable overrides it).
     #[serde(default)]
     pub seed: Option<u64>,
+    /// The course's values of the numbers the handout invites changing (`matches: 25`);
+    /// the cases' stored reference transcripts are recorded with them (docs/variants.md).
+    #[serde(default)]
+    pub parameters: BTreeMap<String, serde_yaml::Value>,
+    /// Per-student variants: a list of parameter values, or values per parameter; each
+    /// student gets one, picked by a stable hash of the course seed and their name.
+    #[serde(default)]
+    pub variants: Option<serde_yaml::Value>,
 }
 
 /// A requirement's setting in assignment.yaml: its points, or `false` to switch it off.

@@ -542,7 +542,7 @@ mod tests {
         // 1 (10 → 9). The student's third move is 3 instead: 2 of 3 moves match before the
         // first difference, so the check earns 2/3 of its 9 points = 6.
         let reference = record(
-            &Setup::new(crate::assignments::nim::game::NewGame),
+            &Setup::new(crate::assignments::nim::game::NewGame::HANDOUT),
             &["y", "3", "2", "3"],
         );
         let mut seen = 0;
@@ -617,7 +617,7 @@ mod tests {
     fn without_a_game_the_other_checks_earn_nothing() {
         // Player first, taking 3: the reference shows "Player Turn" after "y" and asks again.
         let reference = record(
-            &Setup::new(crate::assignments::nim::game::NewGame),
+            &Setup::new(crate::assignments::nim::game::NewGame::HANDOUT),
             &["y", "3"],
         );
         let game = Check {
@@ -711,7 +711,10 @@ mod tests {
                 kind: CheckKind::Exit { code: false },
             },
         ];
-        let reference = record(&Setup::new(crate::assignments::nim::game::NewGame), &["3"]);
+        let reference = record(
+            &Setup::new(crate::assignments::nim::game::NewGame::HANDOUT),
+            &["3"],
+        );
         let mut t = Transcript::new();
         t.push_input("3");
         let run = StudentRun {

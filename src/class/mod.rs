@@ -170,6 +170,8 @@ pub struct Row {
     pub parts: BTreeMap<String, f64>,
     /// Timeouts, limits and crashes, in a few words.
     pub notes: String,
+    /// The variant the student was graded against (`matches=25`); empty for the handout's.
+    pub variant: String,
 }
 
 fn row_of(student: &str, result: &GradeResult) -> Row {
@@ -206,6 +208,10 @@ fn row_of(student: &str, result: &GradeResult) -> Row {
             .map(|p| (p.column(), p.score))
             .collect(),
         notes: report::escape::visible(&notes.join("; ")),
+        variant: result
+            .variant
+            .as_ref()
+            .map_or_else(String::new, |v| report::escape::visible(&v.label)),
     }
 }
 
@@ -268,6 +274,9 @@ const LEADING: [&str; 6] = [
     "status",
 ];
 
+/// The gradebook column, before `notes`, of each student's variant (when a course has any).
+const VARIANT: &str = "variant";
+
 /// Writes `rows` as `gradebook.csv`: the student, the total, its percentage and status, one
 /// column per part of the total (`columns`, see [`columns`]), and notes.
 pub fn write_gradebook(path: &Path, columns: &[String], rows: &[Row]) -> anyhow::Result<()> {
@@ -275,6 +284,11 @@ pub fn write_gradebook(path: &Path, columns: &[String], rows: &[Row]) -> anyhow:
         csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
     let mut header: Vec<String> = LEADING.iter().map(|c| c.to_string()).collect();
     header.extend(columns.iter().map(|c| text_cell(c)));
+    // A course with variants has a column saying each student's; others keep the layout.
+    let variants = rows.iter().any(|r| !r.variant.is_empty());
+    if variants {
+        header.push(VARIANT.to_string());
+    }
     header.push("notes".to_string());
     writer.write_record(&header)?;
     let number = |v: Option<f64>| v.map_or(String::new(), report::points);
@@ -295,6 +309,9 @@ pub fn write_gradebook(path: &Path, columns: &[String], rows: &[Row]) -> anyhow:
             text_cell(&row.status),
         ];
         record.extend(columns.iter().map(|c| number(row.parts.get(c).copied())));
+        if variants {
+            record.push(text_cell(&row.variant));
+        }
         record.push(text_cell(&row.notes));
         writer.write_record(&record)?;
     }
@@ -321,7 +338,9 @@ pub fn read_gradebook(path: &Path) -> anyhow::Result<(Vec<String>, Vec<Row>)> {
     {
         bail!("{}: not a gradebook written by this grade", path.display());
     }
-    let columns: Vec<String> = header[first..header.len() - 1]
+    let variant_column = (header.len() >= first + 2 && header[header.len() - 2] == VARIANT)
+        .then(|| header.len() - 2);
+    let columns: Vec<String> = header[first..variant_column.unwrap_or(header.len() - 1)]
         .iter()
         .map(|c| read_text_cell(c))
         .collect();
@@ -342,6 +361,7 @@ pub fn read_gradebook(path: &Path) -> anyhow::Result<(Vec<String>, Vec<Row>)> {
                 .filter_map(|(i, c)| number(first + i).map(|v| (c.clone(), v)))
                 .collect(),
             notes: get(header.len() - 1),
+            variant: variant_column.map(get).unwrap_or_default(),
         });
     }
     Ok((columns, rows))
@@ -511,6 +531,10 @@ fn resumed(
             status: stored["class_status"].as_str()?.to_string(),
             parts,
             notes: stored["class_notes"].as_str().unwrap_or("").to_string(),
+            variant: stored["variant"]["label"]
+                .as_str()
+                .unwrap_or("")
+                .to_string(),
         })
     })();
     match row {
@@ -550,6 +574,22 @@ fn store(
     Ok(())
 }
 
+/// What grading a whole class adds to [`GradeOptions`]: where the reports go and which
+/// students this run covers. Kept apart so that grading one submission knows nothing of classes.
+#[derive(Debug, Default, Clone)]
+pub struct ClassOptions {
+    /// Write one report per submission into this directory (named after the student), plus
+    /// gradebook.csv; a re-run skips students whose result is still valid.
+    pub output_dir: Option<PathBuf>,
+    /// Grade again the students whose stored result in `output_dir` is still valid.
+    pub force: bool,
+    /// Grade only this part of the class (a stable split by student name).
+    pub shard: Option<Shard>,
+    /// Grading a class into `output_dir`: show what would change (`changes.csv`) without
+    /// writing anything.
+    pub dry_run: bool,
+}
+
 /// The note a student's row and progress line carry when a stored result did not verify.
 const UNVERIFIED: &str = "the stored result did not verify (edited?), so it was graded again";
 
@@ -562,18 +602,19 @@ pub fn grade_class(
     set: &CaseSet,
     cases_digest: u64,
     options: &GradeOptions,
+    class: &ClassOptions,
+    cases_for: &dyn Fn(&str) -> anyhow::Result<CaseSet>,
 ) -> anyhow::Result<u8> {
-    if options.output_dir.is_none() && options.format != Format::Text {
+    if class.output_dir.is_none() && options.format != Format::Text {
         bail!("grading several submissions with --format other than text needs --output-dir DIR");
     }
     // What identifies a grading for resumption: neither who reads it nor a dry run.
     let keyed = GradeOptions {
         audience: report::audience::Audience::Student,
-        dry_run: false,
         ..options.clone()
     };
     // Where reports go: nowhere on a dry run.
-    let output_dir = options.output_dir.as_ref().filter(|_| !options.dry_run);
+    let output_dir = class.output_dir.as_ref().filter(|_| !class.dry_run);
     if let Some(dir) = output_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
@@ -581,7 +622,7 @@ pub fn grade_class(
     let chosen: Vec<(&PathBuf, &String)> = submissions
         .iter()
         .zip(&names)
-        .filter(|(_, name)| options.shard.is_none_or(|s| s.holds(name)))
+        .filter(|(_, name)| class.shard.is_none_or(|s| s.holds(name)))
         .collect();
     let selected = grade::select_cases(set, options)?;
     let columns = columns(set, &selected);
@@ -592,9 +633,9 @@ pub fn grade_class(
         .collect();
     let progress = Progress::new(chosen.len());
     // The key stored results are sealed with, kept where neither runs nor students reach.
-    let seal = options.output_dir.as_ref().and_then(|_| SealKey::grader());
+    let seal = class.output_dir.as_ref().and_then(|_| SealKey::grader());
     // The earlier run, read before anything is graded over it.
-    let before = match &options.output_dir {
+    let before = match &class.output_dir {
         // An earlier gradebook this grader cannot read is no reason not to grade.
         Some(dir) => changes::before(dir, seal.as_ref()).unwrap_or_else(|error| {
             eprintln!(
@@ -625,13 +666,13 @@ pub fn grade_class(
             }
             break;
         }
-        let key = options
+        let key = class
             .output_dir
             .as_ref()
-            .filter(|_| !options.force)
+            .filter(|_| !class.force)
             .and_then(|_| resume_key(submission, cases_digest, &keyed));
         let mut unverified = false;
-        if let (Some(dir), Some(key)) = (&options.output_dir, &key) {
+        if let (Some(dir), Some(key)) = (&class.output_dir, &key) {
             match resumed(dir, student, key, seal.as_ref()) {
                 (Stored::Kept(row), result) => {
                     // Unchanged by construction: the earlier snapshot stands.
@@ -661,7 +702,13 @@ pub fn grade_class(
                 (Stored::Missing, _) => {}
             }
         }
-        let row = match grade::grade(submission, set, options) {
+        // Each student's variant (the same cases for all when the course has none).
+        let graded = if set.variants.is_empty() {
+            grade::grade(submission, set, options)
+        } else {
+            cases_for(student).and_then(|own| grade::grade(submission, &own, options))
+        };
+        let row = match graded {
             Ok(result) => {
                 let shown = report::for_students(&result);
                 let row = row_of(student, &shown);
@@ -694,7 +741,7 @@ pub fn grade_class(
                             store(dir, student, &key, seal.as_ref(), &result, &row, digests)?;
                         }
                     }
-                    None if options.dry_run => {}
+                    None if class.dry_run => {}
                     None => {
                         report::audience::write_for(
                             &result,
@@ -705,11 +752,11 @@ pub fn grade_class(
                         println!();
                     }
                 }
-                if !options.dry_run {
+                if !class.dry_run {
                     crate::report::github::publish(
                         &result,
                         crate::report::github::Audience::Class,
-                        options.output_dir.is_none(),
+                        class.output_dir.is_none(),
                     )?;
                 }
                 all_full &= result.full_marks();
@@ -770,7 +817,7 @@ pub fn grade_class(
     // Over an earlier run: what changed, for everyone this run covers (a shard compares only
     // its own students).
     let changes = before.map(|mut before| {
-        if options.shard.is_some() {
+        if class.shard.is_some() {
             before.students.retain(|s, _| after.contains_key(s));
         }
         for row in &rows {
@@ -826,7 +873,7 @@ pub fn grade_class(
     }
     if let Some(changes) = &changes {
         summary.push_str(&changes::text(changes));
-        if options.dry_run {
+        if class.dry_run {
             summary.push_str("(dry run: nothing was written)\n");
         }
     }
@@ -925,6 +972,8 @@ mod tests {
                 .into_iter()
                 .collect(),
             notes: "b: timed out, \"quoted\"".into(),
+            // A course with variants: each row says its student's (the column reads back).
+            variant: format!("matches={}", 20 + score as u32),
         };
         let one = dir.path().join("one");
         let two = dir.path().join("two");
@@ -961,6 +1010,7 @@ mod tests {
             status: "@SUM(A1)".into(),
             parts: [("-case".to_string(), 2.5)].into_iter().collect(),
             notes: "\tx".into(),
+            variant: String::new(),
         };
         write_gradebook(&path, &cases, std::slice::from_ref(&row)).expect("write");
         let text = std::fs::read_to_string(&path).expect("read");

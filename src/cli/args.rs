@@ -211,8 +211,14 @@ pub enum Command {
         collect BOARD_FILE                       the board file, rows of digits separated by spaces\n  \
         silver_dollar [--seed N]                 a random strip drawn from seed N (default: a fresh seed, printed on stderr)\n  \
         silver_dollar --board \"_ _ 0 _ 1\"        a given strip: _ empty, coins numbered from 0\n  \
-        connect6 [--size N]                      an N×N board (default 19)\n\n\
-        Examples:\n  grade play nim\n  grade play collect board.txt\n  grade play silver_dollar --seed 7"
+        connect6 [--size N]                      an N×N board (default 19)\n  \
+        nim [--matches N]                        N matches a round (default 21)\n\n\
+        A variant (docs/variants.md):\n  \
+        --variant NAME=VALUE                     e.g. --variant matches=25\n  \
+        --student NAME --cases DIR               the variant the course's DIR gives NAME\n  \
+        --course-seed N                          the course seed, when DIR does not hold it\n\n\
+        Examples:\n  grade play nim\n  grade play collect board.txt\n  grade play silver_dollar --seed 7\n  \
+        grade play nim --student alice --cases course/"
     )]
     Play {
         /// The assignment to play.
@@ -434,6 +440,16 @@ pub struct GradeOptionArgs {
     /// `seed` of the cases' assignment.yaml, else none): the same for the whole class.
     #[arg(long, value_name = "N")]
     pub course_seed: Option<u64>,
+
+    /// The student this submission is from, for a per-student variant (`variants:` in the
+    /// cases' assignment.yaml); default: the submission's folder or file name.
+    #[arg(long, value_name = "NAME")]
+    pub student: Option<String>,
+
+    /// Grade against this variant (`matches=25`, `size=15`, `handout`) instead of the
+    /// course's or the student's (docs/variants.md).
+    #[arg(long, value_name = "NAME=VALUE,...")]
+    pub variant: Option<String>,
 }
 
 impl From<&GradeOptionArgs> for GradeOptions {
@@ -443,9 +459,6 @@ impl From<&GradeOptionArgs> for GradeOptions {
             case_filter: args.case_filter.clone(),
             format: args.format,
             output: args.output.clone(),
-            output_dir: args.output_dir.clone(),
-            force: args.force,
-            shard: args.shard,
             strict: args.strict,
             terminal: args.terminal,
             main: args.main.clone(),
@@ -455,10 +468,20 @@ impl From<&GradeOptionArgs> for GradeOptions {
             jobs: args.jobs,
             no_cache: args.no_cache,
             audience: args.audience,
-            dry_run: args.dry_run,
             explore_budget: args.explore_budget,
             no_explore: args.no_explore,
             course_seed: args.course_seed,
+        }
+    }
+}
+
+impl From<&GradeOptionArgs> for crate::class::ClassOptions {
+    fn from(args: &GradeOptionArgs) -> crate::class::ClassOptions {
+        crate::class::ClassOptions {
+            output_dir: args.output_dir.clone(),
+            force: args.force,
+            shard: args.shard,
+            dry_run: args.dry_run,
         }
     }
 }

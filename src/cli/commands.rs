@@ -14,7 +14,8 @@ use crate::games;
 
 /// `grade play`: the reference game on this terminal.
 pub fn play(assignment: Assignment, game_args: &[String]) -> anyhow::Result<u8> {
-    let (setup, note) = assignment.play_setup(game_args, Path::new("."))?;
+    let game_args = variant_game_args(assignment, game_args)?;
+    let (setup, note) = assignment.play_setup(&game_args, Path::new("."))?;
     if let Some(note) = note {
         eprintln!("grade: {note}");
     }
@@ -22,6 +23,71 @@ pub fn play(assignment: Assignment, game_args: &[String]) -> anyhow::Result<u8> 
     let mut console = TerminalConsole::new(stdin.lock(), std::io::stdout().lock());
     games::play(&setup, &mut console);
     Ok(0)
+}
+
+/// The options `grade play` takes besides game arguments, for playing a variant
+/// (docs/variants.md): `--variant matches=25`, or `--student NAME` with the course's
+/// `--cases DIR` (and `--course-seed N` when the seed is not in its assignment.yaml).
+#[derive(Default)]
+struct PlayVariant {
+    cases: Option<std::path::PathBuf>,
+    student: Option<String>,
+    variant: Option<String>,
+    course_seed: Option<u64>,
+}
+
+/// The game arguments `grade play` passes to the reference: the variant's (as the
+/// student's cases play it, said on standard error) followed by the other arguments.
+fn variant_game_args(assignment: Assignment, args: &[String]) -> anyhow::Result<Vec<String>> {
+    let mut asked = PlayVariant::default();
+    let mut rest = Vec::new();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let mut value = |flag: &str| {
+            args.next()
+                .cloned()
+                .ok_or_else(|| anyhow!("{flag} needs a value"))
+        };
+        match arg.as_str() {
+            "--cases" => asked.cases = Some(value("--cases")?.into()),
+            "--student" => asked.student = Some(value("--student")?),
+            "--variant" => asked.variant = Some(value("--variant")?),
+            "--course-seed" => {
+                let text = value("--course-seed")?;
+                asked.course_seed =
+                    Some(text.parse().map_err(|_| {
+                        anyhow!("--course-seed needs a whole number, got '{text}'")
+                    })?);
+            }
+            _ => rest.push(arg.clone()),
+        }
+    }
+    if asked.cases.is_none() && asked.student.is_none() && asked.variant.is_none() {
+        return Ok(rest);
+    }
+    let tree = CaseTree::open(asked.cases.as_deref())?;
+    let set = cases::load(&tree, assignment)?;
+    let choice = super::grade::VariantChoice {
+        student: asked.student.clone(),
+        variant: asked.variant.clone(),
+    };
+    let seed = asked
+        .course_seed
+        .or(crate::explore::course_seed_from_env()?);
+    let student = asked.student.as_deref().unwrap_or("");
+    if asked.variant.is_none() && asked.student.is_none() && !set.variants.is_empty() {
+        bail!(
+            "{assignment}: the course gives each student a variant; say whose with --student NAME"
+        );
+    }
+    let chosen = super::grade::cases_for(&tree, &set, student, &choice, seed)?;
+    match &chosen.variant_info {
+        Some(info) => eprintln!("grade: playing {assignment}, {}", info.describe()),
+        None => eprintln!("grade: playing {assignment} as the handout has it"),
+    }
+    let mut game_args = chosen.variant.reference_args(assignment, &[]);
+    game_args.extend(rest);
+    Ok(game_args)
 }
 
 /// `grade record`: the canonical transcript of the reference on scripted input.
@@ -263,6 +329,14 @@ pub fn bless(assignment: Option<Assignment>, root: &Path) -> anyhow::Result<u8> 
             println!(
                 "note: {} has no case any more; remove it",
                 tree.display(&orphan)
+            );
+        }
+        if !set.short_scripts.is_empty() {
+            println!(
+                "note: with {} the input of these {assignment} cases ends before the game does, \
+                 so their endings are not tested (rewrite them for it): {}",
+                set.variant.label(assignment),
+                set.short_scripts.join(", ")
             );
         }
     }

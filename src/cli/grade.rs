@@ -5,9 +5,47 @@ use std::path::PathBuf;
 
 use crate::assignments::Assignment;
 use crate::cases::{self, CaseTree};
+use crate::class::ClassOptions;
 use crate::grade::{grade, sandbox_layers, GradeOptions};
 use crate::report;
 use crate::run;
+
+/// Which variant to grade against, when not the course's (docs/variants.md).
+#[derive(Debug, Default, Clone)]
+pub struct VariantChoice {
+    /// The student name a per-student variant is picked for (default: the submission's).
+    pub student: Option<String>,
+    /// An explicit variant (`matches=25`), over any pick.
+    pub variant: Option<String>,
+}
+
+impl From<&super::args::GradeOptionArgs> for VariantChoice {
+    fn from(args: &super::args::GradeOptionArgs) -> VariantChoice {
+        VariantChoice {
+            student: args.student.clone(),
+            variant: args.variant.clone(),
+        }
+    }
+}
+
+/// The cases one student is graded on: the variant asked for, else the student's pick
+/// (`variants:`), else the course's.
+pub fn cases_for(
+    tree: &CaseTree,
+    set: &cases::CaseSet,
+    student: &str,
+    choice: &VariantChoice,
+    course_seed: Option<u64>,
+) -> anyhow::Result<cases::CaseSet> {
+    Ok(match &choice.variant {
+        Some(text) => {
+            let variant = crate::variants::Variant::parse(set.assignment, text)
+                .map_err(|e| anyhow::anyhow!("--variant {text}: {e}"))?;
+            cases::with_variant(tree, set, &variant, "asked")?
+        }
+        None => cases::for_student(tree, set, student, course_seed)?,
+    })
+}
 
 /// Grades each submission and writes the reports; returns the process exit status
 /// (0 every case of every submission earned full marks, 1 some lost points, 2 an error).
@@ -15,6 +53,8 @@ pub fn grade_command(
     submissions: &[PathBuf],
     assignment: Assignment,
     options: &GradeOptions,
+    class: &ClassOptions,
+    choice: &VariantChoice,
 ) -> anyhow::Result<u8> {
     if options.require_sandbox {
         let missing: Vec<String> = sandbox_layers()
@@ -36,6 +76,11 @@ pub fn grade_command(
         run::sandbox::protect(root);
     }
     let set = cases::load(&tree, assignment)?;
+    // An asked-for variant is the whole run's, for one student or a class.
+    let set = match &choice.variant {
+        Some(_) => cases_for(&tree, &set, "", choice, options.course_seed)?,
+        None => set,
+    };
     // A class handed in as one folder is graded as the class it is, never as one student's file.
     let class_folders = match submissions {
         [folder] => crate::submission::class_folder::student_folders(folder),
@@ -51,8 +96,15 @@ pub fn grade_command(
         );
     }
     let submissions = class_folders.as_deref().unwrap_or(submissions);
+    if choice.student.is_some() && submissions.len() > 1 {
+        anyhow::bail!("--student names one student; grade their submission alone");
+    }
     if let [submission] = submissions {
-        if options.output_dir.is_none() && options.shard.is_none() {
+        if class.output_dir.is_none() && class.shard.is_none() {
+            let student = choice.student.clone().unwrap_or_else(|| {
+                crate::class::student_names(std::slice::from_ref(submission)).remove(0)
+            });
+            let set = cases_for(&tree, &set, &student, choice, options.course_seed)?;
             let result = match grade(submission, &set, options) {
                 Ok(result) => result,
                 // Not the student's doing: no score at all, and the reason (exit status 2).
@@ -87,5 +139,7 @@ pub fn grade_command(
                 crate::keys::stable_hash(p.as_bytes(), hash),
             )
         });
-    crate::class::grade_class(submissions, &set, digest, options)
+    crate::class::grade_class(submissions, &set, digest, options, class, &|student| {
+        cases_for(&tree, &set, student, choice, options.course_seed)
+    })
 }

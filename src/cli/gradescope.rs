@@ -104,6 +104,10 @@ pub fn run(args: &GradescopeRun) -> anyhow::Result<u8> {
             crate::run::sandbox::protect(root);
         }
         let set = cases::load(&tree, args.assignment)?;
+        if !set.variants.is_empty() {
+            // Gradescope's upload carries no student name here: a pick would be a guess.
+            anyhow::bail!("{}", per_student_variants_on_gradescope(args.assignment));
+        }
         let submission = upload(&args.submission)?;
         let options = GradeOptions {
             format: Format::Gradescope,
@@ -322,7 +326,10 @@ pub fn package(package: &Package) -> anyhow::Result<u8> {
     );
     if let Some(dir) = cases {
         // Fail now, not on Gradescope, if the cases do not load.
-        cases::load(&CaseTree::from_dir(dir)?, assignment)?;
+        let set = cases::load(&CaseTree::from_dir(dir)?, assignment)?;
+        if !set.variants.is_empty() {
+            anyhow::bail!("{}", per_student_variants_on_gradescope(assignment));
+        }
     }
     let cases_arg = if cases.is_some() {
         " --cases \"$AUTOGRADER/source/cases\""
@@ -390,6 +397,15 @@ pub fn package(package: &Package) -> anyhow::Result<u8> {
     zip.finish()?;
     println!("wrote {}", output.display());
     Ok(0)
+}
+
+/// Why a course with per-student variants is not graded on Gradescope (docs/variants.md).
+fn per_student_variants_on_gradescope(assignment: crate::assignments::Assignment) -> String {
+    format!(
+        "{assignment}: per-student variants (variants:) cannot be picked on Gradescope, which \
+         does not tell the autograder who submitted; give the course one variant \
+         (parameters:) or grade the class with `grade class/*/ --output-dir DIR`"
+    )
 }
 
 #[cfg(test)]

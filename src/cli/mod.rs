@@ -77,6 +77,7 @@ fn explore(args: &ExploreArgs) -> anyhow::Result<u8> {
         progress: !json && std::io::stderr().is_terminal(),
         shrink_time: crate::explore::parse_duration(&args.shrink_time)?,
         play_all: false,
+        setup: None,
     };
     let exploration = crate::explore::explore(&args.submission, args.assignment, &options)?;
     let saved = match &args.save_case {
@@ -227,7 +228,15 @@ fn dispatch(cli: Cli) -> ExitCode {
                 match crate::explore::course_seed_from_env() {
                     Ok(seed) => {
                         options.course_seed = options.course_seed.or(seed);
-                        grade::grade_command(&cli.grade.submissions, assignment, &options)
+                        let class = crate::class::ClassOptions::from(&cli.grade.options);
+                        let choice = grade::VariantChoice::from(&cli.grade.options);
+                        grade::grade_command(
+                            &cli.grade.submissions,
+                            assignment,
+                            &options,
+                            &class,
+                            &choice,
+                        )
                     }
                     Err(error) => Err(error),
                 }

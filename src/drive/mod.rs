@@ -165,12 +165,15 @@ mod tests {
     fn a_script_drives_the_reference_like_recording_does() {
         let lines: Vec<String> = ["3", "2", "1"].iter().map(|s| s.to_string()).collect();
         let driven = record_driven(
-            &Setup::new(crate::assignments::nim::game::NewGame),
+            &Setup::new(crate::assignments::nim::game::NewGame::HANDOUT),
             &mut Script::new(&lines),
         );
         assert_eq!(
             driven,
-            games::record(&Setup::new(crate::assignments::nim::game::NewGame), &lines)
+            games::record(
+                &Setup::new(crate::assignments::nim::game::NewGame::HANDOUT),
+                &lines
+            )
         );
     }
 }

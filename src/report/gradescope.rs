@@ -123,6 +123,9 @@ impl Exporter for GradescopeExporter {
             passed,
             result.cases.len()
         );
+        if let Some(variant) = &result.variant {
+            output.push_str(&format!("\nVariant: {}", variant.describe()));
+        }
         for note in &result.notes {
             output.push_str(&format!("\nNote: {note}"));
         }

@@ -73,6 +73,16 @@ impl Exporter for HtmlExporter {
             escape(&result.submission),
             points_of(result.score, result.max_score)
         );
+        if let Some(variant) = &result.variant {
+            let _ = writeln!(
+                body,
+                "<p id=\"variant\">Variant: {}</p>",
+                escape(&variant.describe())
+            );
+            for note in &variant.notes {
+                let _ = writeln!(body, "<p>{}</p>", escape(note));
+            }
+        }
         if let Some(warning) = super::sandbox_warning(&result) {
             let _ = writeln!(body, "<p class=\"fail\">{}</p>", escape(&warning));
         }

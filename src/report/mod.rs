@@ -401,6 +401,7 @@ pub(crate) mod tests {
             requirements: Vec::new(),
             warnings: String::new(),
             rubric: Vec::new(),
+            variant: None,
         }
     }
 

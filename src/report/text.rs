@@ -80,6 +80,12 @@ fn render(result: &GradeResult, style: Style) -> String {
         "{}",
         style.bold(&format!("{}: {}", result.assignment, result.submission))
     );
+    if let Some(variant) = &result.variant {
+        let _ = writeln!(out, "Variant: {}", variant.describe());
+        for note in &variant.notes {
+            let _ = writeln!(out, "  {note}");
+        }
+    }
     if let Some(warning) = super::sandbox_warning(result) {
         let _ = writeln!(out, "{}", style.red(&style.bold(&warning)));
     }

@@ -29,4 +29,5 @@ pub const DEF: AssignmentDef = AssignmentDef {
     driver: None,
     requirements: &[],
     resize: None,
+    parameters: &[],
 };

@@ -7,7 +7,7 @@ pub mod requirements;
 pub mod resize;
 
 use crate::analyze::SourceLanguage;
-use crate::assignments::{Assignment, AssignmentDef, Explore, Generator, Resize};
+use crate::assignments::{Assignment, AssignmentDef, Explore, Generator, Parameter, Resize};
 use crate::games::Setup;
 
 /// Connect6's registration line in [`crate::assignments::ASSIGNMENTS`].
@@ -35,4 +35,13 @@ pub const DEF: AssignmentDef = AssignmentDef {
         size_of_args: |args| game::size_from_args(args).ok(),
         edit: resize::board_size,
     }),
+    parameters: &[Parameter {
+        name: "size",
+        about: "the board's side N (an N*N board)",
+        handout: game::DEFAULT_SIZE as u32,
+        min: 1,
+        max: game::MAX_SIZE as u32,
+        flag: "--size",
+        handout_requirements: &["board-size-constant"],
+    }],
 };

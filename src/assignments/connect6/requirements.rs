@@ -295,6 +295,12 @@ pub struct SizeConstant {
 /// The constants whose value is the handout's board size, 19: `const int N = 19;`,
 /// `constexpr int N = 19;`, `#define N 19`, `enum { N = 19 }`.
 pub fn size_constants(program: &Program) -> Vec<SizeConstant> {
+    size_constants_of(program, HANDOUT_SIZE)
+}
+
+/// The constants whose value is `size` (a course's variant may give the board another N),
+/// in the forms [`size_constants`] reads.
+pub fn size_constants_of(program: &Program, size: &str) -> Vec<SizeConstant> {
     let mut found = Vec::new();
     for (file, declaration, name) in globals(program) {
         if !is_const(file, declaration) {
@@ -312,7 +318,7 @@ pub fn size_constants(program: &Program) -> Vec<SizeConstant> {
                 }
             });
         if let Some(value) =
-            value.filter(|v| v.kind() == "number_literal" && file.text_of(*v) == HANDOUT_SIZE)
+            value.filter(|v| v.kind() == "number_literal" && file.text_of(*v) == size)
         {
             found.push(SizeConstant {
                 file: file.path.clone(),
@@ -332,13 +338,13 @@ pub fn size_constants(program: &Program) -> Vec<SizeConstant> {
         // The macro's text may carry a comment: `#define N 19  // board size`.
         let text = file.text_of(value);
         let code = text[..text.find("//").or(text.find("/*")).unwrap_or(text.len())].trim();
-        if code == HANDOUT_SIZE {
-            let start = value.start_byte() + file.text_of(value).find(HANDOUT_SIZE).unwrap_or(0);
+        if code == size {
+            let start = value.start_byte() + file.text_of(value).find(size).unwrap_or(0);
             found.push(SizeConstant {
                 file: file.path.clone(),
                 name: file.text_of(name).to_string(),
                 line: SourceFile::line_of(define),
-                value: start..start + HANDOUT_SIZE.len(),
+                value: start..start + size.len(),
             });
         }
     }
@@ -349,7 +355,7 @@ pub fn size_constants(program: &Program) -> Vec<SizeConstant> {
         ) else {
             continue;
         };
-        if value.kind() == "number_literal" && file.text_of(value) == HANDOUT_SIZE {
+        if value.kind() == "number_literal" && file.text_of(value) == size {
             found.push(SizeConstant {
                 file: file.path.clone(),
                 name: file.text_of(name).to_string(),

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::requirements::{size_constants, SizeConstant};
+use super::requirements::{size_constants_of, SizeConstant};
 use crate::analyze::{descendants, Program, SourceFile, SourceLanguage};
 
 use crate::assignments::Resized;
@@ -72,9 +72,11 @@ fn other_constants(program: &Program, size: &str) -> Vec<SizeConstant> {
     found
 }
 
-/// The edit that sets the submission's single board-size constant (19, the handout's N) to
-/// `size`, or why there is none: no source, no such constant, or several.
-pub fn board_size(submission: &Path, size: usize) -> Result<Resized, String> {
+/// The edit that sets the submission's single board-size constant (`from`: 19, the handout's
+/// N, or a course's variant) to `size`, or why there is none: no source, no such constant, or
+/// several.
+pub fn board_size(submission: &Path, from: usize, size: usize) -> Result<Resized, String> {
+    let from_text = from.to_string();
     let program = Program::load(submission);
     if let Some(file) = program.too_deep() {
         return Err(format!("{} is nested too deeply to be analysed", file.path));
@@ -83,16 +85,16 @@ pub fn board_size(submission: &Path, size: usize) -> Result<Resized, String> {
         None => {
             return Err("the submission has no C, C++, Java or Python source to rebuild".into())
         }
-        Some(SourceLanguage::C | SourceLanguage::Cpp) => size_constants(&program),
-        Some(_) => other_constants(&program, "19"),
+        Some(SourceLanguage::C | SourceLanguage::Cpp) => size_constants_of(&program, &from_text),
+        Some(_) => other_constants(&program, &from_text),
     };
     let constant = match constants.as_slice() {
-        [] => return Err("no constant holds the board size 19, so the board cannot be resized by changing one variable".into()),
+        [] => return Err(format!("no constant holds the board size {from}, so the board cannot be resized by changing one variable")),
         [one] => one,
         several => {
             let names: Vec<String> = several.iter().map(|c| format!("`{}` ({}:{})", c.name, c.file, c.line)).collect();
             return Err(format!(
-                "{} constants equal 19 ({}): the board size is not a single variable",
+                "{} constants equal {from} ({}): the board size is not a single variable",
                 several.len(),
                 names.join(", ")
             ));
@@ -109,7 +111,7 @@ pub fn board_size(submission: &Path, size: usize) -> Result<Resized, String> {
         file: constant.file.clone(),
         text,
         change: format!(
-            "`{} = 19` at {}:{} set to {size}",
+            "`{} = {from}` at {}:{} set to {size}",
             constant.name, constant.file, constant.line
         ),
     })
@@ -123,7 +125,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join(name);
         std::fs::write(&path, text).expect("write");
-        board_size(&path, 10)
+        board_size(&path, 19, 10)
     }
 
     #[test]

@@ -30,4 +30,5 @@ pub const DEF: AssignmentDef = AssignmentDef {
     driver: None,
     requirements: requirements::REQUIREMENTS,
     resize: None,
+    parameters: &[],
 };

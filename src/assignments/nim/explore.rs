@@ -31,7 +31,7 @@ pub const RULES: &[&str] = &[
 /// (refused; whether a program calls them too large or not a number is its own choice).
 /// "long" games replay up to five rounds.
 pub fn generate(rng: &mut Rng, mode: &'static str) -> Option<Game> {
-    let setup = Setup::new(nim::NewGame);
+    let setup = Setup::new(nim::NewGame::HANDOUT);
     let mut lines: Vec<String> = Vec::new();
     let mut rounds = 0;
     let (replays, replay_percent) = if mode == "long" { (5, 90) } else { (3, 40) };

@@ -1,4 +1,5 @@
-//! Nim with 21 matches against the computer (CS 135 Assignment 4).
+//! Nim with 21 matches against the computer (CS 135 Assignment 4), or another count a
+//! course sets (`--matches N`, docs/variants.md): the computer's table works for any count.
 //!
 //! The player who removes the last match loses; the game stops as soon as one match is left,
 //! and the player whose turn it would be loses. The computer plays the handout's strategy
@@ -6,9 +7,12 @@
 //! blank-line layout.
 
 use crate::console::Console;
+use crate::games::SetupError;
 
-/// Matches on the table at the start of every round.
+/// Matches on the table at the start of every round, as the handout has it.
 pub const START_MATCHES: u32 = 21;
+/// The most matches a variant may start with (a pile a terminal still shows on one line).
+pub const MAX_MATCHES: u32 = 200;
 
 /// The line explaining the game, shown once per program run (not on replays).
 pub const INTRO: &str = "The game of Nim. The player to remove the last match loses.";
@@ -71,10 +75,10 @@ pub struct Nim {
 }
 
 impl Nim {
-    /// A fresh round of 21 matches with `first` to move.
-    pub fn new(first: Turn) -> Nim {
+    /// A fresh round of `matches` matches (the handout's 21) with `first` to move.
+    pub fn new(matches: u32, first: Turn) -> Nim {
         Nim {
-            matches: START_MATCHES,
+            matches,
             turn: first,
         }
     }
@@ -193,8 +197,8 @@ fn ask_move(console: &mut dyn Console) -> Option<u32> {
 }
 
 /// Plays one round to its end; `None` at end of input.
-fn play_round(console: &mut dyn Console, first: Turn) -> Option<()> {
-    let mut nim = Nim::new(first);
+fn play_round(console: &mut dyn Console, matches: u32, first: Turn) -> Option<()> {
+    let mut nim = Nim::new(matches, first);
     loop {
         console.write(&format!(
             "{}{}\n",
@@ -220,12 +224,12 @@ fn play_round(console: &mut dyn Console, first: Turn) -> Option<()> {
     }
 }
 
-/// Plays Nim (with replays) until the player declines or input ends.
-pub fn play(console: &mut dyn Console) {
-    let _ = play_session(console);
+/// Plays Nim from `matches` matches (with replays) until the player declines or input ends.
+pub fn play(console: &mut dyn Console, matches: u32) {
+    let _ = play_session(console, matches);
 }
 
-fn play_session(console: &mut dyn Console) -> Option<()> {
+fn play_session(console: &mut dyn Console, matches: u32) -> Option<()> {
     console.write(&format!("{INTRO}\n\n"));
     loop {
         let player_first = ask_yes_no(console, GO_FIRST)?;
@@ -235,7 +239,7 @@ fn play_session(console: &mut dyn Console) -> Option<()> {
         } else {
             Turn::Computer
         };
-        play_round(console, first)?;
+        play_round(console, matches, first)?;
         if !ask_yes_no(console, PLAY_AGAIN)? {
             return Some(());
         }
@@ -243,11 +247,40 @@ fn play_session(console: &mut dyn Console) -> Option<()> {
     }
 }
 
-/// Nim always starts at 21 matches: a new game takes no arguments.
+/// A new game: how many matches every round starts with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NewGame;
+pub struct NewGame {
+    /// Matches at the start of every round (the handout's 21 unless a course changes it).
+    pub matches: u32,
+}
 
-crate::reference_game!(NewGame, |_game, console| play(console));
+impl NewGame {
+    /// The handout's game: 21 matches.
+    pub const HANDOUT: NewGame = NewGame {
+        matches: START_MATCHES,
+    };
+
+    /// Parses `[--matches N]` (N from 2 to [`MAX_MATCHES`], default 21).
+    pub fn from_args(args: &[String]) -> Result<NewGame, SetupError> {
+        let usage = |problem: String| {
+            SetupError::Usage(format!(
+                "{problem}\nusage: nim [--matches N]   (N from 2 to {MAX_MATCHES}, default {START_MATCHES})"
+            ))
+        };
+        match args {
+            [] => Ok(NewGame::HANDOUT),
+            [flag, value] if flag == "--matches" => match value.parse::<u32>() {
+                Ok(matches) if (2..=MAX_MATCHES).contains(&matches) => Ok(NewGame { matches }),
+                _ => Err(usage(format!(
+                    "--matches must be a whole number from 2 to {MAX_MATCHES}, got '{value}'"
+                ))),
+            },
+            _ => Err(usage("unexpected game arguments".to_string())),
+        }
+    }
+}
+
+crate::reference_game!(NewGame, |game, console| play(console, game.matches));
 
 #[cfg(test)]
 mod tests {
@@ -255,7 +288,7 @@ mod tests {
     use crate::games::{record, Setup};
 
     fn run(input: &[&str]) -> String {
-        record(&Setup::new(NewGame), input)
+        record(&Setup::new(NewGame::HANDOUT), input)
             .transcript
             .terminal_text()
     }
@@ -344,7 +377,7 @@ Game Over - Computer wins.
 
 Would you like to play again? (Y/N): N
 ";
-        let recording = record(&Setup::new(NewGame), &["y", "3", "2", "3", "1", "2", "N"]);
+        let recording = record(&Setup::new(NewGame::HANDOUT), &["y", "3", "2", "3", "1", "2", "N"]);
         assert_eq!(recording.transcript.terminal_text(), expected);
         assert!(!recording.wanted_more_input);
         assert_eq!(recording.unread_lines, 0);
@@ -393,7 +426,7 @@ Would you like to play again? (Y/N): N
 
     #[test]
     fn end_of_input_returns_quietly() {
-        let recording = record(&Setup::new(NewGame), &["y", "3"]);
+        let recording = record(&Setup::new(NewGame::HANDOUT), &["y", "3"]);
         assert!(recording.wanted_more_input);
         assert!(recording.transcript.terminal_text().ends_with(
             "Computer removes 1.\n\nPlayer Turn - Matches: ||||| ||||| ||||| ||\nRemove (1 - 3): "

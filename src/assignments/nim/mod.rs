@@ -6,8 +6,8 @@ pub mod game;
 pub mod requirements;
 
 use crate::analyze::SourceLanguage;
-use crate::assignments::{Assignment, AssignmentDef, Explore, Generator};
-use crate::games::{no_args, Setup};
+use crate::assignments::{Assignment, AssignmentDef, Explore, Generator, Parameter};
+use crate::games::Setup;
 
 /// Nim's registration line in [`crate::assignments::ASSIGNMENTS`].
 pub const ASSIGNMENT: Assignment = Assignment::new(&DEF);
@@ -17,8 +17,8 @@ pub const DEF: AssignmentDef = AssignmentDef {
     name: "nim",
     title: "Nim against the computer",
     handout_language: SourceLanguage::Cpp,
-    args_usage: "",
-    setup: |args, _| no_args("nim", args).map(|()| Setup::new(game::NewGame)),
+    args_usage: "[--matches N]",
+    setup: |args, _| game::NewGame::from_args(args).map(Setup::new),
     play_setup: None,
     explore: Explore::Generator(Generator {
         modes: &["plain", "long", "huge", "plain"],
@@ -30,4 +30,13 @@ pub const DEF: AssignmentDef = AssignmentDef {
     driver: None,
     requirements: requirements::REQUIREMENTS,
     resize: None,
+    parameters: &[Parameter {
+        name: "matches",
+        about: "matches on the table at the start of every round",
+        handout: game::START_MATCHES,
+        min: 2,
+        max: game::MAX_MATCHES,
+        flag: "--matches",
+        handout_requirements: &[],
+    }],
 };

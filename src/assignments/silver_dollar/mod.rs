@@ -38,6 +38,7 @@ pub const DEF: AssignmentDef = AssignmentDef {
     driver: Some(drive),
     requirements: requirements::REQUIREMENTS,
     resize: None,
+    parameters: &[],
 };
 
 /// `grade play silver_dollar`: without arguments the strip is drawn from a fresh seed, so the
