@@ -236,7 +236,13 @@ fn every_correct_program_in_every_shape(assignment: &str, quick_case: Option<&st
             continue;
         }
         let shapes: Vec<(Shape, Option<&str>)> = match quick_case {
-            None => SHAPES.iter().map(|&shape| (shape, None)).collect(),
+            // The program as it stands is graded in full below: the other shapes on the
+            // fixed cases, each with full marks (so all with the same score).
+            None => SHAPES
+                .iter()
+                .filter(|shape| !matches!(shape, Shape::AsItStands))
+                .map(|&shape| (shape, None))
+                .collect(),
             Some(case) => {
                 let mut quick: Vec<(Shape, Option<&str>)> = SHAPES
                     .iter()
