@@ -139,15 +139,45 @@ fn build(shape: Shape, program: &Path, dir: &Path) -> PathBuf {
     }
 }
 
+/// A copy of the built-in cases of `assignment` without its random-games case, for
+/// `--cases`: the games drawn there run the same program on generated input, whatever shape it
+/// came in, so they are played once per program (its full grading) rather than once a shape.
+fn fixed_cases(assignment: &str) -> tempfile::TempDir {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tree = tempfile::tempdir().expect("tempdir");
+    for part in ["cases", "reference"] {
+        let from = root.join(part).join(assignment);
+        for entry in walkdir::WalkDir::new(&from)
+            .into_iter()
+            .filter_map(Result::ok)
+        {
+            let relative = entry.path().strip_prefix(&from).expect("inside");
+            let target = tree.path().join(part).join(assignment).join(relative);
+            if entry.file_type().is_dir() {
+                std::fs::create_dir_all(&target).expect("mkdir");
+            } else if relative
+                .file_stem()
+                .is_none_or(|stem| stem != "random-games")
+            {
+                std::fs::copy(entry.path(), &target).expect("copy");
+            }
+        }
+    }
+    tree
+}
+
 /// The score `grade` gives `submission` in `shape` (Gradescope: read from results.json), only
-/// the cases matching `case` when given.
+/// the cases matching `case` when given, from the case directory `cases` when given.
 fn score(
     shape: Shape,
     submission: &Path,
     assignment: &str,
-    case: Option<&str>,
+    (case, cases): (Option<&str>, Option<&Path>),
     dir: &Path,
 ) -> (f64, String) {
+    let cases_arg: Vec<String> = cases
+        .map(|c| vec!["--cases".to_string(), c.display().to_string()])
+        .unwrap_or_default();
     if let Shape::Gradescope = shape {
         let results = dir.join("results.json");
         let output = grade()
@@ -155,6 +185,7 @@ fn score(
             .arg(submission)
             .arg("--results")
             .arg(&results)
+            .args(&cases_arg)
             .output()
             .expect("grade runs");
         let text = std::fs::read_to_string(&results).unwrap_or_else(|e| {
@@ -167,7 +198,8 @@ fn score(
         let score = json["score"].as_f64().expect("score");
         return (score, format!("{:#}", json["output"]));
     }
-    let filter: Vec<&str> = case.map(|c| vec!["--case", c]).unwrap_or_default();
+    let mut filter: Vec<&str> = case.map(|c| vec!["--case", c]).unwrap_or_default();
+    filter.extend(cases_arg.iter().map(String::as_str));
     let (_, report) = grade_json(submission, assignment, &filter);
     let score = report["score"].as_f64().expect("score");
     let max = report["max_score"].as_f64().expect("max_score");
@@ -182,9 +214,12 @@ fn score(
 }
 
 /// Every correct test program of `assignment`, in every shape: full marks, the same score.
+/// Without `quick_case`, each program is graded in full once (random games too) and in every
+/// shape on the fixed cases ([`fixed_cases`]).
 /// With `quick_case`, the programs are compared on the cases matching it (Gradescope's upload
 /// grades every case, so it is tried on the first program only, against its full grading).
 fn every_correct_program_in_every_shape(assignment: &str, quick_case: Option<&str>) {
+    let fixed = quick_case.is_none().then(|| fixed_cases(assignment));
     let mut programs: Vec<PathBuf> = std::fs::read_dir(program(assignment))
         .expect("the assignment's programs")
         .filter_map(Result::ok)
@@ -201,7 +236,13 @@ fn every_correct_program_in_every_shape(assignment: &str, quick_case: Option<&st
             continue;
         }
         let shapes: Vec<(Shape, Option<&str>)> = match quick_case {
-            None => SHAPES.iter().map(|&shape| (shape, None)).collect(),
+            // The program as it stands is graded in full below: the other shapes on the
+            // fixed cases, each with full marks (so all with the same score).
+            None => SHAPES
+                .iter()
+                .filter(|shape| !matches!(shape, Shape::AsItStands))
+                .map(|&shape| (shape, None))
+                .collect(),
             Some(case) => {
                 let mut quick: Vec<(Shape, Option<&str>)> = SHAPES
                     .iter()
@@ -215,10 +256,22 @@ fn every_correct_program_in_every_shape(assignment: &str, quick_case: Option<&st
             }
         };
         let mut scores: Vec<(Shape, Option<&str>, f64)> = Vec::new();
+        if fixed.is_some() {
+            // The full grading, as the program stands (random games too): full marks.
+            let (_, report) = grade_json(program, assignment, &[]);
+            assert_eq!(
+                report["score"],
+                report["max_score"],
+                "{}: {:#?}",
+                program.display(),
+                lost_points(&report)
+            );
+        }
         for (shape, case) in shapes {
             let dir = tempfile::tempdir().expect("tempdir");
             let submission = build(shape, program, dir.path());
-            let (score, detail) = score(shape, &submission, assignment, case, dir.path());
+            let cases = fixed.as_ref().map(|f| f.path());
+            let (score, detail) = score(shape, &submission, assignment, (case, cases), dir.path());
             if let Some((first_shape, _, first)) = scores.iter().find(|(_, c, _)| *c == case) {
                 assert_eq!(
                     score,

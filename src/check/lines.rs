@@ -360,10 +360,15 @@ fn messages_at_inputs(
 ) -> Vec<Item> {
     let mut found = items_at_inputs(view, pattern, rules, true);
     let is_refused = |segment: usize| refused.get(segment).copied().unwrap_or(false);
-    let ordinary: std::collections::HashSet<String> = view
+    let ordinary_lines: Vec<&str> = view
         .lines()
         .filter(|(start, _)| !is_refused(segment_of(view, *start)))
-        .filter_map(|(_, line)| line_shape(line))
+        .map(|(_, line)| line)
+        .filter(|line| line_shape(line).is_some())
+        .collect();
+    let ordinary: std::collections::HashSet<String> = ordinary_lines
+        .iter()
+        .filter_map(|line| line_shape(line))
         .collect();
     let mut placed = vec![false; found.len()];
     for (index, (start, line)) in view.lines().enumerate() {
@@ -371,14 +376,21 @@ fn messages_at_inputs(
         if !is_refused(segment) || placed.get(segment).copied().unwrap_or(true) {
             continue;
         }
-        let Some(shape) = line_shape(line) else {
+        // A line right after the refused input's break may begin with the prompts the
+        // program held back, its message run on after them: only the rest can be one.
+        let rest = if view.held_prompt_input(start).is_some() {
+            after_held_prompts(line, &ordinary_lines)
+        } else {
+            line
+        };
+        let Some(shape) = line_shape(rest) else {
             continue;
         };
         if ordinary.contains(&shape) || begins_an_ordinary_line(&shape, &ordinary) {
             continue;
         }
         if let (Some(item), Some(done)) = (found.get_mut(segment), placed.get_mut(segment)) {
-            let indent = line.len() - line.trim_start().len();
+            let indent = line.len() - rest.trim_start().len();
             *item = Item {
                 value: "(present)".to_string(),
                 line: index,
@@ -402,6 +414,59 @@ fn messages_at_inputs(
         }
     }
     found
+}
+
+/// What is left of `line` once the prompts it begins with are taken off: the longest start it
+/// shares with an ordinary line (numbers aside: "Player 1" is "Player 2"), cut back to a word's
+/// start, taken off again while some is shared. A program that never flushes its prompts
+/// prints them together at the start of the line after the answers, and a message in its own
+/// words can follow on the same line ("Player 1: Your number? Position to insert at? 12?!",
+/// where an accepted answer gives "… Position to insert at? Score: 1 to 0"); held prompts
+/// alone leave nothing.
+fn after_held_prompts<'l>(line: &'l str, ordinary: &[&str]) -> &'l str {
+    let mut rest = line;
+    // Each pass takes at least one character off.
+    while let Some(shared) = ordinary
+        .iter()
+        .map(|other| shared_start(rest, other))
+        .max()
+        .filter(|&shared| shared > 0)
+    {
+        rest = &rest[shared..];
+    }
+    rest
+}
+
+/// The length in bytes of the start `line` shares with `other`, a run of digits matching any
+/// run of digits, ending inside a word on neither side ("Score" is no start of "Scores").
+fn shared_start(line: &str, other: &str) -> usize {
+    let (a, b) = (line.as_bytes(), other.as_bytes());
+    // Letters, digits and every byte of a non-ASCII character: a cut between two of them
+    // would split a word (or a character).
+    let word = |byte: u8| byte.is_ascii_alphanumeric() || byte >= 0x80;
+    let boundary = |text: &[u8], at: usize| {
+        at == 0 || at == text.len() || !word(text[at - 1]) || !word(text[at])
+    };
+    let (mut i, mut j, mut shared) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i].is_ascii_digit() && b[j].is_ascii_digit() {
+            while i < a.len() && a[i].is_ascii_digit() {
+                i += 1;
+            }
+            while j < b.len() && b[j].is_ascii_digit() {
+                j += 1;
+            }
+        } else if a[i] == b[j] {
+            i += 1;
+            j += 1;
+        } else {
+            break;
+        }
+        if boundary(a, i) && boundary(b, j) {
+            shared = i;
+        }
+    }
+    shared
 }
 
 /// Whether `shape` is the first words of an ordinary line's shape: prompts held back (never

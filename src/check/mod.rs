@@ -294,7 +294,11 @@ impl Check {
                 // run counts as late when one prompt was held back (two prompts in a row,
                 // never flushed), yet its messages still follow the refused inputs: try them
                 // there too (counting by the handout's words stays for output held to exit).
-                if late && *any_wording && !counted.passed {
+                // Counting finds no message on either side when the reference's run on
+                // after its prompts once the inputs are left out ("Position to insert at?
+                // That position is not empty."): then only their places can tell, and a
+                // program asking again in silence must not pass for having nothing to count.
+                if late && *any_wording && (!counted.passed || counted.not_applicable) {
                     let placed_options = lines::LineOptions {
                         compare: *compare,
                         at_inputs: true,
@@ -308,7 +312,7 @@ impl Check {
                         pattern,
                         placed_options,
                     );
-                    if placed.passed {
+                    if placed.passed || (counted.not_applicable && !placed.not_applicable) {
                         return placed;
                     }
                 }
@@ -910,6 +914,170 @@ mod tests {
             |run: &StudentRun| score(std::slice::from_ref(&check), run, &reference, 1.0)[0].passed;
         assert!(passed(&run(&own_words)));
         assert!(!passed(&run(&silent)));
+    }
+
+    /// cases/m's `error-reported` check: free wording, placed after the refused input, and a
+    /// pattern (the handout's vocabulary) that none of a terse program's messages match.
+    fn m_error_reported() -> Check {
+        Check {
+            name: "error-reported".into(),
+            weight: 2.0,
+            kind: CheckKind::Lines {
+                pattern: Arc::new(
+                    Regex::new(
+                        r"^[^?]*\b(?:already|used|taken|occupied|empty|invalid|error|must|range|between|illegal|not allowed|integer|try again|full|filled|wrong|cannot|can.t)\b[^?]*$",
+                    )
+                    .expect("regex"),
+                ),
+                rules: ItemRules::default(),
+                dedup: false,
+                compare: Compare::Presence,
+                optional: false,
+                at_inputs: true,
+                free_elsewhere: true,
+                any_wording: true,
+                game: false,
+                item: "message".into(),
+                items: "messages".into(),
+            },
+        }
+    }
+
+    /// The Game of M's board as correct programs print it, with the score line before it.
+    fn m_board(score: &str, cells: &str) -> String {
+        format!("Score: {score}\n\nPosition: 1 2 3 4 5 6 7 8 9 10\n          {cells}\n\n")
+    }
+
+    /// Both prompts of a Game of M turn, as a program that never flushes them prints them.
+    fn m_prompts(player: u8) -> String {
+        format!("Player {player}: Your number? Position to insert at? ")
+    }
+
+    /// A program that never flushes its prompts (the style tests' "unflushed"): the start,
+    /// then for each pair of answers what came out after them.
+    fn held_back(start: &str, rounds: &[([&str; 2], String)]) -> Transcript {
+        let mut t = Transcript::new();
+        t.push_output(Stream::Stdout, start.as_bytes());
+        for (answers, output) in rounds {
+            for answer in answers {
+                t.push_input(*answer);
+            }
+            t.push_output(Stream::Stdout, output.as_bytes());
+        }
+        t
+    }
+
+    #[test]
+    fn a_late_run_keeps_a_terse_message_printed_after_its_held_prompts() {
+        // tests/programs/m/correct_terse.py with its prompts never flushed (the fairness
+        // test's "unflushed" style) on the out-of-range case: both prompts of a turn come out
+        // together after their answers, and a refusal's message ("12?!", "-1?!") joins the
+        // line they are on; accepted answers put the score line there instead.
+        let check = m_error_reported();
+        let inputs = [
+            "12", "10", "9", "10", "0", "11", "0", "9", "-1", "10", "4", "1",
+        ];
+        let reference = record(&Setup::new(crate::assignments::m::game::NewGame), &inputs);
+        let late = |messages: [&str; 3]| {
+            held_back(
+                &m_board("0 to 0", "| | | | | | | | | |"),
+                &[
+                    (["12", "10"], m_prompts(1) + messages[0]),
+                    (
+                        ["9", "10"],
+                        m_prompts(1) + &m_board("1 to 0", "| | | | | | | | | 9 |"),
+                    ),
+                    (["0", "11"], m_prompts(2) + messages[1]),
+                    (
+                        ["0", "9"],
+                        m_prompts(2) + &m_board("1 to 2", "| | | | | | | | 0 | 9 |"),
+                    ),
+                    (["-1", "10"], m_prompts(1) + messages[2]),
+                    (
+                        ["4", "1"],
+                        m_prompts(1) + &m_board("2 to 2", "4 | | | | | | | | 0 | 9 |"),
+                    ),
+                ],
+            )
+        };
+        let result = |transcript: &Transcript| {
+            let run = StudentRun {
+                prompts_late: true,
+                ..student(transcript, Some(1))
+            };
+            score(std::slice::from_ref(&check), &run, &reference, 2.0).remove(0)
+        };
+        let terse = late(["12?!\n", "11?!\n", "-1?!\nFeld 10 ist besetzt.\n"]);
+        let kept = result(&terse);
+        assert!(kept.passed, "{}", kept.detail);
+        // Asking again without a word still loses the points: the held prompts alone, ended
+        // by a line break or followed by the next turn's held prompt, are no message.
+        for silent in [
+            late(["", "", ""]),
+            late(["\n", "\n", "\n"]),
+            late([
+                "Player 1: Your number? \n",
+                "Player 2: Your number? \n",
+                "Player 1: Your number? \n",
+            ]),
+        ] {
+            assert!(!result(&silent).passed, "{silent:?}");
+        }
+        // One refusal answered in silence of three: not every message is there.
+        assert!(!result(&late(["12?!\n", "", "-1?!\n"])).passed);
+    }
+
+    #[test]
+    fn a_late_run_asking_again_in_silence_loses_the_message_points() {
+        // tests/programs/m/buggy_silent_reprompt.py with its prompts never flushed, on the
+        // occupied-position case: once the inputs are left out, the reference's message runs
+        // on after its prompt ("Position to insert at? That position is not empty.") and
+        // the handout's words find nothing to count on either side; the refused input's
+        // place still shows that the program said nothing there.
+        let check = m_error_reported();
+        let inputs = ["1", "3", "6", "7", "3", "7", "3", "4", "8", "8"];
+        let reference = record(&Setup::new(crate::assignments::m::game::NewGame), &inputs);
+        let late = |refused: &str, after: String| {
+            held_back(
+                &m_board("0 to 0", "| | | | | | | | | |"),
+                &[
+                    (
+                        ["1", "3"],
+                        m_prompts(1) + &m_board("1 to 0", "| | 1 | | | | | | | |"),
+                    ),
+                    (
+                        ["6", "7"],
+                        m_prompts(2) + &m_board("1 to 1", "| | 1 | | | | 6 | | | |"),
+                    ),
+                    (["3", "7"], refused.to_string()),
+                    (
+                        ["3", "4"],
+                        after + &m_board("3 to 1", "| | 1 | 3 | | | 6 | | | |"),
+                    ),
+                    (
+                        ["8", "8"],
+                        m_prompts(2) + &m_board("3 to 2", "| | 1 | 3 | | | 6 | 8 | | |"),
+                    ),
+                ],
+            )
+        };
+        let result = |transcript: &Transcript| {
+            let run = StudentRun {
+                prompts_late: true,
+                ..student(transcript, None)
+            };
+            score(std::slice::from_ref(&check), &run, &reference, 2.0).remove(0)
+        };
+        // Silent: the prompts asked again stay held with the first ones until the next line.
+        let silent = result(&late("", m_prompts(1) + &m_prompts(1)));
+        assert!(!silent.passed, "{}", silent.detail);
+        assert_eq!(silent.score, 0.0);
+        // With a message of its own after the held prompts: full marks.
+        let told = result(&late(
+            &(m_prompts(1) + "Feld 7 ist besetzt.\n"),
+            m_prompts(1),
+        ));
+        assert!(told.passed, "{}", told.detail);
     }
 
     #[test]
