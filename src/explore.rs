@@ -189,6 +189,7 @@ type Files = Vec<(String, Vec<u8>)>;
 /// What every replay needs: the checks to compare with, the program's arguments and limits,
 /// and the prepared submission.
 struct Explorer<'a> {
+    assignment: Assignment,
     checks: &'a [Check],
     args: &'a [String],
     limits: &'a Limits,
@@ -199,7 +200,13 @@ impl Explorer<'_> {
     /// The setup and files of a game whose board file may have been shrunk.
     fn setup_for(&self, game: &Game) -> Option<(Setup, Files)> {
         match &game.board_file {
-            None => Some((game.setup.clone(), Vec::new())),
+            // An instructor's own assignment's files (assignment.yaml's `files`) go to every run.
+            None => Some((
+                game.setup.clone(),
+                crate::assignments::external::find(self.assignment)
+                    .map(|e| e.files.clone())
+                    .unwrap_or_default(),
+            )),
             Some(text) => {
                 let name = self.args.first()?.clone();
                 let board = collect::Board::parse(Path::new(&name), text).ok()?;
@@ -230,6 +237,9 @@ impl Explorer<'_> {
         };
         let outcome = run::run(&spec).context("the program could not be run")?;
         let reference = games::record(&setup, &game.lines);
+        if let Some(failure) = crate::assignments::external::take_failure() {
+            bail!("{failure}");
+        }
         let student = StudentRun {
             transcript: &outcome.transcript,
             exited: match outcome.ending {
@@ -554,6 +564,7 @@ pub fn run_games(
 ) -> anyhow::Result<GamesPlayed> {
     let started = Instant::now();
     let explorer = Explorer {
+        assignment,
         checks,
         args,
         limits,
