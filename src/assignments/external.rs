@@ -117,11 +117,7 @@ pub fn take_failure() -> Option<String> {
 
 /// Removes the build directories of the reference programs built by this process.
 pub fn release_builds() {
-    for external in REGISTRY
-        .read()
-        .unwrap_or_else(|e| e.into_inner())
-        .iter()
-    {
+    for external in REGISTRY.read().unwrap_or_else(|e| e.into_inner()).iter() {
         let _ = external
             .build
             .lock()
@@ -147,10 +143,7 @@ pub fn register(dir: &Path) -> Result<&'static ExternalAssignment, CaseError> {
         ));
     };
     let name = header.assignment.clone();
-    let plain = name
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_lowercase())
+    let plain = name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
         && name
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
@@ -387,8 +380,12 @@ impl ExternalAssignment {
             console,
             forwarded: 0,
         };
-        let outcome = run::run_with(&spec, &mut source)
-            .map_err(|e| format!("the reference program {} could not run: {e}", self.program_name))?;
+        let outcome = run::run_with(&spec, &mut source).map_err(|e| {
+            format!(
+                "the reference program {} could not run: {e}",
+                self.program_name
+            )
+        })?;
         source.forward(&outcome.transcript, true);
         let problem = match outcome.ending {
             Ending::Exited(_) | Ending::WaitingForInput => return Ok(()),
@@ -435,9 +432,14 @@ impl ReferenceGame for ExternalGame {
     }
 
     fn same_as(&self, other: &dyn ReferenceGame) -> bool {
-        other.as_any().downcast_ref::<ExternalGame>().is_some_and(|o| {
-            std::ptr::eq(o.external, self.external) && o.args == self.args && o.files == self.files
-        })
+        other
+            .as_any()
+            .downcast_ref::<ExternalGame>()
+            .is_some_and(|o| {
+                std::ptr::eq(o.external, self.external)
+                    && o.args == self.args
+                    && o.files == self.files
+            })
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

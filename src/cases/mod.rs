@@ -133,7 +133,10 @@ impl CaseTree {
             })
         };
         let mut files = BTreeMap::new();
-        files.insert(format!("cases/{assignment}/assignment.yaml"), read(&header)?);
+        files.insert(
+            format!("cases/{assignment}/assignment.yaml"),
+            read(&header)?,
+        );
         for top in ["cases", "reference"] {
             let dir = root.join(top);
             if !dir.is_dir() {
@@ -153,7 +156,10 @@ impl CaseTree {
                     .unwrap_or(entry.path())
                     .to_string_lossy()
                     .replace('\\', "/");
-                files.insert(format!("{top}/{assignment}/{relative}"), read(entry.path())?);
+                files.insert(
+                    format!("{top}/{assignment}/{relative}"),
+                    read(entry.path())?,
+                );
             }
         }
         Ok(CaseTree {

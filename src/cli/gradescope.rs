@@ -381,7 +381,9 @@ pub fn package(package: &Package) -> anyhow::Result<u8> {
             let walk = walkdir::WalkDir::new(&root)
                 .sort_by_file_name()
                 .into_iter()
-                .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
+                .filter_entry(|e| {
+                    e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.')
+                });
             for entry in walk {
                 let entry = entry.with_context(|| format!("cannot read {}", root.display()))?;
                 if !entry.file_type().is_file() {

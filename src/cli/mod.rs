@@ -83,7 +83,9 @@ fn register_external_assignments(
         let dir = if dir.file_name().is_some_and(|n| n == "cases")
             && !crate::assignments::external::is_external_dir(&dir)
         {
-            dir.parent().map(std::path::Path::to_path_buf).unwrap_or(dir)
+            dir.parent()
+                .map(std::path::Path::to_path_buf)
+                .unwrap_or(dir)
         } else {
             dir
         };
