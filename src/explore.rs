@@ -667,6 +667,16 @@ pub fn run_games(
 /// The command lines that replay a finding: the board file written first (collect), then the
 /// input typed into the student's program and into the reference (`grade play`).
 pub fn replay_commands(assignment: &str, finding: &Finding) -> Vec<String> {
+    // An instructor's own assignment is played from its directory.
+    let external_dir = crate::assignments::external::all()
+        .iter()
+        .find(|a| a.name() == assignment)
+        .and_then(|a| crate::assignments::external::find(*a))
+        .map(|e| e.dir.display().to_string());
+    let assignment = match external_dir {
+        Some(dir) => format!("--cases {} {assignment}", shell_word(&dir)),
+        None => assignment.to_string(),
+    };
     let mut commands = Vec::new();
     let mut game_args = String::new();
     if let (Some(board), Some(name)) = (&finding.board_file, &finding.board_name) {

@@ -403,7 +403,10 @@ fn the_gradescope_package_ships_the_assignment_and_grades_with_it() {
     )
     .expect("json");
     let score = results["score"].as_f64().expect("a score");
-    assert!(score < TOTAL && score >= TOTAL - 4.0, "{results:#}");
+    assert!((TOTAL - 4.0..TOTAL).contains(&score), "{results:#}");
+    // The same score as grading here.
+    let (_, report) = grade_tictactoe(&program, &[]);
+    assert_eq!(report["score"].as_f64(), Some(score), "{results:#}");
 }
 
 /// Runs grade with `args`; the exit status must be 2 and stderr one line naming `file`.

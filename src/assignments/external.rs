@@ -493,3 +493,108 @@ impl InputSource for ConsoleSource<'_> {
         0
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::console::ScriptedConsole;
+
+    /// An external assignment directory with this assignment.yaml and an empty program.
+    fn directory(header: &str) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir_all(dir.path().join("cases")).expect("mkdir");
+        std::fs::write(dir.path().join("game.py"), "print('hi')\n").expect("program");
+        std::fs::write(dir.path().join(HEADER), header).expect("header");
+        dir
+    }
+
+    #[test]
+    fn mistakes_in_assignment_yaml_name_the_file_and_the_field() {
+        for (header, expected) in [
+            ("assignment: nim\nchecks: []\nreference: {program: game.py}\n", "is a built-in assignment"),
+            ("assignment: no_reference\nchecks: []\n", "no `reference:` block"),
+            ("assignment: Bad-Name\nchecks: []\nreference: {program: game.py}\n", "lower-case"),
+            ("assignment: missing_program\nchecks: []\nreference: {program: nowhere.py}\n", "'nowhere.py' does not exist"),
+            ("assignment: empty_vocabulary\nchecks: []\nreference: {program: game.py}\nvocabulary: {}\n", "give some `lines`"),
+            ("assignment: backwards\nchecks: []\nreference: {program: game.py}\nvocabulary: {integers: [{from: 5, to: 1}]}\n", "from 5 is above to 1"),
+            ("assignment: typo\nchecks: []\nreference: {programme: game.py}\n", "programme"),
+        ] {
+            let dir = directory(header);
+            let error = register(dir.path()).expect_err(header);
+            assert_eq!(error.file, dir.path().join(HEADER).display().to_string());
+            assert!(error.message.contains(expected), "{header}: {}", error.message);
+        }
+    }
+
+    #[test]
+    fn a_registered_assignment_is_found_by_name_and_registered_once() {
+        let dir = directory(
+            "assignment: registered_once\ntitle: Once\nchecks: []\nreference: {program: game.py}\n",
+        );
+        let external = register(dir.path()).expect("registers");
+        let again = register(dir.path()).expect("registers again");
+        assert!(std::ptr::eq(external, again));
+        let parsed: Assignment = "registered_once".parse().expect("known by name");
+        assert!(find(parsed).is_some_and(|e| std::ptr::eq(e, external)));
+        assert_eq!(parsed.title(), "Once");
+        assert!(all().contains(&parsed));
+        assert!(find(ASSIGNMENTS[0]).is_none());
+        // The explore entry says why there are no random games.
+        assert!(matches!(parsed.def().explore, Explore::Unavailable(_)));
+        let other =
+            directory("assignment: registered_once\nchecks: []\nreference: {program: game.py}\n");
+        let clash = register(other.path()).expect_err("the name is taken");
+        assert!(
+            clash.message.contains("already the assignment"),
+            "{}",
+            clash.message
+        );
+    }
+
+    #[test]
+    fn random_games_draw_only_from_the_vocabulary() {
+        let dir = directory(
+            "assignment: vocabulary_draws\nchecks: []\nreference: {program: game.py}\n\
+             vocabulary: {lines: [a, b], integers: [{from: -2, to: 2}], max_lines: 5}\n",
+        );
+        let external = register(dir.path()).expect("registers");
+        let mut state = crate::games::SplitMix64::new(7);
+        let mut lengths = std::collections::BTreeSet::new();
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..200 {
+            let game = external
+                .random_game(&mut |n| state.next_u64() % n)
+                .expect("a game");
+            assert!((1..=5).contains(&game.lines.len()), "{:?}", game.lines);
+            lengths.insert(game.lines.len());
+            seen.extend(game.lines);
+        }
+        assert_eq!(lengths.len(), 5, "every length from 1 to 5: {lengths:?}");
+        let expected: std::collections::BTreeSet<String> = ["a", "b", "-2", "-1", "0", "1", "2"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(seen, expected);
+    }
+
+    #[test]
+    fn output_reaches_the_console_at_each_read_and_a_split_character_waits() {
+        let mut console = ScriptedConsole::new(["1"]);
+        let mut transcript = Transcript::new();
+        transcript.push_output(Stream::Stdout, "Café? ".as_bytes());
+        transcript.push_output(Stream::Stderr, b"debug");
+        // "é" is two bytes: the first arrives before the read, the second after it.
+        let cut = "Caf\u{e9}".len() - 1;
+        let mut early = Transcript::new();
+        early.push_output(Stream::Stdout, &"Café? ".as_bytes()[..cut]);
+        let mut source = ConsoleSource {
+            console: &mut console,
+            forwarded: 0,
+        };
+        assert_eq!(source.next_line(&early).as_deref(), Some("1"));
+        assert_eq!(source.forwarded, 3);
+        source.forward(&transcript, true);
+        assert_eq!(source.next_line(&transcript), None);
+        assert_eq!(console.transcript().terminal_text(), "Caf1\né? ");
+    }
+}

@@ -217,6 +217,9 @@ pub enum Command {
         Examples:\n  grade play nim\n  grade play collect board.txt\n  grade play silver_dollar --seed 7"
     )]
     Play {
+        /// An assignment of your own: its directory (give it before the name).
+        #[arg(long, value_name = "DIR")]
+        cases: Option<PathBuf>,
         /// The assignment to play.
         assignment: Assignment,
         /// Game arguments (see below).
@@ -232,6 +235,9 @@ pub enum Command {
         input than FILE holds, the transcript ends there and a note goes to stderr."
     )]
     Record {
+        /// An assignment of your own: its directory (give it before the name).
+        #[arg(long, value_name = "DIR")]
+        cases: Option<PathBuf>,
         /// The assignment.
         assignment: Assignment,
         /// A file of input lines, one per line ("-" for standard input).
@@ -596,7 +602,17 @@ mod tests {
         assignment_arguments(&Cli::command(), "grade", &mut found);
         assert!(found.len() >= 8, "assignment arguments found: {found:?}");
         for (path, values) in found {
-            assert_eq!(values, registry, "{path}");
+            // The built-in ones, then any of an instructor's own registered in this process
+            // (other tests register some).
+            assert_eq!(values[..registry.len()], registry[..], "{path}");
+            for extra in &values[registry.len()..] {
+                let assignment: crate::assignments::Assignment =
+                    extra.parse().expect("a registered name");
+                assert!(
+                    crate::assignments::external::find(assignment).is_some(),
+                    "{path}: {extra}"
+                );
+            }
         }
     }
 }
