@@ -752,13 +752,29 @@ pub fn save_case(
     let Some(finding) = &exploration.finding else {
         return Ok(None);
     };
-    let cases_dir = root.join("cases").join(assignment.name());
-    let reference_dir = root.join("reference").join(assignment.name());
+    // An instructor's own assignment keeps its cases in its own layout: DIR/cases/CASE.yaml,
+    // DIR/reference/CASE.txt, beside DIR/assignment.yaml.
+    let external = crate::assignments::external::find(assignment).is_some();
+    if external && !crate::assignments::external::is_external_dir(root) {
+        bail!(
+            "--save-case {}: give the directory of the assignment (the one holding its \
+             assignment.yaml), where the case is saved beside the others",
+            root.display()
+        );
+    }
+    let (cases_dir, reference_dir) = if external {
+        (root.join("cases"), root.join("reference"))
+    } else {
+        (
+            root.join("cases").join(assignment.name()),
+            root.join("reference").join(assignment.name()),
+        )
+    };
     for dir in [&cases_dir, &reference_dir] {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     let header = cases_dir.join("assignment.yaml");
-    if !header.exists() {
+    if !external && !header.exists() {
         let built_in = CaseTree::built_in();
         let text = built_in
             .file(&format!("cases/{assignment}/assignment.yaml"))

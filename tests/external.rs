@@ -278,6 +278,39 @@ fn explore_finds_a_difference_and_shrinks_it_to_one_line() {
         "{finding:#}"
     );
 
+    // --save-case adds the shrunk game as a case of the assignment, with its transcript.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = fresh_copy(dir.path());
+    grade()
+        .args(["bless", "--root"])
+        .arg(&root)
+        .assert()
+        .success();
+    let saved = grade()
+        .args(["explore"])
+        .arg(&buggy)
+        .arg("--cases")
+        .arg(&root)
+        .args(["--games", "10", "--save-case"])
+        .arg(&root)
+        .output()
+        .expect("explore runs");
+    assert_eq!(saved.status.code(), Some(1));
+    let cases = std::fs::read_dir(root.join("cases"))
+        .expect("cases")
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with("explore-"))
+        .count();
+    assert_eq!(cases, 1);
+    grade()
+        .args(["verify", "--root"])
+        .arg(&root)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "8 reference transcript(s) verified",
+        ));
+
     // A correct program: nothing found in the same games.
     let correct = program("tictactoe/correct.c");
     if available(&correct) {
