@@ -520,6 +520,17 @@ fn an_instructors_mistakes_are_one_line_naming_the_file() {
     let bless: Vec<&std::ffi::OsStr> = bless.iter().map(|a| a.as_os_str()).collect();
     one_line_error(&bless, &root.join("cases/draw.yaml"), "reference crashes");
 
+    // Another assignment's name with the directory of this one.
+    let args = [
+        student.clone().into_os_string(),
+        os("--assignment"),
+        os("nim"),
+        os("--cases"),
+        assignment_dir().into_os_string(),
+    ];
+    let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+    one_line_error(&args, &assignment_dir(), "another assignment's name");
+
     // A typo in assignment.yaml.
     let root = fresh_copy(&dir.path().join("typo"));
     let header = root.join("assignment.yaml");

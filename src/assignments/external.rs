@@ -14,6 +14,7 @@
 //! is an [`Assignment`] like the built-in ones.
 
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
@@ -21,10 +22,10 @@ use std::sync::{Arc, Mutex, RwLock};
 use super::{Assignment, AssignmentDef, Explore, Generator, ASSIGNMENTS};
 use crate::analyze::SourceLanguage;
 use crate::cases::schema::{AssignmentFile, FileSpec, VocabularySpec};
-use crate::cases::CaseError;
+use crate::cases::{Case, CaseError};
 use crate::console::Console;
 use crate::drive::generate::Game;
-use crate::games::{ReferenceGame, Setup, SetupError};
+use crate::games::{Recording, ReferenceGame, Setup, SetupError};
 use crate::run::{self, EndOfInput, Ending, InputSource, Limits, RunSpec};
 use crate::submission::{self, PrepareError, PrepareOptions, Submission};
 use crate::transcript::{decode_visible, Event, Stream, Transcript};
@@ -86,6 +87,37 @@ thread_local! {
     /// [`ReferenceGame`] cannot return an error, so the caller that recorded asks
     /// [`take_failure`] right after.
     static LAST_FAILURE: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Reference recordings of an external assignment's cases made in this process, by case file,
+/// input and arguments: a class graded in one process runs the reference program once per case,
+/// not once per student and case (it is deterministic, and `grade verify` checks that it is).
+type RecordingKey = (String, Vec<String>, Vec<String>);
+static RECORDED: Mutex<BTreeMap<RecordingKey, Recording>> = Mutex::new(BTreeMap::new());
+
+/// The reference's recording of `case`: for an external assignment, made once per process (a
+/// failed run is not kept, and [`take_failure`] says why it failed); for a built-in one, played
+/// again (it costs microseconds).
+pub fn recording_of(case: &Case) -> Recording {
+    if find(case.assignment).is_none() {
+        return case.record_reference();
+    }
+    let key = (
+        case.source.clone(),
+        case.input.clone(),
+        case.reference_args.clone(),
+    );
+    if let Some(recording) = RECORDED.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return recording.clone();
+    }
+    let recording = case.record_reference();
+    if LAST_FAILURE.with(|f| f.borrow().is_none()) {
+        RECORDED
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, recording.clone());
+    }
+    recording
 }
 
 /// Every assignment this process knows: the built-in ones, then the registered external ones.

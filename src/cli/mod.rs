@@ -103,8 +103,20 @@ fn assignment_or_external(
     cases: Option<&std::path::Path>,
     usage: &str,
 ) -> anyhow::Result<crate::assignments::Assignment> {
-    if let Some(assignment) = named {
-        return Ok(assignment);
+    let own = cases
+        .filter(|dir| crate::assignments::external::is_external_dir(dir))
+        .map(crate::assignments::external::register)
+        .transpose()?;
+    match (named, own) {
+        (Some(named), Some(own)) if named != own.assignment => {
+            return Err(anyhow::anyhow!(
+                "--assignment {named}: the directory {} is the assignment '{}'",
+                own.dir.display(),
+                own.assignment
+            ))
+        }
+        (Some(named), _) => return Ok(named),
+        _ => {}
     }
     match cases {
         Some(dir) if crate::assignments::external::is_external_dir(dir) => {
