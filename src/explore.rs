@@ -189,6 +189,7 @@ type Files = Vec<(String, Vec<u8>)>;
 /// What every replay needs: the checks to compare with, the program's arguments and limits,
 /// and the prepared submission.
 struct Explorer<'a> {
+    /// The assignment (an instructor's own gives every run the files its assignment.yaml lists).
     assignment: Assignment,
     checks: &'a [Check],
     args: &'a [String],
