@@ -212,6 +212,8 @@ type Files = Vec<(String, Vec<u8>)>;
 /// What every replay needs: the checks to compare with, the program's arguments and limits,
 /// and the prepared submission.
 struct Explorer<'a> {
+    /// The assignment (an instructor's own gives every run the files its assignment.yaml lists).
+    assignment: Assignment,
     checks: &'a [Check],
     args: &'a [String],
     limits: &'a Limits,
@@ -224,7 +226,13 @@ impl Explorer<'_> {
     /// The setup and files of a game whose board file may have been shrunk.
     fn setup_for(&self, game: &Game) -> Option<(Setup, Files)> {
         match &game.board_file {
-            None => Some((game.setup.clone(), Vec::new())),
+            // An instructor's own assignment's files (assignment.yaml's `files`) go to every run.
+            None => Some((
+                game.setup.clone(),
+                crate::assignments::external::find(self.assignment)
+                    .map(|e| e.files.clone())
+                    .unwrap_or_default(),
+            )),
             Some(text) => {
                 let name = self.args.first()?.clone();
                 let setup = (self.board_setup?)(Path::new(&name), text)?;
@@ -257,10 +265,14 @@ impl Explorer<'_> {
         let mut played = None;
         let mut finished_start = false;
         let (outcome, reference) = match &game.driver {
-            None => (
-                run::run(&spec).context("the program could not be run")?,
-                games::record(&setup, &game.lines),
-            ),
+            None => {
+                let outcome = run::run(&spec).context("the program could not be run")?;
+                let reference = games::record(&setup, &game.lines);
+                if let Some(failure) = crate::assignments::external::take_failure() {
+                    bail!("{failure}");
+                }
+                (outcome, reference)
+            }
             Some(Driven(strategy)) => {
                 // Driven from the program's own start; the reference from that start too
                 // (from the game's own when the program's start breaks a rule, which the
@@ -709,6 +721,7 @@ pub fn run_games(
 ) -> anyhow::Result<GamesPlayed> {
     let started = Instant::now();
     let explorer = Explorer {
+        assignment,
         checks,
         args,
         limits,
@@ -863,6 +876,16 @@ pub fn run_games(
 /// The command lines that replay a finding: the board file written first (collect), then the
 /// input typed into the student's program and into the reference (`grade play`).
 pub fn replay_commands(assignment: &str, finding: &Finding) -> Vec<String> {
+    // An instructor's own assignment is played from its directory.
+    let external_dir = crate::assignments::external::all()
+        .iter()
+        .find(|a| a.name() == assignment)
+        .and_then(|a| crate::assignments::external::find(*a))
+        .map(|e| e.dir.display().to_string());
+    let assignment = match external_dir {
+        Some(dir) => format!("--cases {} {assignment}", shell_word(&dir)),
+        None => assignment.to_string(),
+    };
     let mut commands = Vec::new();
     let mut game_args = String::new();
     if let (Some(board), Some(name)) = (&finding.board_file, &finding.board_name) {
@@ -952,13 +975,29 @@ pub fn save_case(
              a case of fixed input cannot repeat; the moves and the start are listed above"
         );
     }
-    let cases_dir = root.join("cases").join(assignment.name());
-    let reference_dir = root.join("reference").join(assignment.name());
+    // An instructor's own assignment keeps its cases in its own layout: DIR/cases/CASE.yaml,
+    // DIR/reference/CASE.txt, beside DIR/assignment.yaml.
+    let external = crate::assignments::external::find(assignment).is_some();
+    if external && !crate::assignments::external::is_external_dir(root) {
+        bail!(
+            "--save-case {}: give the directory of the assignment (the one holding its \
+             assignment.yaml), where the case is saved beside the others",
+            root.display()
+        );
+    }
+    let (cases_dir, reference_dir) = if external {
+        (root.join("cases"), root.join("reference"))
+    } else {
+        (
+            root.join("cases").join(assignment.name()),
+            root.join("reference").join(assignment.name()),
+        )
+    };
     for dir in [&cases_dir, &reference_dir] {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     let header = cases_dir.join("assignment.yaml");
-    if !header.exists() {
+    if !external && !header.exists() {
         let built_in = CaseTree::built_in();
         let text = built_in
             .file(&format!("cases/{assignment}/assignment.yaml"))

@@ -388,7 +388,10 @@ pub fn sandbox_layers() -> Vec<crate::results::SandboxLayer> {
 
 /// Records the reference on the case's input; it must equal the stored transcript.
 fn reference_for(case: &Case) -> anyhow::Result<Recording> {
-    let recording = case.record_reference();
+    let recording = crate::assignments::external::recording_of(case);
+    if let Some(failure) = crate::assignments::external::take_failure() {
+        bail!("{}: {failure}", case.source);
+    }
     match &case.reference {
         None => bail!(
             "{}: the case has no reference transcript ({}); run `grade bless`",

@@ -30,6 +30,10 @@ macro_rules! register {
     };
 }
 
+/// An instructor's own assignment (a directory with a reference program and YAML, no Rust),
+/// registered at run time beside the built-in ones.
+pub mod external;
+
 // Every built-in assignment: one line each, in the order the handouts are numbered.
 register! {
     m,
@@ -213,7 +217,11 @@ impl Assignment {
     /// Parses game arguments as typed after the assignment name (`grade play NAME ARGS…`);
     /// relative file names are resolved against `base_dir`.
     pub fn setup(self, args: &[String], base_dir: &Path) -> Result<Setup, SetupError> {
-        (self.0.setup)(args, base_dir)
+        match external::find(self) {
+            // An external reference program gets the files its assignment.yaml lists.
+            Some(external) => Ok(external.setup(args, &external.files)),
+            None => (self.0.setup)(args, base_dir),
+        }
     }
 
     /// A setup for a person playing the reference (`grade play`), with a note on how to
@@ -283,7 +291,7 @@ pub struct UnknownAssignment(pub String);
 
 impl fmt::Display for UnknownAssignment {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names: Vec<&str> = ASSIGNMENTS.iter().map(|a| a.name()).collect();
+        let names: Vec<&str> = external::all().iter().map(|a| a.name()).collect();
         write!(
             f,
             "unknown assignment '{}' (expected one of: {})",
@@ -299,7 +307,7 @@ impl FromStr for Assignment {
     type Err = UnknownAssignment;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        ASSIGNMENTS
+        external::all()
             .iter()
             .copied()
             .find(|a| a.name() == s)

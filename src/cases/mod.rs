@@ -9,7 +9,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::assignments::{Assignment, Explore, ASSIGNMENTS};
+use crate::assignments::{Assignment, Explore};
 use crate::check::Check;
 use crate::drive::{self, Driver};
 use crate::games::{Recording, Setup};
@@ -44,6 +44,10 @@ impl std::error::Error for CaseError {}
 pub struct CaseTree {
     files: BTreeMap<String, Vec<u8>>,
     root: Option<PathBuf>,
+    /// For an external assignment's directory (assignment.yaml, cases/, reference/ at its
+    /// top), the assignment's name: its files are keyed as a tree's (`cases/NAME/…`,
+    /// `reference/NAME/…`) and [`CaseTree::disk_path`] maps them back.
+    external: Option<String>,
 }
 
 impl CaseTree {
@@ -55,6 +59,7 @@ impl CaseTree {
                 .map(|(path, bytes)| (path.to_string(), bytes.to_vec()))
                 .collect(),
             root: None,
+            external: None,
         }
     }
 
@@ -67,6 +72,9 @@ impl CaseTree {
         } else {
             root.to_path_buf()
         };
+        if crate::assignments::external::is_external_dir(&root) {
+            return CaseTree::from_external_dir(&root);
+        }
         if !root.join("cases").is_dir() {
             return Err(CaseError {
                 file: root.display().to_string(),
@@ -103,7 +111,79 @@ impl CaseTree {
         Ok(CaseTree {
             files,
             root: Some(root),
+            external: None,
         })
+    }
+
+    /// The tree of an external assignment's directory (docs/new-assignment.md): registers the
+    /// assignment and keys its files as a tree's, `cases/NAME/…` and `reference/NAME/…`.
+    fn from_external_dir(root: &Path) -> Result<CaseTree, CaseError> {
+        use crate::assignments::external;
+        let assignment = external::register(root)?.assignment;
+        let header = root.join(external::HEADER);
+        if !root.join("cases").is_dir() {
+            return Err(CaseError {
+                file: header.display().to_string(),
+                message: "no cases/ directory beside it (expected cases/CASE.yaml)".into(),
+            });
+        }
+        let read = |path: &Path| {
+            std::fs::read(path).map_err(|e| CaseError {
+                file: path.display().to_string(),
+                message: e.to_string(),
+            })
+        };
+        let mut files = BTreeMap::new();
+        files.insert(
+            format!("cases/{assignment}/assignment.yaml"),
+            read(&header)?,
+        );
+        for top in ["cases", "reference"] {
+            let dir = root.join(top);
+            if !dir.is_dir() {
+                continue;
+            }
+            for entry in walkdir::WalkDir::new(&dir).sort_by_file_name() {
+                let entry = entry.map_err(|e| CaseError {
+                    file: dir.display().to_string(),
+                    message: e.to_string(),
+                })?;
+                if !entry.file_type().is_file() {
+                    continue;
+                }
+                let relative = entry
+                    .path()
+                    .strip_prefix(&dir)
+                    .unwrap_or(entry.path())
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                files.insert(
+                    format!("{top}/{assignment}/{relative}"),
+                    read(entry.path())?,
+                );
+            }
+        }
+        Ok(CaseTree {
+            files,
+            root: Some(root.to_path_buf()),
+            external: Some(assignment.name().to_string()),
+        })
+    }
+
+    /// Where a file of the tree lives (or is to be written) on disk, for trees read from disk.
+    pub fn disk_path(&self, relative: &str) -> Option<PathBuf> {
+        let root = self.root.as_ref()?;
+        if let Some(name) = &self.external {
+            if relative == format!("cases/{name}/assignment.yaml") {
+                return Some(root.join(crate::assignments::external::HEADER));
+            }
+            for top in ["cases", "reference"] {
+                if let Some(rest) = relative.strip_prefix(&format!("{top}/{name}/")) {
+                    return Some(root.join(top).join(rest));
+                }
+            }
+        }
+        Some(root.join(relative))
     }
 
     /// The tree at `dir`, or the built-in one.
@@ -118,8 +198,8 @@ impl CaseTree {
 
     /// How to name a file of the tree in messages.
     pub fn display(&self, relative: &str) -> String {
-        match &self.root {
-            Some(root) => root.join(relative).display().to_string(),
+        match self.disk_path(relative) {
+            Some(path) => path.display().to_string(),
             None => format!("built-in:{relative}"),
         }
     }
@@ -151,7 +231,7 @@ impl CaseTree {
 
     /// The assignments that have an `assignment.yaml` in this tree.
     pub fn assignments(&self) -> Vec<Assignment> {
-        ASSIGNMENTS
+        crate::assignments::external::all()
             .iter()
             .copied()
             .filter(|a| self.get(&format!("cases/{a}/assignment.yaml")).is_some())
@@ -228,6 +308,11 @@ fn reference_setup(
         file: source.to_string(),
         message,
     };
+    if let Some(external) = crate::assignments::external::find(assignment) {
+        // Its reference program must build before any case can be recorded or graded.
+        external.built()?;
+        return Ok(external.setup(reference_args, files));
+    }
     // A case without files needs no directory: the game reads nothing from it.
     let dir = if files.is_empty() {
         None
@@ -346,7 +431,8 @@ fn parse_yaml<T: serde::de::DeserializeOwned>(
     })
 }
 
-fn merge_limits(base: Limits, spec: &LimitsSpec) -> Result<Limits, String> {
+/// `spec`'s limits over `base`, field by field; or which field is out of range.
+pub(crate) fn merge_limits(base: Limits, spec: &LimitsSpec) -> Result<Limits, String> {
     let seconds = |v: Option<f64>, default: Duration, what: &str| -> Result<Duration, String> {
         match v {
             None => Ok(default),
@@ -930,6 +1016,7 @@ mod tests {
                 .map(|(p, c)| (p.to_string(), c.as_bytes().to_vec()))
                 .collect(),
             root: None,
+            external: None,
         }
     }
 

@@ -68,6 +68,56 @@ pub struct AssignmentFile {
     /// student gets one, picked by a stable hash of the course seed and their name.
     #[serde(default)]
     pub variants: Option<serde_yaml::Value>,
+    /// An external assignment's reference program (docs/new-assignment.md): present only in
+    /// an instructor's own assignment, whose transcripts `grade bless` records by running it.
+    #[serde(default)]
+    pub reference: Option<ReferenceProgramSpec>,
+    /// An external assignment's input vocabulary: what `grade explore` may type.
+    #[serde(default)]
+    pub vocabulary: Option<VocabularySpec>,
+}
+
+/// `reference:` in an external assignment's assignment.yaml: the instructor's reference
+/// program, built and run exactly as a student's submission is (and trusted no more).
+#[derive(Debug, Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct ReferenceProgramSpec {
+    /// The program, relative to the assignment's directory: a source file (`.py`, `.c`,
+    /// `.cpp`, `.java`, …), a folder (a Makefile, `build.sh`, … is honoured) or an executable.
+    pub program: String,
+    /// The file or Java class that starts it, when a folder holds several (as `--main`).
+    #[serde(default)]
+    pub main: Option<String>,
+    /// Limits of the reference's runs, field by field over the assignment's `limits`.
+    #[serde(default)]
+    pub limits: LimitsSpec,
+}
+
+/// `vocabulary:` in an external assignment's assignment.yaml: the input lines random games
+/// draw from (`grade explore`, `explore:` cases). Each line of a game is drawn uniformly from
+/// the `lines` and the `integers` ranges together.
+#[derive(Debug, Deserialize, Clone, Default)]
+#[serde(deny_unknown_fields)]
+pub struct VocabularySpec {
+    /// Lines typed as written ("y", "quit", "1 2").
+    #[serde(default)]
+    pub lines: Vec<String>,
+    /// Ranges of integers, each one choice: a number from `from` to `to` (inclusive).
+    #[serde(default)]
+    pub integers: Vec<IntegerRange>,
+    /// Lines of a game at most (default 20); a game has 1 to this many.
+    #[serde(default)]
+    pub max_lines: Option<usize>,
+}
+
+/// An inclusive range of integers of a vocabulary.
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct IntegerRange {
+    /// The smallest number drawn.
+    pub from: i64,
+    /// The largest number drawn.
+    pub to: i64,
 }
 
 /// A requirement's setting in assignment.yaml: its points, or `false` to switch it off.

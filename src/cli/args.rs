@@ -65,8 +65,9 @@ pub struct GradeArgs {
     #[arg(required = true, value_name = "SUBMISSION")]
     pub submissions: Vec<PathBuf>,
 
-    /// The assignment (`grade list` lists them).
-    #[arg(short, long, required = true)]
+    /// The assignment (`grade list` lists them); may be left out when --cases is an
+    /// assignment of your own (a directory holding assignment.yaml).
+    #[arg(short, long)]
     pub assignment: Option<Assignment>,
 
     #[command(flatten)]
@@ -78,9 +79,10 @@ pub struct GradeArgs {
 pub struct ExploreArgs {
     /// The submission, as for grading.
     pub submission: PathBuf,
-    /// The assignment (one with random games: `grade list` lists them).
+    /// The assignment (one with random games: `grade list` lists them); may be left out when
+    /// --cases is an assignment of your own.
     #[arg(short, long)]
-    pub assignment: Assignment,
+    pub assignment: Option<Assignment>,
     /// Seed of the first game; the same seed plays the same games.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -135,9 +137,9 @@ pub enum GradescopeCommand {
     /// Write autograder.zip: setup.sh, run_autograder, this grade binary, and the cases.
     #[command(after_help = "Example:\n  grade gradescope package -a nim -o autograder.zip")]
     Package {
-        /// The assignment.
+        /// The assignment; may be left out when --cases is an assignment of your own.
         #[arg(short, long)]
-        assignment: Assignment,
+        assignment: Option<Assignment>,
         /// An instructor's case directory to ship instead of the built-in cases.
         #[arg(long, value_name = "DIR")]
         cases: Option<PathBuf>,
@@ -221,6 +223,9 @@ pub enum Command {
         grade play nim --student alice --cases course/"
     )]
     Play {
+        /// An assignment of your own: its directory (give it before the name).
+        #[arg(long, value_name = "DIR")]
+        cases: Option<PathBuf>,
         /// The assignment to play.
         assignment: Assignment,
         /// Game arguments (see below).
@@ -236,6 +241,9 @@ pub enum Command {
         input than FILE holds, the transcript ends there and a note goes to stderr."
     )]
     Record {
+        /// An assignment of your own: its directory (give it before the name).
+        #[arg(long, value_name = "DIR")]
+        cases: Option<PathBuf>,
         /// The assignment.
         assignment: Assignment,
         /// A file of input lines, one per line ("-" for standard input).
@@ -522,7 +530,8 @@ impl From<&LimitArgs> for LimitOverrides {
 /// in bash, zsh and fish, and `--help` lists them with their titles.
 impl ValueEnum for Assignment {
     fn value_variants<'a>() -> &'a [Self] {
-        Assignment::ALL
+        // The built-in ones and any of an instructor's own named by --cases or --root.
+        crate::assignments::external::all()
     }
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
@@ -616,7 +625,17 @@ mod tests {
         assignment_arguments(&Cli::command(), "grade", &mut found);
         assert!(found.len() >= 8, "assignment arguments found: {found:?}");
         for (path, values) in found {
-            assert_eq!(values, registry, "{path}");
+            // The built-in ones, then any of an instructor's own registered in this process
+            // (other tests register some).
+            assert_eq!(values[..registry.len()], registry[..], "{path}");
+            for extra in &values[registry.len()..] {
+                let assignment: crate::assignments::Assignment =
+                    extra.parse().expect("a registered name");
+                assert!(
+                    crate::assignments::external::find(assignment).is_some(),
+                    "{path}: {extra}"
+                );
+            }
         }
     }
 }

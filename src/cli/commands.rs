@@ -312,12 +312,15 @@ pub fn bless(assignment: Option<Assignment>, root: &Path) -> anyhow::Result<u8> 
     let mut written = 0;
     for assignment in selected(&tree, assignment) {
         let set = cases::load(&tree, assignment)?;
-        let dir = root.join("reference").join(assignment.name());
-        std::fs::create_dir_all(&dir)
-            .with_context(|| format!("cannot create {}", dir.display()))?;
         for case in &set.cases {
-            let text = case.record_reference().transcript.terminal_text();
-            let path = root.join(&case.reference_path);
+            let text = recorded_reference(case)?;
+            let path = tree
+                .disk_path(&case.reference_path)
+                .unwrap_or_else(|| root.join(&case.reference_path));
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("cannot create {}", dir.display()))?;
+            }
             if case.reference.as_deref() != Some(text.as_str()) {
                 std::fs::write(&path, &text)
                     .with_context(|| format!("cannot write {}", path.display()))?;
@@ -344,6 +347,16 @@ pub fn bless(assignment: Option<Assignment>, root: &Path) -> anyhow::Result<u8> 
     Ok(0)
 }
 
+/// The reference's transcript of a case; for an instructor's own reference program, an error
+/// naming the case when the program failed (crashed, ran out of a limit, did not build).
+fn recorded_reference(case: &cases::Case) -> anyhow::Result<String> {
+    let text = case.record_reference().transcript.terminal_text();
+    match crate::assignments::external::take_failure() {
+        Some(failure) => bail!("{}: {failure}", case.source),
+        None => Ok(text),
+    }
+}
+
 /// Stored transcripts of an assignment that belong to no case.
 fn orphans(tree: &CaseTree, set: &CaseSet) -> Vec<String> {
     let prefix = format!("reference/{}/", set.assignment);
@@ -363,7 +376,7 @@ pub fn verify(assignment: Option<Assignment>, root: &Path) -> anyhow::Result<u8>
         let set = cases::load(&tree, assignment)?;
         for case in &set.cases {
             checked += 1;
-            let now = case.record_reference().transcript.terminal_text();
+            let now = recorded_reference(case)?;
             match &case.reference {
                 None => {
                     problems += 1;

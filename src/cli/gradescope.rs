@@ -376,9 +376,22 @@ pub fn package(package: &Package) -> anyhow::Result<u8> {
         &std::fs::read(&binary).with_context(|| format!("cannot read {}", binary.display()))?,
     )?;
     if let Some(dir) = cases {
-        for top in ["cases", "reference"] {
+        // An instructor's own assignment travels whole: assignment.yaml and its reference
+        // program beside cases/ and reference/ (dot-files such as .git stay behind).
+        let tops: &[&str] = if crate::assignments::external::is_external_dir(dir) {
+            &[""]
+        } else {
+            &["cases", "reference"]
+        };
+        for top in tops {
             let root = dir.join(top);
-            for entry in walkdir::WalkDir::new(&root).sort_by_file_name() {
+            let walk = walkdir::WalkDir::new(&root)
+                .sort_by_file_name()
+                .into_iter()
+                .filter_entry(|e| {
+                    e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.')
+                });
+            for entry in walk {
                 let entry = entry.with_context(|| format!("cannot read {}", root.display()))?;
                 if !entry.file_type().is_file() {
                     continue;

@@ -27,6 +27,15 @@ pub fn main() -> ExitCode {
         eprintln!("grade: refusing to run inside a grade sandbox");
         return ExitCode::from(2);
     }
+    // An assignment of an instructor's own, given as --cases DIR or --root DIR, is registered
+    // before the arguments are parsed, so that `--assignment NAME` knows its name.
+    if let Err(error) = register_external_assignments(std::env::args_os()) {
+        eprintln!(
+            "grade: {}",
+            crate::report::escape::visible(&error.to_string())
+        );
+        return ExitCode::from(2);
+    }
     let cli = Cli::parse();
     // A bug in grade must still end in one clear line and status 2, never a backtrace.
     std::panic::set_hook(Box::new(|info| {
@@ -47,9 +56,73 @@ pub fn main() -> ExitCode {
             .map_or(String::new(), |l| format!(" at {}:{}", l.file(), l.line()));
         eprintln!("grade: internal error{place}: {message} (please report this)");
     }));
-    match std::panic::catch_unwind(move || dispatch(cli)) {
+    let code = match std::panic::catch_unwind(move || dispatch(cli)) {
         Ok(code) => code,
         Err(_) => ExitCode::from(2),
+    };
+    crate::assignments::external::release_builds();
+    code
+}
+
+/// Registers each external assignment directory given as `--cases DIR` or `--root DIR`
+/// (docs/new-assignment.md); a directory that is not one is left to the command.
+fn register_external_assignments(
+    args: impl IntoIterator<Item = std::ffi::OsString>,
+) -> Result<(), crate::cases::CaseError> {
+    let args: Vec<std::ffi::OsString> = args.into_iter().collect();
+    for (index, arg) in args.iter().enumerate() {
+        let Some(text) = arg.to_str() else { continue };
+        let dir = match text.split_once('=') {
+            Some(("--cases" | "--root", value)) => std::path::PathBuf::from(value),
+            None if text == "--cases" || text == "--root" => match args.get(index + 1) {
+                Some(value) => std::path::PathBuf::from(value),
+                None => continue,
+            },
+            _ => continue,
+        };
+        let dir = if dir.file_name().is_some_and(|n| n == "cases")
+            && !crate::assignments::external::is_external_dir(&dir)
+        {
+            dir.parent()
+                .map(std::path::Path::to_path_buf)
+                .unwrap_or(dir)
+        } else {
+            dir
+        };
+        if crate::assignments::external::is_external_dir(&dir) {
+            crate::assignments::external::register(&dir)?;
+        }
+    }
+    Ok(())
+}
+
+/// The assignment named by `--assignment`, or else the external assignment that `cases` (an
+/// assignment of the instructor's own) is.
+fn assignment_or_external(
+    named: Option<crate::assignments::Assignment>,
+    cases: Option<&std::path::Path>,
+    usage: &str,
+) -> anyhow::Result<crate::assignments::Assignment> {
+    let own = cases
+        .filter(|dir| crate::assignments::external::is_external_dir(dir))
+        .map(crate::assignments::external::register)
+        .transpose()?;
+    match (named, own) {
+        (Some(named), Some(own)) if named != own.assignment => {
+            return Err(anyhow::anyhow!(
+                "--assignment {named}: the directory {} is the assignment '{}'",
+                own.dir.display(),
+                own.assignment
+            ))
+        }
+        (Some(named), _) => return Ok(named),
+        _ => {}
+    }
+    match cases {
+        Some(dir) if crate::assignments::external::is_external_dir(dir) => {
+            Ok(crate::assignments::external::register(dir)?.assignment)
+        }
+        _ => Err(anyhow::anyhow!("usage: {usage}")),
     }
 }
 
@@ -79,9 +152,14 @@ fn explore(args: &ExploreArgs) -> anyhow::Result<u8> {
         play_all: false,
         setup: None,
     };
-    let exploration = crate::explore::explore(&args.submission, args.assignment, &options)?;
+    let assignment = assignment_or_external(
+        args.assignment,
+        args.cases.as_deref(),
+        "grade explore SUBMISSION --assignment NAME (or --cases DIR of your own assignment)",
+    )?;
+    let exploration = crate::explore::explore(&args.submission, assignment, &options)?;
     let saved = match &args.save_case {
-        Some(dir) => crate::explore::save_case(&exploration, args.assignment, dir)?,
+        Some(dir) => crate::explore::save_case(&exploration, assignment, dir)?,
         None => None,
     };
     // What the program printed is quoted: under GitHub Actions, escaped or fenced.
@@ -140,11 +218,14 @@ fn export_gradebook(
 /// Runs the chosen command; errors become one line on stderr and exit status 2.
 fn dispatch(cli: Cli) -> ExitCode {
     let result = match cli.command {
+        // `--cases DIR` (an assignment of the instructor's own) was registered before parsing.
         Some(Command::Play {
+            cases: _,
             assignment,
             game_args,
         }) => commands::play(assignment, &game_args),
         Some(Command::Record {
+            cases: _,
             assignment,
             input,
             game_args,
@@ -173,15 +254,26 @@ fn dispatch(cli: Cli) -> ExitCode {
                 output,
                 hidden_visibility,
                 languages,
-            }) => gradescope::package(&gradescope::Package {
+            }) => assignment_or_external(
                 assignment,
-                cases,
-                output,
-                hidden: hidden_visibility,
-                languages,
+                cases.as_deref(),
+                "grade gradescope package --assignment NAME (or --cases DIR of your own assignment)",
+            )
+            .and_then(|assignment| {
+                gradescope::package(&gradescope::Package {
+                    assignment,
+                    cases,
+                    output,
+                    hidden: hidden_visibility,
+                    languages,
+                })
             }),
-            None => match args.assignment {
-                Some(assignment) => {
+            None => match assignment_or_external(
+                args.assignment,
+                args.cases.as_deref(),
+                "grade gradescope --assignment NAME (see grade gradescope --help)",
+            ) {
+                Ok(assignment) => {
                     crate::run::interrupt::install();
                     gradescope::run(&gradescope::GradescopeRun {
                         assignment,
@@ -191,9 +283,7 @@ fn dispatch(cli: Cli) -> ExitCode {
                         cases: args.cases,
                     })
                 }
-                None => Err(anyhow::anyhow!(
-                    "usage: grade gradescope --assignment NAME (see grade gradescope --help)"
-                )),
+                Err(error) => Err(error),
             },
         },
         Some(Command::Gradebook {
@@ -221,8 +311,15 @@ fn dispatch(cli: Cli) -> ExitCode {
             crate::run::interrupt::install();
             run::run_command(&args)
         }
-        None => match (cli.grade.submissions.is_empty(), cli.grade.assignment) {
-            (false, Some(assignment)) => {
+        None => match (
+            cli.grade.submissions.is_empty(),
+            assignment_or_external(
+                cli.grade.assignment,
+                cli.grade.options.cases.as_deref(),
+                "grade SUBMISSION --assignment NAME (see grade --help)",
+            ),
+        ) {
+            (false, Ok(assignment)) => {
                 crate::run::interrupt::install();
                 let mut options = GradeOptions::from(&cli.grade.options);
                 match crate::explore::course_seed_from_env() {
@@ -241,7 +338,8 @@ fn dispatch(cli: Cli) -> ExitCode {
                     Err(error) => Err(error),
                 }
             }
-            _ => Err(anyhow::anyhow!(
+            (false, Err(error)) => Err(error),
+            (true, _) => Err(anyhow::anyhow!(
                 "usage: grade SUBMISSION --assignment NAME (see grade --help)"
             )),
         },

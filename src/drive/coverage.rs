@@ -52,6 +52,14 @@ pub fn steered_game(
     if modes.is_empty() {
         return None;
     }
+    if rules(assignment).is_empty() {
+        // No rule table to steer toward (an instructor's own vocabulary): the first game.
+        return (0..CANDIDATES * 4).find_map(|candidate| {
+            let mode = modes[(index + candidate) % modes.len()];
+            let candidate_seed = seed ^ (candidate as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            generate::game_in_mode(assignment, candidate_seed, mode).map(|g| (g, Vec::new()))
+        });
+    }
     let mut best: Option<(usize, Game, Vec<&'static str>)> = None;
     let mut games = 0;
     for candidate in 0..CANDIDATES * 4 {

@@ -1,0 +1,635 @@
+//! An instructor's own assignment, with no Rust: a directory holding `assignment.yaml` (with a
+//! `reference:` block naming the instructor's reference program, and optionally a
+//! `vocabulary:` block for random games), `cases/*.yaml` and, once `grade bless --root DIR`
+//! has run, `reference/*.txt` (docs/new-assignment.md).
+//!
+//! The reference program is built by the submission machinery exactly as a student's program
+//! of its language is, and every run of it goes through the same sandbox with limits: it is
+//! trusted no more than a student's. It plays the part a built-in assignment's reference game
+//! plays: [`ExternalGame`] is a [`ReferenceGame`] whose moves are the program's, so recording,
+//! verifying, grading and exploring work on it unchanged.
+//!
+//! An external assignment is registered at run time ([`register`]) from its directory: its
+//! descriptor is made once and kept for the life of the process (a few hundred bytes), so it
+//! is an [`Assignment`] like the built-in ones.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, RwLock};
+
+use super::{Assignment, AssignmentDef, Explore, Generator, ASSIGNMENTS};
+use crate::analyze::SourceLanguage;
+use crate::cases::schema::{AssignmentFile, FileSpec, VocabularySpec};
+use crate::cases::{Case, CaseError};
+use crate::console::Console;
+use crate::drive::generate::Game;
+use crate::games::{Recording, ReferenceGame, Setup, SetupError};
+use crate::run::{self, EndOfInput, Ending, InputSource, Limits, RunSpec};
+use crate::submission::{self, PrepareError, PrepareOptions, Submission};
+use crate::transcript::{decode_visible, Event, Stream, Transcript};
+
+/// The file that makes a directory an external assignment.
+pub const HEADER: &str = "assignment.yaml";
+
+/// Lines of a random game at most when the vocabulary does not say.
+const DEFAULT_MAX_LINES: usize = 20;
+
+/// The one mode of a vocabulary's random games.
+const VOCABULARY_MODE: &str = "vocabulary";
+
+/// An external assignment, loaded from its directory.
+pub struct ExternalAssignment {
+    /// Its handle (name, title, capabilities), like a built-in assignment's.
+    pub assignment: Assignment,
+    /// The directory holding assignment.yaml, cases/ and reference/.
+    pub dir: PathBuf,
+    /// assignment.yaml, for messages.
+    header: PathBuf,
+    /// The reference program as assignment.yaml names it, and its path.
+    program_name: String,
+    program: PathBuf,
+    /// How the reference program is started when its folder holds several candidates.
+    prepare: PrepareOptions,
+    /// The reference's arguments for random games (assignment.yaml's `reference_args`, else `args`).
+    pub reference_args: Vec<String>,
+    /// The files every run gets (assignment.yaml's `files`), for random games.
+    pub files: Vec<(String, Vec<u8>)>,
+    /// Limits of the reference's runs.
+    limits: Limits,
+    /// What random games type.
+    vocabulary: Option<VocabularySpec>,
+    /// The built reference program, once built; released (its build directory removed) by
+    /// [`release_builds`] when the process is done with it.
+    build: Mutex<Option<Arc<Submission>>>,
+}
+
+impl fmt::Debug for ExternalAssignment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "ExternalAssignment({}, {})",
+            self.assignment,
+            self.dir.display()
+        )
+    }
+}
+
+/// Every external assignment registered in this process.
+static REGISTRY: RwLock<Vec<&'static ExternalAssignment>> = RwLock::new(Vec::new());
+
+/// The built-in assignments and the registered external ones, for listings and parsing.
+static ALL: RwLock<&'static [Assignment]> = RwLock::new(ASSIGNMENTS);
+
+thread_local! {
+    /// Why the last run of a reference program on this thread failed, if it did: a
+    /// [`ReferenceGame`] cannot return an error, so the caller that recorded asks
+    /// [`take_failure`] right after.
+    static LAST_FAILURE: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Reference recordings of an external assignment's cases made in this process, by case file,
+/// input and arguments: a class graded in one process runs the reference program once per case,
+/// not once per student and case (it is deterministic, and `grade verify` checks that it is).
+type RecordingKey = (String, Vec<String>, Vec<String>);
+static RECORDED: Mutex<BTreeMap<RecordingKey, Recording>> = Mutex::new(BTreeMap::new());
+
+/// The reference's recording of `case`: for an external assignment, made once per process (a
+/// failed run is not kept, and [`take_failure`] says why it failed); for a built-in one, played
+/// again (it costs microseconds).
+pub fn recording_of(case: &Case) -> Recording {
+    if find(case.assignment).is_none() {
+        return case.record_reference();
+    }
+    let key = (
+        case.source.clone(),
+        case.input.clone(),
+        case.reference_args.clone(),
+    );
+    if let Some(recording) = RECORDED.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return recording.clone();
+    }
+    let recording = case.record_reference();
+    if LAST_FAILURE.with(|f| f.borrow().is_none()) {
+        RECORDED
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, recording.clone());
+    }
+    recording
+}
+
+/// Every assignment this process knows: the built-in ones, then the registered external ones.
+pub fn all() -> &'static [Assignment] {
+    *ALL.read().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The external assignment behind `assignment`, if it is one.
+pub fn find(assignment: Assignment) -> Option<&'static ExternalAssignment> {
+    REGISTRY
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .copied()
+        .find(|e| std::ptr::eq(e.assignment.def(), assignment.def()))
+}
+
+/// Whether `dir` is an external assignment's directory (it holds assignment.yaml itself, where
+/// a case tree holds cases/NAME/assignment.yaml).
+pub fn is_external_dir(dir: &Path) -> bool {
+    dir.join(HEADER).is_file()
+}
+
+/// Why the last reference program run on this thread failed (crashed, ran out of a limit,
+/// could not be built or started), and forgets it.
+pub fn take_failure() -> Option<String> {
+    LAST_FAILURE.with(|f| f.borrow_mut().take())
+}
+
+/// Removes the build directories of the reference programs built by this process.
+pub fn release_builds() {
+    for external in REGISTRY.read().unwrap_or_else(|e| e.into_inner()).iter() {
+        let _ = external
+            .build
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+    }
+}
+
+/// Loads the external assignment in `dir` and registers it (once per directory and name).
+pub fn register(dir: &Path) -> Result<&'static ExternalAssignment, CaseError> {
+    let header_path = dir.join(HEADER);
+    let error = |message: String| CaseError {
+        file: header_path.display().to_string(),
+        message,
+    };
+    let text = std::fs::read_to_string(&header_path).map_err(|e| error(e.to_string()))?;
+    let header: AssignmentFile = serde_yaml::from_str(&text).map_err(|e| error(e.to_string()))?;
+    let Some(reference) = header.reference.clone() else {
+        return Err(error(
+            "no `reference:` block: an assignment of your own names its reference program \
+             there (docs/new-assignment.md)"
+                .into(),
+        ));
+    };
+    let name = header.assignment.clone();
+    let plain = name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    if !plain {
+        return Err(error(format!(
+            "assignment: '{name}' must be lower-case letters, digits and '_', starting with a letter"
+        )));
+    }
+    if ASSIGNMENTS.iter().any(|a| a.name() == name) {
+        return Err(error(format!(
+            "assignment: '{name}' is a built-in assignment; give yours another name"
+        )));
+    }
+    if let Some(existing) = REGISTRY
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .find(|e| e.assignment.name() == name)
+    {
+        if same_dir(&existing.dir, dir) {
+            return Ok(existing);
+        }
+        return Err(error(format!(
+            "assignment: '{name}' is already the assignment in {}",
+            existing.dir.display()
+        )));
+    }
+    let program = dir.join(&reference.program);
+    if std::fs::symlink_metadata(&program).is_err() {
+        return Err(error(format!(
+            "reference.program: '{}' does not exist (looked for {})",
+            reference.program,
+            program.display()
+        )));
+    }
+    let base = crate::cases::merge_limits(Limits::default(), &header.limits).map_err(&error)?;
+    let limits = crate::cases::merge_limits(base, &reference.limits)
+        .map_err(|m| error(format!("reference.{m}")))?;
+    let mut files = Vec::new();
+    for (file_name, spec) in &header.files {
+        let bytes = match spec {
+            FileSpec::Inline(text) => text.as_bytes().to_vec(),
+            FileSpec::From { from } => std::fs::read(dir.join("cases").join(from))
+                .map_err(|e| error(format!("files: '{file_name}' from cases/{from}: {e}")))?,
+        };
+        files.push((file_name.clone(), bytes));
+    }
+    if let Some(vocabulary) = &header.vocabulary {
+        if vocabulary.lines.is_empty() && vocabulary.integers.is_empty() {
+            return Err(error(
+                "vocabulary: give some `lines` or `integers` to draw from".into(),
+            ));
+        }
+        if let Some(range) = vocabulary.integers.iter().find(|r| r.from > r.to) {
+            return Err(error(format!(
+                "vocabulary.integers: from {} is above to {}",
+                range.from, range.to
+            )));
+        }
+        if vocabulary.max_lines == Some(0) || vocabulary.max_lines > Some(10_000) {
+            return Err(error(
+                "vocabulary.max_lines: give a number of lines from 1 to 10000".into(),
+            ));
+        }
+    }
+    let leak = |text: String| -> &'static str { Box::leak(text.into_boxed_str()) };
+    let title = leak(header.title.clone().unwrap_or_else(|| name.clone()));
+    let explore = if header.vocabulary.is_some() {
+        Explore::Generator(Generator {
+            modes: &[VOCABULARY_MODE],
+            // Random games of an external assignment are drawn from its vocabulary by
+            // `drive::generate`, which finds it through `find`: this entry is never called.
+            generate: |_, _| None,
+            rules: &[],
+            rules_hit: |_, _| Vec::new(),
+            board_setup: None,
+        })
+    } else {
+        Explore::Unavailable(
+            "this assignment has no `vocabulary:` in its assignment.yaml to draw random games from \
+             (docs/new-assignment.md)",
+        )
+    };
+    let def: &'static AssignmentDef = Box::leak(Box::new(AssignmentDef {
+        name: leak(name.clone()),
+        title,
+        handout_language: SourceLanguage::of(&program).unwrap_or(SourceLanguage::Python),
+        args_usage: "the reference program's own arguments",
+        setup: |_, _| {
+            Err(SetupError::Usage(
+                "an assignment of your own is set up from its directory (--cases DIR)".into(),
+            ))
+        },
+        play_setup: None,
+        explore,
+        driver: None,
+        requirements: &[],
+        resize: None,
+        parameters: &[],
+    }));
+    let external: &'static ExternalAssignment = Box::leak(Box::new(ExternalAssignment {
+        assignment: Assignment::new(def),
+        dir: dir.to_path_buf(),
+        header: header_path.clone(),
+        program_name: reference.program.clone(),
+        program,
+        prepare: PrepareOptions {
+            main: reference.main.clone(),
+            java_main: header.java_main.clone(),
+            main_file: header.main_file.clone(),
+            no_cache: false,
+        },
+        reference_args: header
+            .reference_args
+            .clone()
+            .unwrap_or_else(|| header.args.clone()),
+        files,
+        limits,
+        vocabulary: header.vocabulary.clone(),
+        build: Mutex::new(None),
+    }));
+    let mut registry = REGISTRY.write().unwrap_or_else(|e| e.into_inner());
+    registry.push(external);
+    let mut all: Vec<Assignment> = ASSIGNMENTS.to_vec();
+    all.extend(registry.iter().map(|e| e.assignment));
+    *ALL.write().unwrap_or_else(|e| e.into_inner()) = Box::leak(all.into_boxed_slice());
+    Ok(external)
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+impl ExternalAssignment {
+    /// The reference program, built (once per process) as a student's program of its language
+    /// is; or one line saying why it cannot be, naming assignment.yaml and the program.
+    pub fn built(&self) -> Result<Arc<Submission>, CaseError> {
+        let mut build = self.build.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(built) = build.as_ref() {
+            return Ok(Arc::clone(built));
+        }
+        let built = submission::prepare(&self.program, &self.prepare).map_err(|e| {
+            let why = match &e {
+                PrepareError::BuildFailed(failure) => format!(
+                    "did not build: {}: {}",
+                    failure.command,
+                    failure
+                        .messages
+                        .lines()
+                        .find(|l| !l.trim().is_empty())
+                        .unwrap_or("")
+                        .trim()
+                ),
+                other => other.to_string(),
+            };
+            CaseError {
+                file: self.header.display().to_string(),
+                message: format!("reference.program '{}': {why}", self.program_name),
+            }
+        })?;
+        let built = Arc::new(built);
+        *build = Some(Arc::clone(&built));
+        Ok(built)
+    }
+
+    /// The reference game of a case: the program run with `args`, with `files` in its
+    /// working directory.
+    pub fn setup(&'static self, args: &[String], files: &[(String, Vec<u8>)]) -> Setup {
+        Setup::new(ExternalGame {
+            external: self,
+            args: args.to_vec(),
+            files: files.to_vec(),
+        })
+    }
+
+    /// One random game drawn from the vocabulary with `below(n)` (a number below `n`): 1 to
+    /// `max_lines` lines, each one of the `lines` or a number of one of the `integers` ranges.
+    /// The reference decides where the game ends; lines it never reads are shrunk away.
+    pub fn random_game(&'static self, below: &mut dyn FnMut(u64) -> u64) -> Option<Game> {
+        let vocabulary = self.vocabulary.as_ref()?;
+        let choices = vocabulary.lines.len() + vocabulary.integers.len();
+        if choices == 0 {
+            return None;
+        }
+        let max_lines = vocabulary.max_lines.unwrap_or(DEFAULT_MAX_LINES) as u64;
+        let count = 1 + below(max_lines) as usize;
+        let mut lines = Vec::with_capacity(count);
+        for _ in 0..count {
+            let choice = below(choices as u64) as usize;
+            let line = match vocabulary.lines.get(choice) {
+                Some(line) => line.clone(),
+                None => {
+                    let range = vocabulary.integers[choice - vocabulary.lines.len()];
+                    let span = (range.to as i128 - range.from as i128 + 1) as u64;
+                    (range.from as i128 + below(span) as i128).to_string()
+                }
+            };
+            lines.push(line);
+        }
+        Some(Game {
+            setup: self.setup(&self.reference_args, &self.files),
+            board_file: None,
+            lines,
+            free_messages: false,
+            mode: VOCABULARY_MODE,
+            driver: None,
+        })
+    }
+
+    /// Runs the reference program once with `args` and `files`, typing what `console` gives at
+    /// each read and writing to it what the program prints.
+    fn play(
+        &self,
+        args: &[String],
+        files: &[(String, Vec<u8>)],
+        console: &mut dyn Console,
+    ) -> Result<(), String> {
+        let built = self.built().map_err(|e| e.to_string())?;
+        let mut command = built.command.clone();
+        command.extend(args.iter().cloned());
+        let spec = RunSpec {
+            command,
+            files: files.to_vec(),
+            readable: built.readable.clone(),
+            env: built.env.clone(),
+            input: Vec::new(),
+            // As a built-in reference game does: when the input runs out it stops.
+            end_of_input: EndOfInput::Stop,
+            limits: self.limits.clone(),
+            terminal: false,
+            workdir: None,
+        };
+        let mut source = ConsoleSource {
+            console,
+            forwarded: 0,
+        };
+        let outcome = run::run_with(&spec, &mut source).map_err(|e| {
+            format!(
+                "the reference program {} could not run: {e}",
+                self.program_name
+            )
+        })?;
+        source.forward(&outcome.transcript, true);
+        let problem = match outcome.ending {
+            Ending::Exited(_) | Ending::WaitingForInput => return Ok(()),
+            Ending::Signaled(signal) => format!("was killed by signal {signal}"),
+            Ending::WallTimeout => format!(
+                "ran out of wall time ({:.1} s; reference.limits.wall_seconds)",
+                self.limits.wall.as_secs_f64()
+            ),
+            Ending::CpuLimit => "ran out of CPU time (reference.limits.cpu_seconds)".into(),
+            Ending::MemoryLimit => "ran out of memory (reference.limits.memory_mb)".into(),
+            Ending::OutputLimit => "printed too much (reference.limits.output_kb)".into(),
+            Ending::DiskLimit => "wrote too much into its working directory".into(),
+        };
+        Err(format!(
+            "the reference program {} {problem}",
+            self.program_name
+        ))
+    }
+}
+
+/// An external assignment's reference game: its reference program, run in the sandbox.
+pub struct ExternalGame {
+    external: &'static ExternalAssignment,
+    args: Vec<String>,
+    files: Vec<(String, Vec<u8>)>,
+}
+
+impl fmt::Debug for ExternalGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "ExternalGame({}, args {:?}, {} file(s))",
+            self.external.assignment,
+            self.args,
+            self.files.len()
+        )
+    }
+}
+
+impl ReferenceGame for ExternalGame {
+    fn play(&self, console: &mut dyn Console) {
+        let result = self.external.play(&self.args, &self.files, console);
+        LAST_FAILURE.with(|f| *f.borrow_mut() = result.err());
+    }
+
+    fn same_as(&self, other: &dyn ReferenceGame) -> bool {
+        other
+            .as_any()
+            .downcast_ref::<ExternalGame>()
+            .is_some_and(|o| {
+                std::ptr::eq(o.external, self.external)
+                    && o.args == self.args
+                    && o.files == self.files
+            })
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// The input source of a reference program's run: at each read it shows the console what the
+/// program printed since the last one, and types the line the console gives.
+struct ConsoleSource<'a> {
+    console: &'a mut dyn Console,
+    /// Bytes of standard output already written to the console.
+    forwarded: usize,
+}
+
+impl ConsoleSource<'_> {
+    /// Writes to the console the standard output it has not seen yet (all of it when `last`;
+    /// else a character cut in two by a read waits for its end).
+    fn forward(&mut self, transcript: &Transcript, last: bool) {
+        let mut stdout = Vec::new();
+        for event in transcript.events() {
+            if let Event::Output {
+                stream: Stream::Stdout,
+                bytes,
+            } = event
+            {
+                stdout.extend_from_slice(bytes);
+            }
+        }
+        let Some(new) = stdout.get(self.forwarded..) else {
+            return;
+        };
+        let end = match std::str::from_utf8(new) {
+            Err(e) if !last && e.error_len().is_none() => e.valid_up_to(),
+            _ => new.len(),
+        };
+        if end > 0 {
+            self.console.write(&decode_visible(&new[..end]));
+            self.forwarded += end;
+        }
+    }
+}
+
+impl InputSource for ConsoleSource<'_> {
+    fn next_line(&mut self, transcript: &Transcript) -> Option<String> {
+        self.forward(transcript, false);
+        self.console.read_line()
+    }
+
+    fn remaining(&self) -> usize {
+        0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::console::ScriptedConsole;
+
+    /// An external assignment directory with this assignment.yaml and an empty program.
+    fn directory(header: &str) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir_all(dir.path().join("cases")).expect("mkdir");
+        std::fs::write(dir.path().join("game.py"), "print('hi')\n").expect("program");
+        std::fs::write(dir.path().join(HEADER), header).expect("header");
+        dir
+    }
+
+    #[test]
+    fn mistakes_in_assignment_yaml_name_the_file_and_the_field() {
+        for (header, expected) in [
+            ("assignment: nim\nchecks: []\nreference: {program: game.py}\n", "is a built-in assignment"),
+            ("assignment: no_reference\nchecks: []\n", "no `reference:` block"),
+            ("assignment: Bad-Name\nchecks: []\nreference: {program: game.py}\n", "lower-case"),
+            ("assignment: missing_program\nchecks: []\nreference: {program: nowhere.py}\n", "'nowhere.py' does not exist"),
+            ("assignment: empty_vocabulary\nchecks: []\nreference: {program: game.py}\nvocabulary: {}\n", "give some `lines`"),
+            ("assignment: backwards\nchecks: []\nreference: {program: game.py}\nvocabulary: {integers: [{from: 5, to: 1}]}\n", "from 5 is above to 1"),
+            ("assignment: typo\nchecks: []\nreference: {programme: game.py}\n", "programme"),
+        ] {
+            let dir = directory(header);
+            let error = register(dir.path()).expect_err(header);
+            assert_eq!(error.file, dir.path().join(HEADER).display().to_string());
+            assert!(error.message.contains(expected), "{header}: {}", error.message);
+        }
+    }
+
+    #[test]
+    fn a_registered_assignment_is_found_by_name_and_registered_once() {
+        let dir = directory(
+            "assignment: registered_once\ntitle: Once\nchecks: []\nreference: {program: game.py}\n",
+        );
+        let external = register(dir.path()).expect("registers");
+        let again = register(dir.path()).expect("registers again");
+        assert!(std::ptr::eq(external, again));
+        let parsed: Assignment = "registered_once".parse().expect("known by name");
+        assert!(find(parsed).is_some_and(|e| std::ptr::eq(e, external)));
+        assert_eq!(parsed.title(), "Once");
+        assert!(all().contains(&parsed));
+        assert!(find(ASSIGNMENTS[0]).is_none());
+        // The explore entry says why there are no random games.
+        assert!(matches!(parsed.def().explore, Explore::Unavailable(_)));
+        let other =
+            directory("assignment: registered_once\nchecks: []\nreference: {program: game.py}\n");
+        let clash = register(other.path()).expect_err("the name is taken");
+        assert!(
+            clash.message.contains("already the assignment"),
+            "{}",
+            clash.message
+        );
+    }
+
+    #[test]
+    fn random_games_draw_only_from_the_vocabulary() {
+        let dir = directory(
+            "assignment: vocabulary_draws\nchecks: []\nreference: {program: game.py}\n\
+             vocabulary: {lines: [a, b], integers: [{from: -2, to: 2}], max_lines: 5}\n",
+        );
+        let external = register(dir.path()).expect("registers");
+        let mut state = crate::games::SplitMix64::new(7);
+        let mut lengths = std::collections::BTreeSet::new();
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..200 {
+            let game = external
+                .random_game(&mut |n| state.next_u64() % n)
+                .expect("a game");
+            assert!((1..=5).contains(&game.lines.len()), "{:?}", game.lines);
+            lengths.insert(game.lines.len());
+            seen.extend(game.lines);
+        }
+        assert_eq!(lengths.len(), 5, "every length from 1 to 5: {lengths:?}");
+        let expected: std::collections::BTreeSet<String> = ["a", "b", "-2", "-1", "0", "1", "2"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(seen, expected);
+    }
+
+    #[test]
+    fn output_reaches_the_console_at_each_read_and_a_split_character_waits() {
+        let mut console = ScriptedConsole::new(["1"]);
+        let mut transcript = Transcript::new();
+        transcript.push_output(Stream::Stdout, "Café? ".as_bytes());
+        transcript.push_output(Stream::Stderr, b"debug");
+        // "é" is two bytes: the first arrives before the read, the second after it.
+        let cut = "Caf\u{e9}".len() - 1;
+        let mut early = Transcript::new();
+        early.push_output(Stream::Stdout, &"Café? ".as_bytes()[..cut]);
+        let mut source = ConsoleSource {
+            console: &mut console,
+            forwarded: 0,
+        };
+        assert_eq!(source.next_line(&early).as_deref(), Some("1"));
+        assert_eq!(source.forwarded, 3);
+        source.forward(&transcript, true);
+        assert_eq!(source.next_line(&transcript), None);
+        assert_eq!(console.transcript().terminal_text(), "Caf1\né? ");
+    }
+}

@@ -1,0 +1,546 @@
+//! An instructor's own assignment with no Rust, through the real binary: tic-tac-toe
+//! (tests/assignments/tictactoe: handout.md, a Python reference program written for these
+//! tests, assignment.yaml and cases/) blessed, verified, graded in every report format for
+//! correct and buggy students in Python and C, explored with shrinking, graded as a class and
+//! packaged for Gradescope; and the instructor's mistakes each reported in one line naming
+//! the file.
+
+mod support;
+
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+
+use support::*;
+
+/// The assignment as committed (assignment.yaml, solution/, cases/, blessed reference/).
+fn assignment_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/assignments/tictactoe")
+}
+
+/// A copy of the assignment without its reference transcripts, in `dir`.
+fn fresh_copy(dir: &Path) -> PathBuf {
+    let root = dir.join("tictactoe");
+    for entry in walkdir::WalkDir::new(assignment_dir()) {
+        let entry = entry.expect("walk");
+        let relative = entry.path().strip_prefix(assignment_dir()).expect("inside");
+        if relative.starts_with("reference") {
+            continue;
+        }
+        let target = root.join(relative);
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).expect("mkdir");
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+    root
+}
+
+/// The cases of the handout's rules, with their points (the random-games case aside).
+const SCRIPTED_CASES: [&str; 6] = [
+    "cell-taken",
+    "draw",
+    "invalid-cell",
+    "win-column",
+    "win-diagonal",
+    "win-row",
+];
+
+/// Every case is worth 2 points: 7 cases.
+const TOTAL: f64 = 14.0;
+
+/// Grades `program` against the committed assignment with the JSON report.
+fn grade_tictactoe(program: &Path, extra: &[&str]) -> (i32, serde_json::Value) {
+    let output = grade()
+        .arg(program)
+        .arg("--cases")
+        .arg(assignment_dir())
+        .args(["--format", "json"])
+        .args(extra)
+        .output()
+        .expect("grade runs");
+    let code = output.status.code().unwrap_or(-1);
+    let report = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "no JSON report for {} ({e}); exit {code}\nstderr: {}",
+            program.display(),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    (code, report)
+}
+
+fn case<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    report["cases"]
+        .as_array()
+        .and_then(|cases| cases.iter().find(|c| c["name"] == name))
+        .unwrap_or_else(|| panic!("no case {name} in {report:#}"))
+}
+
+fn available(program: &Path) -> bool {
+    tools_for(program).iter().all(|tool| have(tool)) && have("python3")
+}
+
+#[test]
+fn bless_records_the_reference_programs_transcripts_and_verify_checks_them() {
+    if !have("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = fresh_copy(dir.path());
+    let bless = grade()
+        .args(["bless", "--root"])
+        .arg(&root)
+        .output()
+        .expect("bless runs");
+    let stdout = String::from_utf8_lossy(&bless.stdout);
+    assert!(
+        bless.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&bless.stderr)
+    );
+    assert!(
+        stdout.contains("7 reference transcript(s) written"),
+        "{stdout}"
+    );
+    // Worked by hand from handout.md and the reference's prompt: X takes 1, 2, 3 while O
+    // takes 4 and 5; the board before the first move and after each, then the winner.
+    let win_row = std::fs::read_to_string(root.join("reference/win-row.txt")).expect("written");
+    let boards = [
+        ". . .\n. . .\n. . .\n",
+        "X . .\n. . .\n. . .\n",
+        "X . .\nO . .\n. . .\n",
+        "X X .\nO . .\n. . .\n",
+        "X X .\nO O .\n. . .\n",
+        "X X X\nO O .\n. . .\n",
+    ];
+    let moves = [("X", "1"), ("O", "4"), ("X", "2"), ("O", "5"), ("X", "3")];
+    let mut expected = boards[0].to_string();
+    for ((player, cell), board) in moves.iter().zip(&boards[1..]) {
+        expected.push_str(&format!(
+            "Player {player}, choose a cell (1-9): {cell}\n{board}"
+        ));
+    }
+    expected.push_str("Player X wins!\n");
+    assert_eq!(win_row, expected);
+    // What bless wrote is what the committed assignment holds.
+    for case in SCRIPTED_CASES {
+        let path = format!("reference/{case}.txt");
+        assert_eq!(
+            std::fs::read_to_string(root.join(&path)).expect("written"),
+            std::fs::read_to_string(assignment_dir().join(&path)).expect("committed"),
+            "{path}"
+        );
+    }
+
+    grade()
+        .args(["verify", "--root"])
+        .arg(&root)
+        .assert()
+        .success();
+    // A transcript edited by hand is caught, by name.
+    let edited = root.join("reference/draw.txt");
+    let text = std::fs::read_to_string(&edited).expect("draw");
+    std::fs::write(&edited, text.replace("It's a draw!", "Draw.")).expect("edit");
+    let verify = grade()
+        .args(["verify", "--root"])
+        .arg(&root)
+        .output()
+        .expect("verify runs");
+    assert_eq!(verify.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&verify.stdout);
+    assert!(
+        stdout.contains(&edited.display().to_string()) && stdout.contains("differs"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn correct_programs_in_python_and_c_get_full_marks_whatever_the_handout_leaves_free() {
+    for name in ["correct_plain.py", "correct_styled.py", "correct.c"] {
+        let program = program(&format!("tictactoe/{name}"));
+        if !available(&program) {
+            continue;
+        }
+        let (code, report) = grade_tictactoe(&program, &[]);
+        assert_eq!(report["score"], TOTAL, "{name}: {:?}", lost_points(&report));
+        assert_eq!(report["max_score"], TOTAL, "{name}");
+        assert_eq!(code, 0, "{name}");
+        assert_eq!(report["assignment"], "tictactoe", "{name}");
+    }
+    // `--assignment NAME` names the same assignment when --cases is its directory.
+    let program = program("tictactoe/correct_plain.py");
+    if available(&program) {
+        let (code, report) = grade_tictactoe(&program, &["--assignment", "tictactoe"]);
+        assert_eq!((code, report["score"].as_f64()), (0, Some(TOTAL)));
+    }
+}
+
+#[test]
+fn each_buggy_program_loses_points_in_the_case_of_its_rule() {
+    for (name, rule_case) in [
+        ("buggy_no_diagonal.py", "win-diagonal"),
+        ("buggy_zero_cell.py", "invalid-cell"),
+        ("buggy_taken.c", "cell-taken"),
+        ("buggy_no_draw.c", "draw"),
+    ] {
+        let program = program(&format!("tictactoe/{name}"));
+        if !available(&program) {
+            continue;
+        }
+        let (code, report) = grade_tictactoe(&program, &[]);
+        assert_eq!(code, 1, "{name}");
+        let lost = case(&report, rule_case);
+        assert!(
+            lost["score"].as_f64() < lost["max_score"].as_f64(),
+            "{name} keeps full marks in {rule_case}"
+        );
+        // The other rules' cases keep their points: each bug costs where its rule is tested.
+        for other in SCRIPTED_CASES.iter().filter(|c| **c != rule_case) {
+            let kept = case(&report, other);
+            assert_eq!(
+                kept["score"],
+                kept["max_score"],
+                "{name} lost points in {other}: {:?}",
+                lost_points(&report)
+            );
+        }
+    }
+}
+
+#[test]
+fn every_report_format_grades_the_external_assignment() {
+    let program = program("tictactoe/buggy_no_diagonal.py");
+    if !available(&program) {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    for format in ["text", "json", "junit", "gradescope", "html"] {
+        let output = dir.path().join(format!("report.{format}"));
+        let run = grade()
+            .arg(&program)
+            .arg("--cases")
+            .arg(assignment_dir())
+            .args(["--format", format, "--output"])
+            .arg(&output)
+            .output()
+            .expect("grade runs");
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(1), "{format}: {stderr}");
+        let text = std::fs::read_to_string(&output).expect("report written");
+        assert!(text.contains("win-diagonal"), "{format}: {text}");
+        if format == "gradescope" {
+            let results: serde_json::Value = serde_json::from_str(&text).expect("json");
+            assert_eq!(results["score"], TOTAL - 1.0, "{results:#}");
+        }
+    }
+}
+
+#[test]
+fn explore_finds_a_difference_and_shrinks_it_to_one_line() {
+    let buggy = program("tictactoe/buggy_zero_cell.py");
+    if !available(&buggy) {
+        return;
+    }
+    let run = grade()
+        .args(["explore"])
+        .arg(&buggy)
+        .arg("--cases")
+        .arg(assignment_dir())
+        .args(["--games", "30", "--format", "json"])
+        .output()
+        .expect("explore runs");
+    assert_eq!(
+        run.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let found: serde_json::Value = serde_json::from_slice(&run.stdout).expect("json");
+    let finding = &found["finding"];
+    let input: Vec<&str> = finding["input"]
+        .as_array()
+        .expect("input")
+        .iter()
+        .filter_map(|l| l.as_str())
+        .collect();
+    // The bug takes "0" (and anything not a number) for cell 9: one such line shows it.
+    assert_eq!(input.len(), 1, "{finding:#}");
+    assert!(
+        input[0] == "0" || input[0].parse::<i64>().is_err(),
+        "{input:?}"
+    );
+    assert!(finding["original_lines"].as_u64() > Some(1), "{finding:#}");
+    assert!(
+        finding["reference"]
+            .as_str()
+            .is_some_and(|r| r.contains("Invalid cell.")),
+        "{finding:#}"
+    );
+
+    // --save-case adds the shrunk game as a case of the assignment, with its transcript.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = fresh_copy(dir.path());
+    grade()
+        .args(["bless", "--root"])
+        .arg(&root)
+        .assert()
+        .success();
+    let saved = grade()
+        .args(["explore"])
+        .arg(&buggy)
+        .arg("--cases")
+        .arg(&root)
+        .args(["--games", "10", "--save-case"])
+        .arg(&root)
+        .output()
+        .expect("explore runs");
+    assert_eq!(saved.status.code(), Some(1));
+    let cases = std::fs::read_dir(root.join("cases"))
+        .expect("cases")
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with("explore-"))
+        .count();
+    assert_eq!(cases, 1);
+    grade()
+        .args(["verify", "--root"])
+        .arg(&root)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "8 reference transcript(s) verified",
+        ));
+
+    // A correct program: nothing found in the same games.
+    let correct = program("tictactoe/correct.c");
+    if available(&correct) {
+        grade()
+            .args(["explore"])
+            .arg(&correct)
+            .arg("--cases")
+            .arg(assignment_dir())
+            .args(["--games", "30", "--assignment", "tictactoe"])
+            .assert()
+            .code(0);
+    }
+}
+
+#[test]
+fn a_class_is_graded_into_a_gradebook() {
+    let programs = [
+        program("tictactoe/correct_styled.py"),
+        program("tictactoe/buggy_taken.c"),
+    ];
+    if !programs.iter().all(|p| available(p)) {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("reports");
+    let run = grade()
+        .args(&programs)
+        .arg("--cases")
+        .arg(assignment_dir())
+        .arg("--output-dir")
+        .arg(&out)
+        .output()
+        .expect("grade runs");
+    assert_eq!(
+        run.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let gradebook = std::fs::read_to_string(out.join("gradebook.csv")).expect("gradebook");
+    let rows: Vec<&str> = gradebook.lines().collect();
+    assert_eq!(rows.len(), 3, "{gradebook}");
+    assert!(
+        rows[0].starts_with("student,submission,score,max_score"),
+        "{gradebook}"
+    );
+    let score_of = |student: &str| -> f64 {
+        let row = rows
+            .iter()
+            .find(|r| r.starts_with(student))
+            .unwrap_or_else(|| panic!("{student} in {gradebook}"));
+        row.split(',')
+            .nth(2)
+            .and_then(|s| s.parse().ok())
+            .expect("a score")
+    };
+    assert_eq!(score_of("correct_styled"), TOTAL, "{gradebook}");
+    let buggy = score_of("buggy_taken");
+    assert!(buggy < TOTAL && buggy > 0.0, "{gradebook}");
+    for report in [
+        "correct_styled.py.txt",
+        "buggy_taken.c.txt",
+        "buggy_taken.c.instructor.txt",
+        "index.html",
+    ] {
+        assert!(out.join(report).is_file(), "{report} in {}", out.display());
+    }
+}
+
+#[test]
+fn the_gradescope_package_ships_the_assignment_and_grades_with_it() {
+    let program = program("tictactoe/buggy_no_draw.c");
+    if !available(&program) {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let zip_path = dir.path().join("autograder.zip");
+    grade()
+        .args(["gradescope", "package", "--cases"])
+        .arg(assignment_dir())
+        .arg("-o")
+        .arg(&zip_path)
+        .assert()
+        .success();
+    let root = dir.path().join("autograder");
+    let source = root.join("source");
+    let mut archive =
+        zip::ZipArchive::new(std::fs::File::open(&zip_path).expect("zip")).expect("a zip");
+    for i in 0..archive.len() {
+        let mut entry = archive.by_index(i).expect("entry");
+        let path = source.join(entry.name());
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        let mut bytes = Vec::new();
+        entry.read_to_end(&mut bytes).expect("read");
+        std::fs::write(&path, bytes).expect("write");
+        if let Some(mode) = entry.unix_mode() {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).expect("chmod");
+        }
+    }
+    for file in [
+        "cases/assignment.yaml",
+        "cases/solution/tictactoe.py",
+        "cases/cases/win-row.yaml",
+        "cases/reference/win-row.txt",
+    ] {
+        assert!(source.join(file).is_file(), "{file} in the zip");
+    }
+    let run_autograder = std::fs::read_to_string(source.join("run_autograder")).expect("script");
+    assert!(run_autograder.contains("-a tictactoe"), "{run_autograder}");
+    let submission = root.join("submission");
+    std::fs::create_dir_all(&submission).expect("mkdir");
+    std::fs::copy(&program, submission.join("tictactoe.c")).expect("upload");
+    std::fs::create_dir_all(root.join("results")).expect("mkdir");
+    let status = std::process::Command::new("bash")
+        .arg(source.join("run_autograder"))
+        .env("AUTOGRADER", &root)
+        .status()
+        .expect("run_autograder runs");
+    assert_eq!(status.code(), Some(0));
+    let results: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("results/results.json")).expect("results.json"),
+    )
+    .expect("json");
+    let score = results["score"].as_f64().expect("a score");
+    assert!((TOTAL - 4.0..TOTAL).contains(&score), "{results:#}");
+    // The same score as grading here.
+    let (_, report) = grade_tictactoe(&program, &[]);
+    assert_eq!(report["score"].as_f64(), Some(score), "{results:#}");
+}
+
+/// Runs grade with `args`; the exit status must be 2 and stderr one line naming `file`.
+fn one_line_error(args: &[&std::ffi::OsStr], file: &Path, what: &str) {
+    let run = grade().args(args).output().expect("grade runs");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{what}: {stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{what}: {stderr}");
+    assert!(
+        stderr.contains(&file.display().to_string()),
+        "{what}: {stderr} should name {}",
+        file.display()
+    );
+    assert!(!stderr.contains("panicked"), "{what}: {stderr}");
+}
+
+#[test]
+fn an_instructors_mistakes_are_one_line_naming_the_file() {
+    if !have("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let student = program("tictactoe/correct_plain.py");
+    let os = |s: &str| std::ffi::OsString::from(s);
+
+    // A case with no reference transcript (bless not run for it).
+    let root = fresh_copy(&dir.path().join("unblessed"));
+    let args = [
+        student.clone().into_os_string(),
+        os("--cases"),
+        root.clone().into_os_string(),
+    ];
+    let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+    one_line_error(&args, &root.join("cases"), "no reference transcript");
+
+    // A reference program that is not there.
+    let root = fresh_copy(&dir.path().join("missing"));
+    std::fs::remove_file(root.join("solution/tictactoe.py")).expect("remove");
+    let bless = [os("bless"), os("--root"), root.clone().into_os_string()];
+    let bless: Vec<&std::ffi::OsStr> = bless.iter().map(|a| a.as_os_str()).collect();
+    one_line_error(&bless, &root.join("assignment.yaml"), "missing reference");
+
+    // A reference program that does not build.
+    if have("gcc") {
+        let root = fresh_copy(&dir.path().join("broken"));
+        std::fs::write(
+            root.join("solution/tictactoe.c"),
+            "int main( { return 0; }\n",
+        )
+        .expect("write");
+        let header = root.join("assignment.yaml");
+        let text = std::fs::read_to_string(&header).expect("header");
+        std::fs::write(
+            &header,
+            text.replace("solution/tictactoe.py", "solution/tictactoe.c"),
+        )
+        .expect("edit");
+        let bless = [os("bless"), os("--root"), root.clone().into_os_string()];
+        let bless: Vec<&std::ffi::OsStr> = bless.iter().map(|a| a.as_os_str()).collect();
+        one_line_error(&bless, &header, "reference does not build");
+    }
+
+    // A reference program that crashes on a case.
+    let root = fresh_copy(&dir.path().join("crashing"));
+    let reference = root.join("solution/tictactoe.py");
+    let text = std::fs::read_to_string(&reference).expect("reference");
+    std::fs::write(
+        &reference,
+        text.replace(
+            "            print(\"It's a draw!\")",
+            // A segmentation fault (the program is pid 1 of its namespace: a signal it sends
+            // itself would be ignored).
+            "            import ctypes; ctypes.string_at(0)",
+        ),
+    )
+    .expect("edit");
+    let bless = [os("bless"), os("--root"), root.clone().into_os_string()];
+    let bless: Vec<&std::ffi::OsStr> = bless.iter().map(|a| a.as_os_str()).collect();
+    one_line_error(&bless, &root.join("cases/draw.yaml"), "reference crashes");
+
+    // Another assignment's name with the directory of this one.
+    let args = [
+        student.clone().into_os_string(),
+        os("--assignment"),
+        os("nim"),
+        os("--cases"),
+        assignment_dir().into_os_string(),
+    ];
+    let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+    one_line_error(&args, &assignment_dir(), "another assignment's name");
+
+    // A typo in assignment.yaml.
+    let root = fresh_copy(&dir.path().join("typo"));
+    let header = root.join("assignment.yaml");
+    let text = std::fs::read_to_string(&header).expect("header");
+    std::fs::write(&header, text.replace("  program:", "  programme:")).expect("edit");
+    let args = [
+        student.into_os_string(),
+        os("--cases"),
+        root.clone().into_os_string(),
+    ];
+    let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+    one_line_error(&args, &header, "unknown key");
+}
