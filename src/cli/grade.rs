@@ -35,7 +35,9 @@ pub fn grade_command(
         // to submissions even when they live under a system directory such as /opt.
         run::sandbox::protect(root);
     }
+    let loading = run::profile::span("grading: cases loaded (once per process)");
     let set = cases::load(&tree, assignment)?;
+    drop(loading);
     // A class handed in as one folder is graded as the class it is, never as one student's file.
     let class_folders = match submissions {
         [folder] => crate::submission::class_folder::student_folders(folder),

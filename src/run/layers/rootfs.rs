@@ -338,6 +338,14 @@ extern "C" fn remove_prepared_at_exit() {
     }
 }
 
+/// Whether `path` lies in a prepared `/etc` of this process (which never changes once made:
+/// Landlock keeps the descriptors of its entries open, as it does for system directories).
+pub(crate) fn in_prepared_etc(path: &Path) -> bool {
+    PREPARED
+        .lock()
+        .is_ok_and(|dirs| dirs.iter().any(|d| path.starts_with(d)))
+}
+
 /// Whether the run's `/etc` is one prepared directory (`GRADE_PREPARED_ETC=0`: a mount per
 /// entry, as before; for measuring).
 fn prepared_etc_enabled() -> bool {
@@ -359,6 +367,7 @@ fn prepared_etc(entries: &[PathBuf], protected: &[PathBuf]) -> Option<PreparedEt
     {
         return None;
     }
+    let _copy = crate::run::profile::span("probes: the run's /etc prepared (once per process)");
     let temp = std::env::temp_dir().canonicalize().ok()?;
     if !reachable_by_others(&temp) {
         return None;
