@@ -311,8 +311,9 @@ fn read_only_flags(source: &Path) -> libc::c_ulong {
 
 /// Entries of `/etc` with more than this many files and links below them are mounted on
 /// their own inside the prepared `/etc` instead of copied into it (the certificates' hash
-/// links of `ssl`, Debian's `alternatives`: hundreds of links each, slow to copy).
-const COPY_AT_MOST: usize = 64;
+/// links of `ssl`, Debian's `alternatives`, a JDK's settings: tens or hundreds of names
+/// each, slow to copy once per process).
+const COPY_AT_MOST: usize = 8;
 
 /// The run's `/etc`, prepared once per grader process (see [`prepared_etc`]).
 #[derive(Clone, Debug)]
@@ -356,9 +357,9 @@ fn prepared_etc_enabled() -> bool {
 /// directory of its own under the temporary directory, so that a run mounts one directory as
 /// its `/etc` instead of one mount per entry (each mount costs every run's start, and its
 /// teardown at the end). Only what every user may read is copied (files readable by others,
-/// directories others may list and enter: the run's uid is "others"), links as links, modes
-/// kept; entries with more than [`COPY_AT_MOST`] names below them get an empty directory to
-/// be mounted on. `None` (the caller mounts entry by entry) when a protected path lies in
+/// directories others may list and enter: the run's uid is "others"), links as links, files
+/// as hard links where allowed, modes kept; entries with more than [`COPY_AT_MOST`] names
+/// below them get an empty directory to be mounted on. `None` (the caller mounts entry by entry) when a protected path lies in
 /// `/etc`, the copy cannot be made, or the run's uid could not reach it.
 fn prepared_etc(entries: &[PathBuf], protected: &[PathBuf]) -> Option<PreparedEtc> {
     if protected
@@ -368,10 +369,12 @@ fn prepared_etc(entries: &[PathBuf], protected: &[PathBuf]) -> Option<PreparedEt
         return None;
     }
     let _copy = crate::run::profile::span("probes: the run's /etc prepared (once per process)");
-    let temp = std::env::temp_dir().canonicalize().ok()?;
-    if !reachable_by_others(&temp) {
-        return None;
-    }
+    // In memory where the machine has a shared one (`/dev/shm`, a tmpfs open to all): a few
+    // dozen names made there cost microseconds each, on a disk's journal up to 100 µs.
+    let temp = [PathBuf::from("/dev/shm"), std::env::temp_dir()]
+        .into_iter()
+        .filter_map(|d| d.canonicalize().ok())
+        .find(|d| reachable_by_others(d) && (d != Path::new("/dev/shm") || is_shared_tmpfs(d)))?;
     let dir = tempfile::Builder::new()
         .prefix("grade-etc-")
         .tempdir_in(&temp)
@@ -407,6 +410,23 @@ fn prepared_etc(entries: &[PathBuf], protected: &[PathBuf]) -> Option<PreparedEt
         Ok(prepared)
     })();
     made.ok()
+}
+
+/// Whether `dir` is a tmpfs that everyone may write and only owners may delete in (mode
+/// 1777), as `/dev/shm` usually is.
+fn is_shared_tmpfs(dir: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    const TMPFS_MAGIC: i64 = 0x0102_1994;
+    let Ok(c) = CString::new(dir.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // SAFETY: statfs fills the struct.
+    let mut st: libc::statfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statfs(c.as_ptr(), &mut st) } != 0 {
+        return false;
+    }
+    st.f_type as i64 == TMPFS_MAGIC
+        && std::fs::metadata(dir).is_ok_and(|m| m.permissions().mode() & 0o7777 == 0o1777)
 }
 
 /// Whether every directory from `/` to `dir` lets others through (the run's uid is one).
@@ -449,8 +469,13 @@ fn copy_readable(source: &Path, target: &Path) -> std::io::Result<bool> {
         if mode & 0o004 == 0 {
             return Ok(false);
         }
-        std::fs::copy(source, target)?;
-        std::fs::set_permissions(target, std::fs::Permissions::from_mode(mode))?;
+        // A hard link where the kernel allows one (the grader is root, or owns the file, and
+        // both lie on one filesystem): one syscall, and the same file as the system's.
+        // Otherwise a copy with its mode.
+        if meta.permissions().mode() & 0o7000 != 0 || std::fs::hard_link(source, target).is_err() {
+            std::fs::copy(source, target)?;
+            std::fs::set_permissions(target, std::fs::Permissions::from_mode(mode))?;
+        }
     } else if kind.is_dir() {
         if mode & 0o005 != 0o005 {
             return Ok(false);
