@@ -1,12 +1,17 @@
 //! Benchmark: the runner against the floor (the same program, all input piped at once).
 //!
-//! `cargo run --release --example bench_runner [RUNS]` compiles a C++, a Python and a Java
+//! `cargo run --release --example bench_runner [RUNS] [LABEL]` compiles a C++, a Python and a Java
 //! ten-prompt echo loop, runs each RUNS times (default 30) both ways, and prints a markdown
 //! table of medians. See docs/performance.md.
 //!
 //! `BENCH_WITHOUT=rootfs` (any `GRADE_DISABLE` list) adds a column: the runner with those
 //! layers off, interleaved with the other two in the same process (the per-run cost of a layer
-//! measured under the same load).
+//! measured under the same load). `BENCH_ENV=NAME=VALUE` does the same with that variable set
+//! (`GRADE_PREPARED_ETC=0`: the run's `/etc` mounted entry by entry, as before).
+//!
+//! Every figure is given as wall time and as CPU time (user + system of the process and of its
+//! reaped children, over the run): CPU time moves much less with the machine's load. The load
+//! average is printed before and after.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -18,6 +23,35 @@ use grade::run::{run, EndOfInput, Ending, Limits, RunSpec};
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
+}
+
+/// User + system time of this process and its reaped children so far.
+fn cpu_now() -> Duration {
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    let mut total = Duration::ZERO;
+    for who in [libc::RUSAGE_SELF, libc::RUSAGE_CHILDREN] {
+        // SAFETY: getrusage fills the struct.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        unsafe { libc::getrusage(who, &mut usage) };
+        total += tv(usage.ru_utime) + tv(usage.ru_stime);
+    }
+    total
+}
+
+/// Wall and CPU time of `f`.
+fn timed(f: impl FnOnce() -> Duration) -> (Duration, Duration) {
+    let cpu = cpu_now();
+    let wall = f();
+    (wall, cpu_now().saturating_sub(cpu))
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .unwrap_or_default()
+        .split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn floor_once(cmd: &[String], input: &str) -> Duration {
@@ -123,32 +157,67 @@ fn main() {
     let lines: Vec<String> = (0..10).map(|i| format!("line {i}")).collect();
     let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
     let without = std::env::var("BENCH_WITHOUT").ok();
-    match &without {
-        Some(off) => {
+    let variant_env = std::env::var("BENCH_ENV").ok().and_then(|v| {
+        v.split_once('=')
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+    });
+    let variant = match (&without, &variant_env) {
+        (Some(off), _) => Some(format!("GRADE_DISABLE={off}")),
+        (None, Some((k, v))) => Some(format!("{k}={v}")),
+        (None, None) => None,
+    };
+    let set_variant = |on: bool| match (&without, &variant_env) {
+        (Some(off), _) if on => std::env::set_var("GRADE_DISABLE", off),
+        (Some(_), _) => std::env::remove_var("GRADE_DISABLE"),
+        (None, Some((k, v))) if on => std::env::set_var(k, v),
+        (None, Some((k, _))) => std::env::remove_var(k),
+        (None, None) => {}
+    };
+    println!("load average before: {}", load_average());
+    match &variant {
+        Some(variant) => {
             println!(
-                "| program | floor (piped at once) | runner (seccomp, sandboxed) | ratio | runner, GRADE_DISABLE={off} |"
+                "| program | floor wall | floor CPU | runner wall | runner CPU | ratio (wall) | runner, {variant}: wall | CPU |"
             );
-            println!("|---|---|---|---|---|");
+            println!("|---|---|---|---|---|---|---|---|");
         }
         None => {
-            println!("| program | floor (piped at once) | runner (seccomp, sandboxed) | ratio |");
-            println!("|---|---|---|---|");
+            println!(
+                "| program | floor wall | floor CPU | runner wall | runner CPU | ratio (wall) |"
+            );
+            println!("|---|---|---|---|---|---|");
         }
     }
+    // A second argument runs only the programs whose label contains it (`C++`, `Python`).
+    let only = std::env::args().nth(2);
     for (name, cmd) in programs {
+        if only.as_deref().is_some_and(|o| !name.contains(o)) {
+            continue;
+        }
         // Warm up caches once each.
         floor_once(&cmd, &input);
         runner_once(&cmd, &lines, &dir);
-        let mut floor = Vec::new();
-        let mut runner = Vec::new();
-        let mut runner_without = Vec::new();
+        if variant.is_some() {
+            set_variant(true);
+            runner_once(&cmd, &lines, &dir);
+            set_variant(false);
+        }
+        let (mut floor, mut floor_cpu) = (Vec::new(), Vec::new());
+        let (mut runner, mut runner_cpu) = (Vec::new(), Vec::new());
+        let (mut other, mut other_cpu) = (Vec::new(), Vec::new());
         for _ in 0..runs {
-            floor.push(floor_once(&cmd, &input));
-            runner.push(runner_once(&cmd, &lines, &dir));
-            if let Some(off) = &without {
-                std::env::set_var("GRADE_DISABLE", off);
-                runner_without.push(runner_once(&cmd, &lines, &dir));
-                std::env::remove_var("GRADE_DISABLE");
+            let (w, c) = timed(|| floor_once(&cmd, &input));
+            floor.push(w);
+            floor_cpu.push(c);
+            let (w, c) = timed(|| runner_once(&cmd, &lines, &dir));
+            runner.push(w);
+            runner_cpu.push(c);
+            if variant.is_some() {
+                set_variant(true);
+                let (w, c) = timed(|| runner_once(&cmd, &lines, &dir));
+                set_variant(false);
+                other.push(w);
+                other_cpu.push(c);
             }
         }
         if std::env::var_os("BENCH_VERBOSE").is_some() {
@@ -162,19 +231,26 @@ fn main() {
             };
             eprintln!("{name} floor: {}", ms(&floor));
             eprintln!("{name} runner: {}", ms(&runner));
+            if !other.is_empty() {
+                eprintln!("{name} variant: {}", ms(&other));
+            }
         }
+        let ms = |d: Duration| format!("{:.2} ms", d.as_secs_f64() * 1e3);
         let (f, r) = (median(floor), median(runner));
-        let extra = if runner_without.is_empty() {
+        let extra = if other.is_empty() {
             String::new()
         } else {
-            format!(" {:.2} ms |", median(runner_without).as_secs_f64() * 1e3)
+            format!(" {} | {} |", ms(median(other)), ms(median(other_cpu)))
         };
         println!(
-            "| {name} | {:.2} ms | {:.2} ms | {:.2}× |{extra}",
-            f.as_secs_f64() * 1e3,
-            r.as_secs_f64() * 1e3,
+            "| {name} | {} | {} | {} | {} | {:.2}× |{extra}",
+            ms(f),
+            ms(median(floor_cpu)),
+            ms(r),
+            ms(median(runner_cpu)),
             r.as_secs_f64() / f.as_secs_f64()
         );
     }
+    println!("load average after: {}", load_average());
     let _ = std::fs::remove_dir_all(&dir);
 }

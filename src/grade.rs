@@ -126,11 +126,14 @@ pub fn grade(
     let started = Instant::now();
     let selected = select_cases(set, options)?;
     // A stale or missing reference transcript is the instructor's or the grader's to fix.
+    let recording = run::profile::span("grading: reference games recorded");
     let references = selected
         .iter()
         .map(|case| reference_for(case))
         .collect::<anyhow::Result<Vec<Recording>>>()
         .map_err(|e| NotGradable::new(Cause::Grader, format!("{e:#}")))?;
+    drop(recording);
+    let preparing = run::profile::span("grading: submission prepared (build or cache)");
 
     let prepare_options = submission::PrepareOptions {
         java_main: set.java_main.clone(),
@@ -161,6 +164,8 @@ pub fn grade(
         }
         Err(other) => return Err(other.into()),
     };
+    drop(preparing);
+    let reading = run::profile::span("grading: code read, requirements, resized builds");
     let mut program = analyze::Program::load(submission);
     // An archive's sources are read where it was unpacked.
     let sources = if program.language.is_none() {
@@ -187,6 +192,7 @@ pub fn grade(
             Resize::Unchangeable(_) => {}
         }
     }
+    drop(reading);
     // A program without source (an executable) cannot be rebuilt: those cases do not apply.
     let (selected, references): (Vec<&Case>, Vec<Recording>) = selected
         .into_iter()

@@ -1423,3 +1423,72 @@ fn the_covered_old_root_stays_out_of_reach() {
         assert!(!t.contains("reached"), "{who:?}: {t}");
     }
 }
+
+/// A run's `/etc` is one directory the grader prepared once (docs/performance.md): it reads
+/// the same system files as before, byte for byte, finds nothing the list leaves out (the
+/// shadow file, the host name), writes nothing there, lists no other name, never sees where
+/// the copy lives, and the copy is gone when the grader exits.
+#[test]
+fn a_runs_etc_holds_what_it_did_and_no_more() {
+    let _g = serial();
+    let script =
+        "for f in passwd group hosts nsswitch.conf; do echo \"== $f\"; cat /etc/$f; done; \
+         for f in shadow gshadow hostname sudoers; do test -e /etc/$f && echo \"THERE $f\"; done; \
+         echo x >> /etc/hosts 2>/dev/null && echo WROTE-HOSTS; \
+         touch /etc/new 2>/dev/null && echo MADE-NEW; \
+         mkdir /etc/ld.so.conf.d/x 2>/dev/null && echo MADE-DIR; \
+         ls -a /tmp | grep grade-etc && echo SEES-COPY; \
+         echo LISTING; ls /etc 2>/dev/null; echo END";
+    let command: Vec<String> = ["/bin/sh", "-c", script].map(String::from).to_vec();
+    let mut expected = String::new();
+    for f in ["passwd", "group", "hosts", "nsswitch.conf"] {
+        expected.push_str(&format!("== {f}\n"));
+        expected.push_str(&std::fs::read_to_string(Path::new("/etc").join(f)).unwrap_or_default());
+    }
+    let listed_may_be = [
+        "passwd",
+        "group",
+        "hosts",
+        "nsswitch.conf",
+        "ld.so.cache",
+        "ld.so.conf",
+        "ld.so.conf.d",
+        "alternatives",
+        "ssl",
+        "localtime",
+        "perl",
+        "dotnet",
+    ];
+    for who in users() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        std::fs::set_permissions(temp.path(), std::fs::Permissions::from_mode(0o1777))
+            .expect("chmod");
+        let tmpdir = temp.path().display().to_string();
+        let json = run_json(who, &command, &[], &[("TMPDIR", tmpdir.as_str())]);
+        let t = text(&json).replace("\r\n", "\n");
+        assert!(t.starts_with(&expected), "{who:?}: {t}");
+        for bad in ["THERE", "WROTE-HOSTS", "MADE-NEW", "MADE-DIR", "SEES-COPY"] {
+            assert!(!t.contains(bad), "{who:?}: {bad}: {t}");
+        }
+        let listing = t
+            .split("LISTING\n")
+            .nth(1)
+            .and_then(|rest| rest.split("END").next())
+            .unwrap_or_default();
+        for name in listing.split_whitespace() {
+            assert!(
+                listed_may_be.contains(&name)
+                    || name.starts_with("java")
+                    || name.starts_with("python3"),
+                "{who:?}: /etc/{name} in a run: {t}"
+            );
+        }
+        let left: Vec<String> = std::fs::read_dir(temp.path())
+            .expect("read temp dir")
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("grade-etc-"))
+            .collect();
+        assert!(left.is_empty(), "{who:?}: left behind: {left:?}");
+    }
+}

@@ -75,7 +75,9 @@ pub fn grade_command(
         // to submissions even when they live under a system directory such as /opt.
         run::sandbox::protect(root);
     }
+    let loading = run::profile::span("grading: cases loaded (once per process)");
     let set = cases::load(&tree, assignment)?;
+    drop(loading);
     // An asked-for variant is the whole run's, for one student or a class.
     let set = match &choice.variant {
         Some(_) => cases_for(&tree, &set, "", choice, options.course_seed)?,

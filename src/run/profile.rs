@@ -49,22 +49,69 @@ pub fn enabled() -> bool {
 
 static FAST_ON: AtomicBool = AtomicBool::new(false);
 
-/// Per step: every sample in nanoseconds, in first-seen order.
-static TOTALS: Mutex<Vec<(&'static str, Vec<u64>)>> = Mutex::new(Vec::new());
+/// The whole process's CPU time (every thread, user + system) in nanoseconds.
+fn process_cpu_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime fills the struct.
+    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+/// The calling thread's CPU time (user + system) in nanoseconds.
+pub fn thread_cpu_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime fills the struct.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+/// One step's samples: wall nanoseconds, and the grader thread's CPU nanoseconds where the
+/// step ran in the grader (spans; not the children's steps).
+struct Samples {
+    wall: Vec<u64>,
+    cpu: Vec<u64>,
+}
+
+/// Per step, in first-seen order.
+static TOTALS: Mutex<Vec<(&'static str, Samples)>> = Mutex::new(Vec::new());
 static FIRST_RUN: AtomicU64 = AtomicU64::new(0);
+/// The process's CPU time when its first run started.
+static FIRST_RUN_CPU: AtomicU64 = AtomicU64::new(0);
 static LAST_RUN_END: AtomicU64 = AtomicU64::new(0);
 static RUNS: AtomicU64 = AtomicU64::new(0);
 
-/// Adds `ns` to `step`.
+/// Adds `ns` of wall time to `step`.
 pub fn add(step: &'static str, ns: u64) {
+    add_sample(step, ns, None);
+}
+
+fn add_sample(step: &'static str, wall: u64, cpu: Option<u64>) {
     if !FAST_ON.load(Ordering::Relaxed) {
         return;
     }
     if let Ok(mut totals) = TOTALS.lock() {
-        match totals.iter_mut().find(|(name, _)| *name == step) {
-            Some(entry) => entry.1.push(ns),
-            None => totals.push((step, vec![ns])),
-        }
+        let index = match totals.iter().position(|(name, _)| *name == step) {
+            Some(index) => index,
+            None => {
+                totals.push((
+                    step,
+                    Samples {
+                        wall: Vec::new(),
+                        cpu: Vec::new(),
+                    },
+                ));
+                totals.len() - 1
+            }
+        };
+        let samples = &mut totals[index].1;
+        samples.wall.push(wall);
+        samples.cpu.extend(cpu);
     }
 }
 
@@ -72,20 +119,37 @@ pub fn add(step: &'static str, ns: u64) {
 pub struct Span {
     step: &'static str,
     start: u64,
+    start_cpu: u64,
 }
 
 impl Drop for Span {
     fn drop(&mut self) {
         if self.start != 0 {
-            add(self.step, now_ns().saturating_sub(self.start));
+            add_sample(
+                self.step,
+                now_ns().saturating_sub(self.start),
+                Some(thread_cpu_ns().saturating_sub(self.start_cpu)),
+            );
         }
     }
 }
 
-/// Starts timing `step` (nothing when profiling is off).
+/// Starts timing `step` (nothing when profiling is off): wall time, and the CPU time of the
+/// thread that drops the span (the one that started it).
 pub fn span(step: &'static str) -> Span {
-    let start = if enabled() { now_ns() } else { 0 };
-    Span { step, start }
+    if enabled() {
+        Span {
+            step,
+            start: now_ns(),
+            start_cpu: thread_cpu_ns(),
+        }
+    } else {
+        Span {
+            step,
+            start: 0,
+            start_cpu: 0,
+        }
+    }
 }
 
 /// A run starts: turns profiling on if asked for, and notes the first run's start.
@@ -94,7 +158,12 @@ pub fn run_started() {
         return;
     }
     RUNS.fetch_add(1, Ordering::Relaxed);
-    let _ = FIRST_RUN.compare_exchange(0, now_ns(), Ordering::Relaxed, Ordering::Relaxed);
+    if FIRST_RUN
+        .compare_exchange(0, now_ns(), Ordering::Relaxed, Ordering::Relaxed)
+        .is_ok()
+    {
+        FIRST_RUN_CPU.store(process_cpu_ns(), Ordering::Relaxed);
+    }
 }
 
 /// A run has ended (its directory and cgroups are gone).
@@ -196,9 +265,10 @@ fn report() {
     if first != 0 {
         let _ = writeln!(
             out,
-            "  {:<52} {:>9.2} ms",
+            "  {:<52} {:>9.2} ms ({:.2} ms of CPU)",
             "process start to the first run",
-            ms(first.saturating_sub(start))
+            ms(first.saturating_sub(start)),
+            ms(FIRST_RUN_CPU.load(Ordering::Relaxed))
         );
         let _ = writeln!(
             out,
@@ -209,36 +279,69 @@ fn report() {
     }
     let _ = writeln!(
         out,
-        "  {:<52} {:>6} {:>10} {:>10} {:>10}",
-        "step", "count", "total ms", "median µs", "first µs"
+        "  {:<52} {:>6} {:>10} {:>10} {:>10} {:>10} {:>10}",
+        "step", "count", "total ms", "median µs", "first µs", "CPU ms", "CPU med µs"
     );
-    let mut median_sum = 0;
+    let median = |samples: &[u64]| {
+        let mut sorted = samples.to_vec();
+        sorted.sort_unstable();
+        sorted.get(sorted.len() / 2).copied().unwrap_or(0)
+    };
+    let (mut median_sum, mut cpu_median_sum) = (0, 0);
     if let Ok(totals) = TOTALS.lock() {
         for (name, samples) in totals.iter() {
-            let mut sorted = samples.clone();
-            sorted.sort_unstable();
-            let median = sorted.get(sorted.len() / 2).copied().unwrap_or(0);
+            let wall_median = median(&samples.wall);
+            let cpu_median = median(&samples.cpu);
             if name.starts_with("run:") && *name != "run: probes (first run of the process)" {
-                median_sum += median;
+                median_sum += wall_median;
+                cpu_median_sum += cpu_median;
             }
+            let cpu = if samples.cpu.is_empty() {
+                format!("{:>10} {:>10}", "-", "-")
+            } else {
+                format!(
+                    "{:>10.2} {:>10.1}",
+                    ms(samples.cpu.iter().sum()),
+                    cpu_median as f64 / 1e3
+                )
+            };
             let _ = writeln!(
                 out,
-                "  {:<52} {:>6} {:>10.2} {:>10.1} {:>10.1}",
+                "  {:<52} {:>6} {:>10.2} {:>10.1} {:>10.1} {cpu}",
                 name,
-                samples.len(),
-                ms(samples.iter().sum()),
-                median as f64 / 1e3,
-                samples.first().copied().unwrap_or(0) as f64 / 1e3
+                samples.wall.len(),
+                ms(samples.wall.iter().sum()),
+                wall_median as f64 / 1e3,
+                samples.wall.first().copied().unwrap_or(0) as f64 / 1e3
             );
         }
     }
     let _ = writeln!(
         out,
-        "  {:<52} {:>6} {:>10} {:>10.1}",
+        "  {:<52} {:>6} {:>10} {:>10.1} {:>10} {:>10} {:>10.1}",
         "a run's steps (sum of the run: medians)",
         "",
         "",
-        median_sum as f64 / 1e3
+        median_sum as f64 / 1e3,
+        "",
+        "",
+        cpu_median_sum as f64 / 1e3
+    );
+    // SAFETY: getrusage fills the struct.
+    let (mut own, mut children): (libc::rusage, libc::rusage) =
+        unsafe { (std::mem::zeroed(), std::mem::zeroed()) };
+    unsafe {
+        libc::getrusage(libc::RUSAGE_SELF, &mut own);
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut children);
+    }
+    let tv = |t: libc::timeval| t.tv_sec as f64 * 1e3 + t.tv_usec as f64 / 1e3;
+    let _ = writeln!(
+        out,
+        "  CPU: the grader {:.1} ms user + {:.1} ms system, its reaped children {:.1} ms + {:.1} ms",
+        tv(own.ru_utime),
+        tv(own.ru_stime),
+        tv(children.ru_utime),
+        tv(children.ru_stime)
     );
     let _ = std::io::stderr().write_all(out.as_bytes());
 }

@@ -192,6 +192,15 @@ enum StepSpec {
     Proc(PathBuf),
     Devpts(PathBuf),
     ReadOnly(PathBuf),
+    /// A directory the grader prepared (see [`prepared_etc`]) mounted read-only on `target`;
+    /// Landlock's rules name its entries `rules`, not the directory itself (so the run may
+    /// read what it could read before, and list no more than before).
+    Prepared {
+        source: PathBuf,
+        target: PathBuf,
+        remount: libc::c_ulong,
+        rules: Vec<PathBuf>,
+    },
 }
 
 impl Builder {
@@ -300,22 +309,213 @@ fn read_only_flags(source: &Path) -> libc::c_ulong {
     flags
 }
 
+/// Entries of `/etc` with more than this many files and links below them are mounted on
+/// their own inside the prepared `/etc` instead of copied into it (the certificates' hash
+/// links of `ssl`, Debian's `alternatives`, a JDK's settings: tens or hundreds of names
+/// each, slow to copy once per process).
+const COPY_AT_MOST: usize = 8;
+
+/// The run's `/etc`, prepared once per grader process (see [`prepared_etc`]).
+#[derive(Clone, Debug)]
+struct PreparedEtc {
+    /// The directory holding the copies, mounted read-only as the run's `/etc`.
+    dir: PathBuf,
+    /// What Landlock's rules name: each copied entry of it.
+    rules: Vec<PathBuf>,
+    /// The large entries mounted on their own at their place in it (`/etc/ssl`).
+    bound: Vec<PathBuf>,
+}
+
+/// Every prepared `/etc` of this process, removed when it exits.
+static PREPARED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+extern "C" fn remove_prepared_at_exit() {
+    let dirs = PREPARED
+        .lock()
+        .map(|mut d| std::mem::take(&mut *d))
+        .unwrap_or_default();
+    for dir in dirs {
+        let _ = crate::run::workdir::remove_tree(&dir);
+    }
+}
+
+/// Whether `path` lies in a prepared `/etc` of this process (which never changes once made:
+/// Landlock keeps the descriptors of its entries open, as it does for system directories).
+pub(crate) fn in_prepared_etc(path: &Path) -> bool {
+    PREPARED
+        .lock()
+        .is_ok_and(|dirs| dirs.iter().any(|d| path.starts_with(d)))
+}
+
+/// Whether the run's `/etc` is one prepared directory (`GRADE_PREPARED_ETC=0`: a mount per
+/// entry, as before; for measuring).
+fn prepared_etc_enabled() -> bool {
+    std::env::var_os("GRADE_PREPARED_ETC").is_none_or(|v| v != "0")
+}
+
+/// The entries of `/etc` a run needs (`entries`), copied once per grader process into a
+/// directory of its own under the temporary directory, so that a run mounts one directory as
+/// its `/etc` instead of one mount per entry (each mount costs every run's start, and its
+/// teardown at the end). Only what every user may read is copied (files readable by others,
+/// directories others may list and enter: the run's uid is "others"), links as links, files
+/// as hard links where allowed, modes kept; entries with more than [`COPY_AT_MOST`] names
+/// below them get an empty directory to be mounted on. `None` (the caller mounts entry by entry) when a protected path lies in
+/// `/etc`, the copy cannot be made, or the run's uid could not reach it.
+fn prepared_etc(entries: &[PathBuf], protected: &[PathBuf]) -> Option<PreparedEtc> {
+    if protected
+        .iter()
+        .any(|p| p.starts_with("/etc") || Path::new("/etc").starts_with(p))
+    {
+        return None;
+    }
+    let _copy = crate::run::profile::span("probes: the run's /etc prepared (once per process)");
+    // In memory where the machine has a shared one (`/dev/shm`, a tmpfs open to all): a few
+    // dozen names made there cost microseconds each, on a disk's journal up to 100 µs.
+    let temp = [PathBuf::from("/dev/shm"), std::env::temp_dir()]
+        .into_iter()
+        .filter_map(|d| d.canonicalize().ok())
+        .find(|d| reachable_by_others(d) && (d != Path::new("/dev/shm") || is_shared_tmpfs(d)))?;
+    let dir = tempfile::Builder::new()
+        .prefix("grade-etc-")
+        .tempdir_in(&temp)
+        .ok()?
+        .keep();
+    if let Ok(mut list) = PREPARED.lock() {
+        if list.is_empty() {
+            // SAFETY: registering a plain extern "C" function.
+            unsafe { libc::atexit(remove_prepared_at_exit) };
+        }
+        list.push(dir.clone());
+    }
+    let made = (|| -> std::io::Result<PreparedEtc> {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755))?;
+        let mut prepared = PreparedEtc {
+            dir: dir.clone(),
+            rules: Vec::new(),
+            bound: Vec::new(),
+        };
+        for entry in entries {
+            let Some(name) = entry.file_name() else {
+                continue;
+            };
+            let target = dir.join(name);
+            if count_below(entry, COPY_AT_MOST + 1) > COPY_AT_MOST {
+                std::fs::create_dir(&target)?;
+                prepared.bound.push(entry.clone());
+            } else if copy_readable(entry, &target)? {
+                prepared.rules.push(target);
+            }
+        }
+        Ok(prepared)
+    })();
+    made.ok()
+}
+
+/// Whether `dir` is a tmpfs that everyone may write and only owners may delete in (mode
+/// 1777), as `/dev/shm` usually is.
+fn is_shared_tmpfs(dir: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    const TMPFS_MAGIC: i64 = 0x0102_1994;
+    let Ok(c) = CString::new(dir.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // SAFETY: statfs fills the struct.
+    let mut st: libc::statfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statfs(c.as_ptr(), &mut st) } != 0 {
+        return false;
+    }
+    st.f_type as i64 == TMPFS_MAGIC
+        && std::fs::metadata(dir).is_ok_and(|m| m.permissions().mode() & 0o7777 == 0o1777)
+}
+
+/// Whether every directory from `/` to `dir` lets others through (the run's uid is one).
+fn reachable_by_others(dir: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    dir.ancestors().all(|d| {
+        std::fs::metadata(d).is_ok_and(|m| m.is_dir() && m.permissions().mode() & 0o001 != 0)
+    })
+}
+
+/// How many names lie below `path` (itself included), counting up to `limit`.
+fn count_below(path: &Path, limit: usize) -> usize {
+    let mut count = 1;
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return count;
+    };
+    if !meta.is_dir() {
+        return count;
+    }
+    for entry in std::fs::read_dir(path).into_iter().flatten().flatten() {
+        count += count_below(&entry.path(), limit.saturating_sub(count));
+        if count > limit {
+            break;
+        }
+    }
+    count
+}
+
+/// Copies `source` to `target` as far as others may read it: a link as a link, a file
+/// readable by others with its mode (set-id bits dropped), a directory others may list and
+/// enter with what of it they may read. Whether anything was copied.
+fn copy_readable(source: &Path, target: &Path) -> std::io::Result<bool> {
+    use std::os::unix::fs::PermissionsExt;
+    let meta = std::fs::symlink_metadata(source)?;
+    let mode = meta.permissions().mode() & 0o777;
+    let kind = meta.file_type();
+    if kind.is_symlink() {
+        std::os::unix::fs::symlink(std::fs::read_link(source)?, target)?;
+    } else if kind.is_file() {
+        if mode & 0o004 == 0 {
+            return Ok(false);
+        }
+        // A hard link where the kernel allows one (the grader is root, or owns the file, and
+        // both lie on one filesystem): one syscall, and the same file as the system's.
+        // Otherwise a copy with its mode.
+        if meta.permissions().mode() & 0o7000 != 0 || std::fs::hard_link(source, target).is_err() {
+            std::fs::copy(source, target)?;
+            std::fs::set_permissions(target, std::fs::Permissions::from_mode(mode))?;
+        }
+    } else if kind.is_dir() {
+        if mode & 0o005 != 0o005 {
+            return Ok(false);
+        }
+        std::fs::create_dir(target)?;
+        let mut names: Vec<PathBuf> = std::fs::read_dir(source)?
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .collect();
+        names.sort();
+        for name in names {
+            if let Some(file) = name.file_name() {
+                copy_readable(&name, &target.join(file))?;
+            }
+        }
+        // Writable by its owner only, so it can be removed at the end.
+        std::fs::set_permissions(target, std::fs::Permissions::from_mode(mode | 0o200))?;
+    } else {
+        return Ok(false);
+    }
+    Ok(true)
+}
+
 /// The system part of every root (directories, `/etc`, `/dev` but its terminal, `/proc`,
 /// `/tmp`), for this set of protected paths; computed once per set.
 fn system_part(protected: &[PathBuf]) -> Builder {
-    static CACHE: Mutex<Option<(Vec<PathBuf>, Builder)>> = Mutex::new(None);
+    // One entry per set of protected paths and way of making `/etc` (a benchmark switches
+    // between the two).
+    type Key = (Vec<PathBuf>, bool);
+    static CACHE: Mutex<Vec<(Key, Builder)>> = Mutex::new(Vec::new());
+    let key = (protected.to_vec(), prepared_etc_enabled());
     if let Ok(cache) = CACHE.lock() {
-        if let Some((key, builder)) = cache.as_ref() {
-            if key == protected {
-                return builder.clone();
-            }
+        if let Some((_, builder)) = cache.iter().find(|(k, _)| *k == key) {
+            return builder.clone();
         }
     }
     let mut b = Builder::default();
     for dir in SYSTEM {
         b.tree(Path::new(dir), protected, false);
     }
-    b.dir(Path::new("/etc"));
     let mut etc: Vec<PathBuf> = std::fs::read_dir("/etc")
         .into_iter()
         .flatten()
@@ -331,8 +531,32 @@ fn system_part(protected: &[PathBuf]) -> Builder {
         .map(|e| e.path())
         .collect();
     etc.sort();
-    for entry in etc {
-        b.tree(&entry, protected, false);
+    match key.1.then(|| prepared_etc(&etc, protected)).flatten() {
+        Some(prepared) => {
+            b.made.push(PathBuf::from("/etc"));
+            b.steps.push(StepSpec::Dir(PathBuf::from("/etc")));
+            b.steps.push(StepSpec::Prepared {
+                source: prepared.dir.clone(),
+                target: PathBuf::from("/etc"),
+                remount: read_only_flags(&prepared.dir),
+                rules: prepared.rules.clone(),
+            });
+            // What is inside the prepared directory exists in the new root already.
+            b.mounted.push(PathBuf::from("/etc"));
+            for entry in &prepared.bound {
+                b.steps.push(StepSpec::Bind {
+                    source: entry.clone(),
+                    target: entry.clone(),
+                    remount: read_only_flags(entry),
+                });
+            }
+        }
+        None => {
+            b.dir(Path::new("/etc"));
+            for entry in etc {
+                b.tree(&entry, protected, false);
+            }
+        }
     }
     b.dir(Path::new("/proc"));
     b.steps.push(StepSpec::Proc(PathBuf::from("/proc")));
@@ -342,7 +566,7 @@ fn system_part(protected: &[PathBuf]) -> Builder {
         "mode=1777,size=16m,nr_inodes=4096".into(),
     ));
     if let Ok(mut cache) = CACHE.lock() {
-        *cache = Some((protected.to_vec(), b.clone()));
+        cache.push((key, b.clone()));
     }
     b
 }
@@ -420,11 +644,12 @@ pub fn plan(workdir: &Path, readable: &[PathBuf], terminal: Option<&Path>, devpt
     let read_only = b
         .steps
         .iter()
-        .filter_map(|s| match s {
+        .flat_map(|s| match s {
             StepSpec::Bind {
                 source, remount, ..
-            } if *remount != 0 => Some(source.clone()),
-            _ => None,
+            } if *remount != 0 => vec![source.clone()],
+            StepSpec::Prepared { rules, .. } => rules.clone(),
+            _ => Vec::new(),
         })
         .collect();
     let steps = b
@@ -453,6 +678,16 @@ pub fn plan(workdir: &Path, readable: &[PathBuf], terminal: Option<&Path>, devpt
             StepSpec::Proc(p) => Step::Proc(c(p)),
             StepSpec::Devpts(p) => Step::Devpts(c(p)),
             StepSpec::ReadOnly(p) => Step::ReadOnly(c(p)),
+            StepSpec::Prepared {
+                source,
+                target,
+                remount,
+                ..
+            } => Step::Bind {
+                source: old(source),
+                target: c(target),
+                remount: *remount,
+            },
         })
         .collect();
     Plan {
@@ -637,5 +872,43 @@ mod tests {
             StepSpec::Symlink(target, link) if target == Path::new("cat") && *link == base.join("a/bin/dog")
         )));
         assert!(!format!("{:?}", b.steps).contains("a/bin/grade"));
+    }
+
+    #[test]
+    fn only_what_others_may_read_is_copied_into_the_prepared_etc() {
+        use std::os::unix::fs::PermissionsExt;
+        let root = tempfile::tempdir().expect("tempdir");
+        let source = root.path().join("conf");
+        std::fs::create_dir_all(source.join("open")).expect("mkdir");
+        std::fs::create_dir_all(source.join("closed")).expect("mkdir");
+        std::fs::write(source.join("open/public"), "public").expect("write");
+        std::fs::write(source.join("secret"), "secret").expect("write");
+        std::fs::write(source.join("closed/inside"), "inside").expect("write");
+        std::os::unix::fs::symlink("/usr/share/x", source.join("link")).expect("symlink");
+        let mode = |path: &Path, mode: u32| {
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("chmod")
+        };
+        mode(&source.join("open/public"), 0o644);
+        mode(&source.join("secret"), 0o640);
+        mode(&source.join("closed"), 0o750);
+        let target = root.path().join("copy");
+        assert!(copy_readable(&source, &target).expect("copy"));
+        assert_eq!(
+            std::fs::read_to_string(target.join("open/public")).expect("read"),
+            "public"
+        );
+        let copied_mode = std::fs::metadata(target.join("open/public"))
+            .expect("stat")
+            .permissions()
+            .mode();
+        assert_eq!(copied_mode & 0o777, 0o644);
+        assert_eq!(
+            std::fs::read_link(target.join("link")).expect("link"),
+            Path::new("/usr/share/x")
+        );
+        assert!(!target.join("secret").exists());
+        assert!(!target.join("closed").exists());
+        assert_eq!(count_below(&source, 100), 7);
+        assert!(count_below(&source, 2) > 2);
     }
 }
