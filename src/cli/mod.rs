@@ -220,10 +220,20 @@ fn dispatch(cli: Cli) -> ExitCode {
     let result = match cli.command {
         // `--cases DIR` (an assignment of the instructor's own) was registered before parsing.
         Some(Command::Play {
-            cases: _,
+            cases,
             assignment,
             game_args,
-        }) => commands::play(assignment, &game_args),
+        }) => {
+            // `--cases DIR` of a built-in assignment is a course whose variant the game is
+            // played in, wherever it was given.
+            let mut args = Vec::new();
+            if let Some(dir) = cases.filter(|_| crate::assignments::external::find(assignment).is_none()) {
+                args.push("--cases".to_string());
+                args.push(dir.to_string_lossy().into_owned());
+            }
+            args.extend(game_args);
+            commands::play(assignment, &args)
+        }
         Some(Command::Record {
             cases: _,
             assignment,
