@@ -83,29 +83,8 @@ impl CaseTree {
         }
         let mut files = BTreeMap::new();
         for top in ["cases", "reference"] {
-            let dir = root.join(top);
-            if !dir.is_dir() {
-                continue;
-            }
-            for entry in walkdir::WalkDir::new(&dir).sort_by_file_name() {
-                let entry = entry.map_err(|e| CaseError {
-                    file: dir.display().to_string(),
-                    message: e.to_string(),
-                })?;
-                if !entry.file_type().is_file() {
-                    continue;
-                }
-                let relative = entry
-                    .path()
-                    .strip_prefix(&root)
-                    .unwrap_or(entry.path())
-                    .to_string_lossy()
-                    .replace('\\', "/");
-                let bytes = std::fs::read(entry.path()).map_err(|e| CaseError {
-                    file: entry.path().display().to_string(),
-                    message: e.to_string(),
-                })?;
-                files.insert(relative, bytes);
+            for (relative, bytes) in files_below(&root.join(top))? {
+                files.insert(format!("{top}/{relative}"), bytes);
             }
         }
         Ok(CaseTree {
@@ -139,28 +118,8 @@ impl CaseTree {
             read(&header)?,
         );
         for top in ["cases", "reference"] {
-            let dir = root.join(top);
-            if !dir.is_dir() {
-                continue;
-            }
-            for entry in walkdir::WalkDir::new(&dir).sort_by_file_name() {
-                let entry = entry.map_err(|e| CaseError {
-                    file: dir.display().to_string(),
-                    message: e.to_string(),
-                })?;
-                if !entry.file_type().is_file() {
-                    continue;
-                }
-                let relative = entry
-                    .path()
-                    .strip_prefix(&dir)
-                    .unwrap_or(entry.path())
-                    .to_string_lossy()
-                    .replace('\\', "/");
-                files.insert(
-                    format!("{top}/{assignment}/{relative}"),
-                    read(entry.path())?,
-                );
+            for (relative, bytes) in files_below(&root.join(top))? {
+                files.insert(format!("{top}/{assignment}/{relative}"), bytes);
             }
         }
         Ok(CaseTree {
@@ -237,6 +196,36 @@ impl CaseTree {
             .filter(|a| self.get(&format!("cases/{a}/assignment.yaml")).is_some())
             .collect()
     }
+}
+
+/// Every file below `dir` (none when it does not exist), keyed by its path relative to `dir`
+/// with `/` separators, in name order.
+fn files_below(dir: &Path) -> Result<Vec<(String, Vec<u8>)>, CaseError> {
+    let mut files = Vec::new();
+    if !dir.is_dir() {
+        return Ok(files);
+    }
+    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        let entry = entry.map_err(|e| CaseError {
+            file: dir.display().to_string(),
+            message: e.to_string(),
+        })?;
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let relative = entry
+            .path()
+            .strip_prefix(dir)
+            .unwrap_or(entry.path())
+            .to_string_lossy()
+            .replace('\\', "/");
+        let bytes = std::fs::read(entry.path()).map_err(|e| CaseError {
+            file: entry.path().display().to_string(),
+            message: e.to_string(),
+        })?;
+        files.push((relative, bytes));
+    }
+    Ok(files)
 }
 
 /// One test case, fully resolved: everything needed to run it and check the result.
