@@ -282,21 +282,13 @@ impl Explorer<'_> {
                         .context("the program could not be run")
                 };
                 // As in grading: a start that leaves the plan nothing to test (no move, or no
-                // room for one of its illegal moves) is drawn again, up to 4 runs; a start
-                // that comes out the same again is kept.
-                let mut outcome = run_once()?;
-                for _ in 1..4 {
-                    let start = strategy.reference_start(&outcome.transcript);
-                    if strategy.reaches_its_rule(&start) {
-                        break;
-                    }
-                    let again = run_once()?;
-                    let same = strategy.reference_start(&again.transcript) == start;
-                    outcome = again;
-                    if same {
-                        break;
-                    }
-                }
+                // room for one of its illegal moves) is drawn again.
+                let (outcome, _) = drive::redraw_until_the_rule_is_reached(
+                    run_once()?,
+                    |transcript| strategy.reference_start(transcript),
+                    |start| strategy.reaches_its_rule(start),
+                    || run_once().ok(),
+                );
                 let start = match strategy.reference_start(&outcome.transcript) {
                     ReferenceStart::Setup(start) => start,
                     ReferenceStart::Finished(start) => {

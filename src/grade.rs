@@ -673,16 +673,9 @@ fn explore_case(
     })
 }
 
-/// Runs of a driven case at most, each from the program's own new random start, until one
-/// start lets the case's plan type what the case tests. A Silver Dollar strip of 3 coins is
-/// already finished once in 216 draws; four draws make a case that tests nothing about once
-/// in two billion gradings.
-const DRAWS: usize = 4;
-
-/// The runs to grade a driven case on: `outcomes` (one run) while its start lets the plan
-/// reach the case's rule, else a new run, up to [`DRAWS`] runs in all. A program whose start
-/// comes out the same again (a fixed seed) is not run a third time; a new run that cannot be
-/// made leaves the last one. `redraws` counts the runs made again.
+/// The runs to grade a driven case on: its one run while its start lets the plan reach the
+/// case's rule, else runs made again for a new start (`drive::redraw_until_the_rule_is_reached`);
+/// `redraws` counts the runs made again.
 fn redraw_until_the_rule_is_reached(
     case: &Case,
     submission: &Submission,
@@ -690,27 +683,20 @@ fn redraw_until_the_rule_is_reached(
     mut outcomes: Vec<RunOutcome>,
     redraws: &mut usize,
 ) -> Vec<RunOutcome> {
-    if case.driver.is_scripted() {
+    if case.driver.is_scripted() || outcomes.len() != 1 {
         return outcomes;
     }
-    for _ in 1..DRAWS {
-        let start = case
-            .driver
-            .reference_start(&case.setup, &outcomes[0].transcript);
-        if case.driver.reaches_its_rule(&start) {
-            break;
-        }
-        let Ok(again) = run_once(case, submission, options) else {
-            break;
-        };
-        let next_start = case.driver.reference_start(&case.setup, &again.transcript);
-        *redraws += 1;
-        outcomes = vec![again];
-        if next_start == start {
-            break;
-        }
-    }
-    outcomes
+    let Some(first) = outcomes.pop() else {
+        return outcomes;
+    };
+    let (outcome, made) = drive::redraw_until_the_rule_is_reached(
+        first,
+        |transcript| case.driver.reference_start(&case.setup, transcript),
+        |start| case.driver.reaches_its_rule(start),
+        || run_once(case, submission, options).ok(),
+    );
+    *redraws = made;
+    vec![outcome]
 }
 
 /// Runs one case and checks it.

@@ -315,9 +315,17 @@ const BUGGY: &[(&str, &str, &str, Cause)] = &[
     ),
 ];
 
+/// What one grading printed: the text report, and how `grade` ended and what it said on stderr
+/// (shown when the case is missing from the report).
+struct Graded {
+    report: String,
+    status: std::process::ExitStatus,
+    stderr: String,
+}
+
 /// The text report of `program` on one case, from the binary under test or the one named by
 /// `CAUSE_LINES_GRADE`.
-fn report(program: &Path, assignment: &str, case: &str) -> Option<String> {
+fn report(program: &Path, assignment: &str, case: &str) -> Option<Graded> {
     let args = [
         "--assignment",
         assignment,
@@ -351,7 +359,11 @@ fn report(program: &Path, assignment: &str, case: &str) -> Option<String> {
         eprintln!("skipped: {}: {why}", program.display());
         return None;
     }
-    Some(String::from_utf8_lossy(&output.stdout).into_owned())
+    Some(Graded {
+        report: String::from_utf8_lossy(&output.stdout).into_owned(),
+        status: output.status,
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    })
 }
 
 /// The lines of case `case` in `report`: from its header ("✗ NAME  points") up to the next
@@ -389,10 +401,10 @@ fn measure(assignment: &str) {
         if !tools_for(&path).iter().all(|t| have(t)) {
             continue;
         }
-        let Some(report) = report(&path, game, case) else {
+        let Some(graded) = report(&path, game, case) else {
             continue;
         };
-        let lines = case_lines(&report, case);
+        let lines = case_lines(&graded.report, case);
         let at = cause_line(&lines, cause);
         println!(
             "cause line: {relative:<44} {case:<30} {:>5} of {} lines",
@@ -401,6 +413,12 @@ fn measure(assignment: &str) {
         );
         match at {
             Some(n) if n <= WITHIN => {}
+            // A case that kept its points (or never appeared) shows the whole grading.
+            _ if lines.is_empty() => failures.push(format!(
+                "{relative} ({case}): the case did not lose points; grade ended with {}:\n{}\n\
+                 stderr:\n{}",
+                graded.status, graded.report, graded.stderr
+            )),
             _ => failures.push(format!(
                 "{relative} ({case}): {cause:?} at line {at:?} of the case, not within {WITHIN}:\n{}",
                 lines.join("\n")

@@ -115,6 +115,44 @@ impl Driver {
     }
 }
 
+/// Runs of a driven game at most, each from the program's own new random start, until one
+/// start lets the plan type what the game is to test. A Silver Dollar strip of 3 coins is
+/// already finished once in 216 draws; four draws leave a case that tests nothing about once
+/// in two billion gradings.
+pub const DRAWS: usize = 4;
+
+/// The run to grade a driven game on: `first` while its start lets the plan reach its rule,
+/// else a run made again by `again` (for a new random start), up to [`DRAWS`] runs in all, and
+/// how many were made again. A start that comes out the same again means a fixed seed and is
+/// kept, unless it is a finished start: there is only one for a coin count, so a random
+/// program draws it twice in a row once in 216² runs, which is no sign of a fixed seed. When
+/// `again` cannot make a run, the last one stands.
+pub fn redraw_until_the_rule_is_reached(
+    first: crate::run::RunOutcome,
+    start_of: impl Fn(&Transcript) -> ReferenceStart,
+    reaches: impl Fn(&ReferenceStart) -> bool,
+    mut again: impl FnMut() -> Option<crate::run::RunOutcome>,
+) -> (crate::run::RunOutcome, usize) {
+    let mut outcome = first;
+    let mut redraws = 0;
+    for _ in 1..DRAWS {
+        let start = start_of(&outcome.transcript);
+        if reaches(&start) {
+            break;
+        }
+        let Some(next) = again() else {
+            break;
+        };
+        let next_start = start_of(&next.transcript);
+        redraws += 1;
+        outcome = next;
+        if next_start == start && !matches!(start, ReferenceStart::Finished(_)) {
+            break;
+        }
+    }
+    (outcome, redraws)
+}
+
 /// A console that asks an input source for each line and records the transcript, so a
 /// driver can play the reference game exactly as it plays a student's program.
 struct DrivenConsole<'a> {
@@ -175,5 +213,75 @@ mod tests {
                 &lines
             )
         );
+    }
+
+    /// A run that printed `start`: "finished", "stuck" (a start with moves but no room for
+    /// the case's rule) or "fine".
+    fn run_from(start: &str) -> crate::run::RunOutcome {
+        let mut transcript = Transcript::new();
+        transcript.push_output(Stream::Stdout, start.as_bytes());
+        crate::run::RunOutcome {
+            transcript,
+            ending: crate::run::Ending::Exited(0),
+            unread_inputs: 0,
+            prompts_late: false,
+            output_truncated: false,
+            wall: std::time::Duration::ZERO,
+            cpu: std::time::Duration::ZERO,
+            peak_memory_bytes: None,
+            peak_memory_of_run: false,
+            detection: crate::run::Detection::Seccomp,
+        }
+    }
+
+    /// Draws `starts` in turn (the program's runs), and reports which start was graded and how
+    /// many runs were made again.
+    fn redraw(starts: &[&str]) -> (String, usize) {
+        let setup = |text: &str| {
+            Setup::new(crate::assignments::nim::game::NewGame {
+                matches: text.len() as u32,
+            })
+        };
+        let start_of = |t: &Transcript| match t.output_text(Stream::Stdout).as_str() {
+            "finished" => ReferenceStart::Finished(setup("finished")),
+            other => ReferenceStart::Setup(setup(other)),
+        };
+        let reaches = |start: &ReferenceStart| *start == ReferenceStart::Setup(setup("fine"));
+        let mut rest = starts[1..].iter();
+        let (outcome, made) =
+            redraw_until_the_rule_is_reached(run_from(starts[0]), start_of, reaches, || {
+                rest.next().map(|s| run_from(s))
+            });
+        (outcome.transcript.output_text(Stream::Stdout), made)
+    }
+
+    #[test]
+    fn a_start_that_reaches_the_rule_is_graded_as_it_is() {
+        assert_eq!(redraw(&["fine", "finished"]), ("fine".into(), 0));
+    }
+
+    #[test]
+    fn a_start_that_misses_the_rule_is_drawn_again_until_one_reaches_it() {
+        assert_eq!(redraw(&["finished", "fine"]), ("fine".into(), 1));
+        assert_eq!(redraw(&["finished", "stuck", "fine"]), ("fine".into(), 2));
+    }
+
+    #[test]
+    fn the_same_start_again_is_a_fixed_seed_unless_it_is_the_finished_one() {
+        // "stuck" twice: a fixed seed, not run a third time.
+        assert_eq!(redraw(&["stuck", "stuck", "fine"]), ("stuck".into(), 1));
+        // The finished start twice (once in 216² for a random 3-coin program): drawn again,
+        // up to DRAWS runs in all.
+        assert_eq!(
+            redraw(&["finished", "finished", "fine"]),
+            ("fine".into(), 2)
+        );
+        assert_eq!(redraw(&["finished"; 6]), ("finished".into(), DRAWS - 1));
+    }
+
+    #[test]
+    fn a_run_that_cannot_be_made_again_leaves_the_last() {
+        assert_eq!(redraw(&["finished", "stuck"]), ("stuck".into(), 1));
+        assert_eq!(redraw(&["stuck"]), ("stuck".into(), 0));
     }
 }
