@@ -3,7 +3,10 @@
 //! reader, submission archives (zip and tar.gz) and the report escaper.
 //!
 //! Each property runs a fixed number of generated inputs (proptest, seeded per run; a failure
-//! prints the shrunk input that reproduces it), so CI runs the whole suite in seconds. The
+//! prints the shrunk input that reproduces it and is kept in
+//! `fuzz_parsers.proptest-regressions`), so CI runs the whole suite in seconds. `.ci/run`
+//! fixes the seed (`PROPTEST_RNG_SEED`), so CI's verdict depends on the commit alone; a local
+//! run draws new inputs each time (`PROPTEST_CASES=3000` for a longer one). The
 //! properties: no panic on any input; an error names the file and the problem; an archive
 //! never writes outside its folder; the escaper lets no control character or escape sequence
 //! through and leaves printable text as it is.

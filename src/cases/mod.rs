@@ -321,10 +321,16 @@ fn reference_setup(
         std::fs::write(&path, bytes).map_err(|e| error(format!("cannot write {name}: {e}")))?;
     }
     assignment.setup(reference_args, &base).map_err(|e| {
+        // One line: a game's usage (what `grade play` prints under its error) joins it.
         let text = e.to_string().replace(&base.display().to_string(), "");
+        let text: Vec<&str> = text
+            .lines()
+            .map(|line| line.trim().trim_start_matches('/'))
+            .filter(|line| !line.is_empty())
+            .collect();
         error(format!(
             "reference arguments {reference_args:?}: {}",
-            text.trim_start_matches('/')
+            text.join("; ")
         ))
     })
 }
@@ -1061,6 +1067,33 @@ mod tests {
             let t = tree(&[("cases/nim/assignment.yaml", HEADER), ("cases/nim/first.yaml", body)]);
             let e = load(&t, crate::assignments::nim::ASSIGNMENT).expect_err(body);
             assert!(e.message.contains(expected), "{body}: {}", e.message);
+        }
+    }
+
+    #[test]
+    fn reference_arguments_a_game_refuses_are_one_line_naming_the_file() {
+        // The shape the fuzzer found: nim's arguments given to connect6, whose error carries
+        // its usage on a second line.
+        for assignment in [
+            crate::assignments::connect6::ASSIGNMENT,
+            crate::assignments::nim::ASSIGNMENT,
+        ] {
+            let name = assignment.name();
+            let header = format!("assignment: {name}\nchecks:\n  - kind: exit\n");
+            let t = tree(&[
+                (&format!("cases/{name}/assignment.yaml"), header.as_str()),
+                (
+                    &format!("cases/{name}/bad.yaml"),
+                    "name: bad\ndescription: d\npoints: 5\ninput: [y]\nargs: [y, \"3\", \"2\"]\n",
+                ),
+            ]);
+            let e = load(&t, assignment).expect_err(name);
+            assert_eq!(e.file, format!("built-in:cases/{name}/bad.yaml"));
+            assert!(
+                e.message.contains("unexpected game arguments; usage: "),
+                "{e}"
+            );
+            assert!(!e.to_string().contains('\n'), "{e}");
         }
     }
 
