@@ -59,28 +59,62 @@ struct FloorCase {
 fn floor_cases(selected: &[&Case]) -> Vec<FloorCase> {
     selected
         .iter()
-        .map(|case| {
-            // A driven case's lines depend on the program's strip: pipe the lines of the
-            // stored reference game instead (a game of the same kind and length).
-            let lines: Vec<String> = if case.input.is_empty() {
-                case.record_reference()
-                    .transcript
-                    .inputs()
-                    .map(String::from)
-                    .collect()
-            } else {
-                case.input.clone()
-            };
-            let mut input = lines.join("\n").into_bytes();
+        .flat_map(|case| match case.explore {
+            Some(spec) => random_games_floor(case, spec),
+            None => vec![case_floor(case)],
+        })
+        .collect()
+}
+
+/// The floor of a random-games case: each game it plays (the same generated games, from the
+/// same seed), its lines piped at once; a collect game's board in the file its argument names.
+fn random_games_floor(case: &Case, spec: grade::cases::schema::ExploreSpec) -> Vec<FloorCase> {
+    let seed = grade::explore::case_seed(spec.seed, spec.course_seed);
+    grade::explore::generated_games(case.assignment, seed, spec.games)
+        .into_iter()
+        .map(|game| {
+            // A driven game's lines are typed from the program's own start: the floor pipes
+            // those of the case's stored reference game instead.
+            if game.lines.is_empty() {
+                return case_floor(case);
+            }
+            let mut input = game.lines.join("\n").into_bytes();
             input.push(b'\n');
+            let files = match (&game.board_file, case.args.first()) {
+                (Some(board), Some(name)) => vec![(name.clone(), board.clone().into_bytes())],
+                _ => case.files.clone(),
+            };
             FloorCase {
                 input,
                 args: case.args.clone(),
-                files: case.files.clone(),
-                runs: case.samples.max(1),
+                files,
+                runs: 1,
             }
         })
         .collect()
+}
+
+/// The floor of one fixed case: its input piped at once, as many times as it runs.
+fn case_floor(case: &Case) -> FloorCase {
+    // A driven case's lines depend on the program's strip: pipe the lines of the
+    // stored reference game instead (a game of the same kind and length).
+    let lines: Vec<String> = if case.input.is_empty() {
+        case.record_reference()
+            .transcript
+            .inputs()
+            .map(String::from)
+            .collect()
+    } else {
+        case.input.clone()
+    };
+    let mut input = lines.join("\n").into_bytes();
+    input.push(b'\n');
+    FloorCase {
+        input,
+        args: case.args.clone(),
+        files: case.files.clone(),
+        runs: case.samples.max(1),
+    }
 }
 
 /// Runs `command` on one case's input, piped at once; returns the bytes it printed.

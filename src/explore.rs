@@ -679,6 +679,15 @@ fn with_setup(game: Game, setup: Option<&Setup>) -> Game {
     }
 }
 
+/// The games a random-games case seeded `seed` plays, in order, without running any program:
+/// what a benchmark's floor runs to compare like with like.
+pub fn generated_games(assignment: Assignment, seed: u64, games: usize) -> Vec<Game> {
+    let mut hit = BTreeMap::new();
+    (0..games)
+        .filter_map(|index| next_game(assignment, seed, index, &mut hit))
+        .collect()
+}
+
 /// The coverage of the reference's rules that `games` games seeded `seed` reach, without
 /// running any program (the games are the ones exploration and the random-games case play).
 pub fn planned_coverage(assignment: Assignment, seed: u64, games: usize) -> Vec<RuleCoverage> {
@@ -1101,6 +1110,30 @@ mod tests {
                 assert!(missed.is_empty(), "{assignment} {}: {missed:?}", case.name);
             }
         }
+    }
+
+    /// The games a benchmark's floor replays are the ones the case plays: as many as its
+    /// budget, the same for the same seed, others for another.
+    #[test]
+    fn generated_games_are_the_cases_games() {
+        let nim = crate::assignments::nim::ASSIGNMENT;
+        let lines = |seed| -> Vec<Vec<String>> {
+            generated_games(nim, seed, 12)
+                .into_iter()
+                .map(|g| g.lines)
+                .collect()
+        };
+        assert_eq!(lines(1).len(), 12);
+        assert!(lines(1).iter().all(|l| !l.is_empty()));
+        assert_eq!(lines(1), lines(1));
+        assert_ne!(lines(1), lines(2));
+        // Game i is what exploration draws as game i, steered by the games before it.
+        let mut hit = BTreeMap::new();
+        let third = (0..3)
+            .filter_map(|i| next_game(nim, 1, i, &mut hit))
+            .last()
+            .map(|g| g.lines);
+        assert_eq!(third.as_ref(), lines(1).get(2));
     }
 
     #[test]

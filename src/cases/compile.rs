@@ -4,12 +4,13 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use regex::{Regex, RegexBuilder};
+use regex::Regex;
 
 use super::schema::CheckSpec;
 use crate::assignments::Assignment;
 use crate::check::board::BoardSpec;
 use crate::check::lines::ItemRules;
+use crate::check::pattern::Pattern;
 use crate::check::{Check, CheckKind, Compare, Level};
 use crate::drive::Driver;
 
@@ -18,24 +19,20 @@ fn anchored(pattern: &str, what: &str) -> Result<Regex, String> {
 }
 
 /// Compiles a `lines` pattern once per grader process: every case with the same pattern
-/// shares the compiled regex and its matching caches.
-fn shared_pattern(pattern: &str, ignore_case: bool) -> Result<Arc<Regex>, regex::Error> {
-    type Compiled = HashMap<(String, bool), Arc<Regex>>;
+/// shares the compiled pattern and its matching caches.
+fn shared_pattern(pattern: &str, ignore_case: bool) -> Result<Arc<Pattern>, regex::Error> {
+    type Compiled = HashMap<(String, bool), Arc<Pattern>>;
     static COMPILED: OnceLock<Mutex<Compiled>> = OnceLock::new();
     let compiled = COMPILED.get_or_init(Mutex::default);
     let key = (pattern.to_string(), ignore_case);
     if let Some(found) = compiled.lock().ok().and_then(|m| m.get(&key).cloned()) {
         return Ok(found);
     }
-    let regex = Arc::new(
-        RegexBuilder::new(pattern)
-            .case_insensitive(ignore_case)
-            .build()?,
-    );
+    let compiled_pattern = Arc::new(Pattern::new(pattern, ignore_case)?);
     if let Ok(mut map) = compiled.lock() {
-        map.insert(key, Arc::clone(&regex));
+        map.insert(key, Arc::clone(&compiled_pattern));
     }
-    Ok(regex)
+    Ok(compiled_pattern)
 }
 
 /// Compiles a check as written in a case file; the error says what is wrong with it.

@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use regex::Regex;
+use super::pattern::{Captured, Pattern, Span};
 
 use super::view::{difference, Spot, View};
 use super::Compare;
@@ -147,7 +147,7 @@ fn numbers_in(text: &str) -> Vec<String> {
 }
 
 /// The text a match stands for: its capture groups joined by spaces, or the whole match.
-fn matched_text<'h>(captures: &regex::Captures<'h>, whole: regex::Match<'h>) -> Cow<'h, str> {
+fn matched_text<'h>(captures: &Captured<'h>, whole: Span<'h>) -> Cow<'h, str> {
     if captures.len() <= 1 {
         return Cow::Borrowed(whole.as_str());
     }
@@ -168,7 +168,7 @@ fn matched_text<'h>(captures: &regex::Captures<'h>, whole: regex::Match<'h>) -> 
     }
 }
 
-fn items(view: &View, pattern: &Regex, rules: ItemRules, dedup: bool) -> Vec<Item> {
+fn items(view: &View, pattern: &Pattern, rules: ItemRules, dedup: bool) -> Vec<Item> {
     let mut found = Vec::new();
     for (index, (start, line)) in view.lines().enumerate() {
         for captures in pattern.captures_iter(line) {
@@ -194,7 +194,7 @@ const NO_MATCH: &str = "(nothing)";
 
 /// One item per stretch of output ending at an input (and one for the output after the last
 /// input): the last match in it, or [`NO_MATCH`].
-fn items_at_inputs(view: &View, pattern: &Regex, rules: ItemRules, presence: bool) -> Vec<Item> {
+fn items_at_inputs(view: &View, pattern: &Pattern, rules: ItemRules, presence: bool) -> Vec<Item> {
     items_at_inputs_except(view, pattern, rules, presence, &[])
 }
 
@@ -202,7 +202,7 @@ fn items_at_inputs(view: &View, pattern: &Regex, rules: ItemRules, presence: boo
 /// a held-back prompt of input `j` ([`View::held_prompt_input`]).
 fn held_prompts(
     view: &View,
-    pattern: &Regex,
+    pattern: &Pattern,
     rules: ItemRules,
     presence: bool,
 ) -> Vec<Option<Item>> {
@@ -237,7 +237,7 @@ fn held_prompts(
 /// [`items_at_inputs`] leaving out the lines numbered in `skip`.
 fn items_at_inputs_except(
     view: &View,
-    pattern: &Regex,
+    pattern: &Pattern,
     rules: ItemRules,
     presence: bool,
     skip: &[usize],
@@ -259,7 +259,7 @@ fn items_at_inputs_except(
         }
         // A prompt line ends where its input was typed, so it belongs to that input.
         let segment = view.input_offsets.partition_point(|&o| o <= start);
-        let Some(captures) = pattern.captures_iter(line).last() else {
+        let Some(captures) = pattern.captures_iter(line).pop() else {
             continue;
         };
         let Some(whole) = captures.get(0) else {
@@ -354,7 +354,7 @@ fn segment_of(view: &View, start: usize) -> usize {
 /// prints none. Elsewhere, the last match of `pattern` (a refusal where the reference accepts).
 fn messages_at_inputs(
     view: &View,
-    pattern: &Regex,
+    pattern: &Pattern,
     rules: ItemRules,
     refused: &[bool],
 ) -> Vec<Item> {
@@ -512,7 +512,7 @@ fn no_message_detail(student: &View, at: usize, message: &str) -> String {
 fn evaluate_at_inputs(
     student: &View,
     reference: &View,
-    pattern: &Regex,
+    pattern: &Pattern,
     options: LineOptions<'_>,
 ) -> Evaluation {
     let presence = options.compare != Compare::Sequence;
@@ -607,7 +607,7 @@ fn evaluate_at_inputs(
 fn with_held_prompts(
     student: &View,
     reference: &[Item],
-    pattern: &Regex,
+    pattern: &Pattern,
     rules: ItemRules,
     presence: bool,
 ) -> Vec<Item> {
@@ -643,7 +643,7 @@ fn with_held_prompts(
 pub fn evaluate_lines(
     student: &View,
     reference: &View,
-    pattern: &Regex,
+    pattern: &Pattern,
     options: LineOptions<'_>,
 ) -> Evaluation {
     let mut evaluation = compare_lines(student, reference, pattern, options);
@@ -663,7 +663,7 @@ pub fn evaluate_lines(
 fn compare_lines(
     student: &View,
     reference: &View,
-    pattern: &Regex,
+    pattern: &Pattern,
     options: LineOptions<'_>,
 ) -> Evaluation {
     if options.at_inputs {
@@ -801,7 +801,7 @@ fn compare_lines(
 }
 
 /// The reduced values of every match.
-fn values(view: &View, pattern: &Regex, rules: ItemRules, dedup: bool) -> Vec<String> {
+fn values(view: &View, pattern: &Pattern, rules: ItemRules, dedup: bool) -> Vec<String> {
     items(view, pattern, rules, dedup)
         .into_iter()
         .map(|i| i.value)
@@ -998,7 +998,7 @@ mod tests {
 
     #[test]
     fn at_inputs_counts_a_message_only_where_it_belongs() {
-        let pattern = Regex::new(r"(?i)(illegal|invalid)").expect("regex");
+        let pattern = Pattern::new(r"(?i)(illegal|invalid)", false).expect("regex");
         let options = LineOptions {
             at_inputs: true,
             compare: Compare::Presence,
@@ -1017,7 +1017,7 @@ mod tests {
         ]);
         assert!(evaluate_lines(&same_place, &reference, &pattern, options).passed);
         // The prompt a line ends with belongs to the input typed after it.
-        let turn = Regex::new(r"(?i)player\W*([12])").expect("regex");
+        let turn = Pattern::new(r"(?i)player\W*([12])", false).expect("regex");
         let sequence = LineOptions {
             at_inputs: true,
             ..LOOSE
@@ -1042,7 +1042,8 @@ mod tests {
         // Nim's replay question: printed with no flush, it comes out only after the answer
         // (here at exit), joined to nothing; the error after a refused answer still counts
         // only after it, even when the held prompt comes first on its line.
-        let question = Regex::new(r"(?i)would\W+you\W+like\W+to\W+play\W+again").expect("regex");
+        let question =
+            Pattern::new(r"(?i)would\W+you\W+like\W+to\W+play\W+again", false).expect("regex");
         let options = LineOptions {
             at_inputs: true,
             compare: Compare::Presence,
@@ -1060,7 +1061,7 @@ mod tests {
         ]);
         let e = evaluate_lines(&held, &reference, &question, options);
         assert!(e.passed, "{e:?}");
-        let error = Regex::new(r"(?i)please\W+answer\W+y\W+or\W+n").expect("regex");
+        let error = Pattern::new(r"(?i)please\W+answer\W+y\W+or\W+n", false).expect("regex");
         assert!(evaluate_lines(&held, &reference, &error, options).passed);
         // A program that never asks before the answer and asks only at the end is still
         // missing the question where the reference asks it.
@@ -1073,7 +1074,7 @@ mod tests {
         // A message at the start of the line after its input, with the prompt on a line of
         // its own before the input, stays where it was printed: after the input.
         let own_line = with_inputs(&["Move:\n", "Illegal move!\nMove:\n", "end\n"]);
-        let illegal = Regex::new(r"(?i)illegal").expect("regex");
+        let illegal = Pattern::new(r"(?i)illegal", false).expect("regex");
         let reference = with_inputs(&["Move: ", "Illegal move!\nMove: ", "end\n"]);
         assert!(evaluate_lines(&own_line, &reference, &illegal, options).passed);
     }
@@ -1082,7 +1083,7 @@ mod tests {
     fn a_hint_is_given_only_when_it_would_have_passed() {
         // The matches drawn as pipes: without punctuation both sides become empty, so
         // "ignoring punctuation" must not be suggested for a wrong number of matches.
-        let matches = Regex::new(r"(?i)matches\s*:?\s*(\|[| ]*)").expect("regex");
+        let matches = Pattern::new(r"(?i)matches\s*:?\s*(\|[| ]*)", false).expect("regex");
         let e = evaluate_lines(
             &view("Matches: ||||| ||\nMatches: ||||\n"),
             &view("Matches: ||||| |||\nMatches: ||||\n"),
@@ -1092,7 +1093,7 @@ mod tests {
         assert!(!e.passed);
         assert_eq!(e.difference.and_then(|d| d.relaxation), None);
         // Turn order swapped: comparing only the numbers would empty both sides.
-        let turns = Regex::new(r"(?i)\b(player|computer)\s*turn\b").expect("regex");
+        let turns = Pattern::new(r"(?i)\b(player|computer)\s*turn\b", false).expect("regex");
         let e = evaluate_lines(
             &view("Computer Turn\nPlayer Turn\n"),
             &view("Player Turn\nComputer Turn\n"),
@@ -1106,7 +1107,7 @@ mod tests {
         );
         assert_eq!(e.difference.and_then(|d| d.relaxation), None);
         // A wrong number is named as such, with no hint.
-        let moves = Regex::new(r"(?i)computer removes \d+").expect("regex");
+        let moves = Pattern::new(r"(?i)computer removes \d+", false).expect("regex");
         let e = evaluate_lines(
             &view("Computer removes 2.\n"),
             &view("Computer removes 1.\n"),
@@ -1140,7 +1141,7 @@ mod tests {
 
     #[test]
     fn free_elsewhere_compares_only_where_the_reference_has_a_match() {
-        let errors = Regex::new(r"(?i)\b(?:between|used)\b").expect("regex");
+        let errors = Pattern::new(r"(?i)\b(?:between|used)\b", false).expect("regex");
         let options = LineOptions {
             at_inputs: true,
             compare: Compare::Presence,
@@ -1200,7 +1201,8 @@ mod tests {
     #[test]
     fn a_message_in_any_words_counts_where_the_reference_refuses_an_input() {
         // The Game of M's "12" then "10": refused after input 2, then "9" "10" accepted.
-        let errors = Regex::new(r"(?i)^[^?]*\b(?:must|range|between|used)\b[^?]*$").expect("regex");
+        let errors =
+            Pattern::new(r"(?i)^[^?]*\b(?:must|range|between|used)\b[^?]*$", false).expect("regex");
         let options = LineOptions {
             at_inputs: true,
             compare: Compare::Presence,
@@ -1317,7 +1319,7 @@ mod tests {
 
     #[test]
     fn capture_groups_form_the_item() {
-        let pattern = Regex::new(r"(?i)game over\W+(\w+)\s+wins").expect("regex");
+        let pattern = Pattern::new(r"(?i)game over\W+(\w+)\s+wins", false).expect("regex");
         let reference = view("Game Over - Computer wins.\n");
         let e = evaluate_lines(
             &view("Game over - computer Wins!\n"),
@@ -1338,7 +1340,7 @@ mod tests {
 
     #[test]
     fn numbers_mode_and_missing_items() {
-        let pattern = Regex::new(r"(?i)score.*").expect("regex");
+        let pattern = Pattern::new(r"(?i)score.*", false).expect("regex");
         let rules = LineOptions {
             rules: ItemRules {
                 numbers: true,
@@ -1403,7 +1405,7 @@ mod tests {
 
     #[test]
     fn relaxation_is_suggested() {
-        let pattern = Regex::new(r"(?i)computer removes \d").expect("regex");
+        let pattern = Pattern::new(r"(?i)computer removes \d", false).expect("regex");
         let strict = LineOptions::default();
         let e = evaluate_lines(
             &view("computer removes 1\n"),
@@ -1416,7 +1418,7 @@ mod tests {
         assert_eq!(relaxation.as_deref(), Some("ignoring capitalisation"));
         // Each relaxation is named only when it is the one that would have passed.
         let hint = |student: &str, reference: &str, pattern: &str| {
-            let pattern = Regex::new(pattern).expect("regex");
+            let pattern = Pattern::new(pattern, false).expect("regex");
             evaluate_lines(&view(student), &view(reference), &pattern, strict)
                 .difference
                 .and_then(|d| d.relaxation)
@@ -1474,7 +1476,7 @@ mod tests {
 
     #[test]
     fn a_number_is_named_only_when_the_words_around_it_agree() {
-        let moves = Regex::new(r"(?i)computer \w+ -?\d+").expect("regex");
+        let moves = Pattern::new(r"(?i)computer \w+ -?\d+", false).expect("regex");
         let detail = |student: &str, reference: &str| {
             evaluate_lines(&view(student), &view(reference), &moves, LOOSE).detail
         };
@@ -1502,7 +1504,7 @@ mod tests {
 
     #[test]
     fn a_presence_check_says_what_it_found() {
-        let pattern = Regex::new(r"(?i)invalid").expect("regex");
+        let pattern = Pattern::new(r"(?i)invalid", false).expect("regex");
         let presence = LineOptions {
             compare: Compare::Presence,
             ..LOOSE
@@ -1519,7 +1521,7 @@ mod tests {
 
     #[test]
     fn dedup_count_and_presence() {
-        let pattern = Regex::new(r"(?i)player turn").expect("regex");
+        let pattern = Pattern::new(r"(?i)player turn", false).expect("regex");
         let reference = view("Player Turn\nComputer\nPlayer Turn\n");
         let student = view("Player Turn\nPlayer Turn\nComputer\nPlayer Turn\n");
         assert!(!evaluate_lines(&student, &reference, &pattern, LOOSE).passed);
@@ -1528,7 +1530,7 @@ mod tests {
             ..LOOSE
         };
         assert!(evaluate_lines(&student, &reference, &pattern, dedup).passed);
-        let errors = Regex::new(r"(?i)^[^?]*\b(used|empty)\b[^?]*$").expect("regex");
+        let errors = Pattern::new(r"(?i)^[^?]*\b(used|empty)\b[^?]*$", false).expect("regex");
         let presence = LineOptions {
             compare: Compare::Presence,
             ..LOOSE
@@ -1630,7 +1632,7 @@ mod tests {
         let message = evaluate_lines(
             &student,
             &reference,
-            &Regex::new(r"(?i)illegal").expect("regex"),
+            &Pattern::new(r"(?i)illegal", false).expect("regex"),
             LineOptions {
                 at_inputs: true,
                 compare: Compare::Presence,
@@ -1642,7 +1644,7 @@ mod tests {
         let turns = evaluate_lines(
             &student,
             &reference,
-            &Regex::new(r"(?i)turn \d").expect("regex"),
+            &Pattern::new(r"(?i)turn \d", false).expect("regex"),
             LineOptions {
                 noun: Noun {
                     one: "turn",

@@ -6,6 +6,7 @@ pub mod board;
 pub mod kinds;
 pub mod ladder;
 pub mod lines;
+pub mod pattern;
 pub mod strip;
 pub mod view;
 
@@ -13,8 +14,6 @@ pub use kinds::{Compare, Level, RandomRule};
 
 use std::cell::OnceCell;
 use std::sync::Arc;
-
-use regex::Regex;
 
 use crate::games::Recording;
 use crate::results::{CheckResult, Difference};
@@ -43,7 +42,7 @@ pub enum CheckKind {
     Lines {
         /// Shared by every case whose check has the same pattern, and with it the pattern's
         /// matching caches (its lazy DFA is built once, not once per case).
-        pattern: Arc<Regex>,
+        pattern: Arc<pattern::Pattern>,
         rules: ItemRules,
         dedup: bool,
         compare: Compare,
@@ -572,7 +571,10 @@ mod tests {
             name: "computer-moves".into(),
             weight: 1.0,
             kind: CheckKind::Lines {
-                pattern: Arc::new(Regex::new(r"(?i)computer\s+removes?\D*(\d+)").expect("regex")),
+                pattern: Arc::new(
+                    pattern::Pattern::new(r"(?i)computer\s+removes?\D*(\d+)", false)
+                        .expect("regex"),
+                ),
                 rules: ItemRules {
                     numbers: true,
                     ignore_case: true,
@@ -628,7 +630,10 @@ mod tests {
             name: "turn-order".into(),
             weight: 1.0,
             kind: CheckKind::Lines {
-                pattern: Arc::new(Regex::new(r"(?i)\b(player|computer)\s*turn\b").expect("regex")),
+                pattern: Arc::new(
+                    pattern::Pattern::new(r"(?i)\b(player|computer)\s*turn\b", false)
+                        .expect("regex"),
+                ),
                 rules: ItemRules {
                     numbers: false,
                     ignore_case: true,
@@ -804,7 +809,7 @@ mod tests {
             name: "illegal".into(),
             weight: 1.0,
             kind: CheckKind::Lines {
-                pattern: Arc::new(Regex::new(r"(?i)illegal").expect("regex")),
+                pattern: Arc::new(pattern::Pattern::new(r"(?i)illegal", false).expect("regex")),
                 rules: ItemRules {
                     numbers: false,
                     ignore_case: true,
@@ -865,7 +870,9 @@ mod tests {
             name: "error-reported".into(),
             weight: 1.0,
             kind: CheckKind::Lines {
-                pattern: Arc::new(Regex::new(r"(?i)(error|already|must be)").expect("regex")),
+                pattern: Arc::new(
+                    pattern::Pattern::new(r"(?i)(error|already|must be)", false).expect("regex"),
+                ),
                 rules: ItemRules::default(),
                 dedup: false,
                 compare: Compare::Presence,
@@ -924,8 +931,9 @@ mod tests {
             weight: 2.0,
             kind: CheckKind::Lines {
                 pattern: Arc::new(
-                    Regex::new(
+                    pattern::Pattern::new(
                         r"^[^?]*\b(?:already|used|taken|occupied|empty|invalid|error|must|range|between|illegal|not allowed|integer|try again|full|filled|wrong|cannot|can.t)\b[^?]*$",
+                        false,
                     )
                     .expect("regex"),
                 ),
@@ -1094,7 +1102,7 @@ mod tests {
         assert_eq!(names, ["strip_start", "strips", "volume", "exit"]);
         let board = |game| {
             CheckKind::Board(board::BoardSpec {
-                cell: Regex::new("^[XO]$").expect("regex"),
+                cell: regex::Regex::new("^[XO]$").expect("regex"),
                 empty: None,
                 labels: false,
                 first_optional: false,

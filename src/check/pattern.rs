@@ -1,0 +1,379 @@
+//! A `lines` check's pattern, compiled for the text it meets.
+//!
+//! Case patterns are written in Unicode mode (`\w`, `\s`, `\b`, case-insensitive matching of
+//! any script), and compiling a Unicode class such as `\W` into an automaton is most of what
+//! loading an assignment's cases costs (8 of nim's 10 ms). On ASCII text a pattern matches
+//! exactly as its ASCII-mode compilation does — every Unicode class agrees with its ASCII one
+//! on ASCII characters, and case folding of ASCII letters to other scripts (`k` and the Kelvin
+//! sign) never meets one — so a pattern is compiled in ASCII mode when its cases load, and
+//! in Unicode mode only when a line that is not ASCII first needs it (a program that prints
+//! "¡Ganaste!"), once per grader process.
+
+use std::sync::OnceLock;
+
+use regex::bytes::{Regex as AsciiRegex, RegexBuilder as AsciiRegexBuilder};
+use regex::{Regex, RegexBuilder};
+
+/// A compiled `lines` pattern: ASCII mode for ASCII lines, Unicode mode for the rest.
+#[derive(Debug)]
+pub struct Pattern {
+    source: String,
+    ignore_case: bool,
+    /// The pattern in ASCII mode; `None` when it only means something in Unicode mode (a
+    /// Unicode property such as `\p{L}`, a class of non-ASCII letters).
+    ascii: Option<AsciiRegex>,
+    /// The pattern in Unicode mode, compiled when first needed.
+    unicode: OnceLock<Option<Regex>>,
+}
+
+impl Pattern {
+    /// Compiles `source` (case-insensitively when `ignore_case`); the error is the regex
+    /// crate's, as for any pattern it refuses in Unicode mode.
+    pub fn new(source: &str, ignore_case: bool) -> Result<Pattern, regex::Error> {
+        let ascii = AsciiRegexBuilder::new(source)
+            .case_insensitive(ignore_case)
+            .unicode(false)
+            .build()
+            .ok();
+        let unicode = OnceLock::new();
+        if ascii.is_none() {
+            // Only Unicode mode can tell whether the pattern is good: compile it now.
+            let _ = unicode.set(Some(unicode_regex(source, ignore_case)?));
+        } else {
+            // The syntax is checked in Unicode mode too (without compiling it).
+            regex_syntax::ParserBuilder::new()
+                .case_insensitive(ignore_case)
+                .build()
+                .parse(source)
+                .map_err(|e| regex::Error::Syntax(e.to_string()))?;
+        }
+        Ok(Pattern {
+            source: source.to_string(),
+            ignore_case,
+            ascii,
+            unicode,
+        })
+    }
+
+    /// The pattern as written.
+    pub fn as_str(&self) -> &str {
+        &self.source
+    }
+
+    /// Every non-overlapping match in `line`, with its capture groups.
+    pub fn captures_iter<'h>(&self, line: &'h str) -> Vec<Captured<'h>> {
+        if let Some(ascii) = self.ascii_for(line) {
+            return ascii
+                .captures_iter(line.as_bytes())
+                .map(|c| Captured::from_ascii(line, &c))
+                .collect();
+        }
+        match (self.unicode(), &self.ascii) {
+            (Some(regex), _) => regex
+                .captures_iter(line)
+                .map(|c| Captured::from_unicode(line, &c))
+                .collect(),
+            (None, Some(ascii)) => ascii
+                .captures_iter(line.as_bytes())
+                .map(|c| Captured::from_ascii(line, &c))
+                .collect(),
+            (None, None) => Vec::new(),
+        }
+    }
+
+    /// The first match in `line`, with its capture groups.
+    pub fn captures<'h>(&self, line: &'h str) -> Option<Captured<'h>> {
+        if let Some(ascii) = self.ascii_for(line) {
+            return ascii
+                .captures(line.as_bytes())
+                .map(|c| Captured::from_ascii(line, &c));
+        }
+        match (self.unicode(), &self.ascii) {
+            (Some(regex), _) => regex
+                .captures(line)
+                .map(|c| Captured::from_unicode(line, &c)),
+            (None, Some(ascii)) => ascii
+                .captures(line.as_bytes())
+                .map(|c| Captured::from_ascii(line, &c)),
+            (None, None) => None,
+        }
+    }
+
+    /// The ASCII-mode regex when `line` is ASCII and the pattern has one.
+    fn ascii_for(&self, line: &str) -> Option<&AsciiRegex> {
+        self.ascii.as_ref().filter(|_| line.is_ascii())
+    }
+
+    /// The Unicode-mode regex, compiled on first use. A pattern whose ASCII form compiled but
+    /// whose Unicode form exceeds the regex crate's size limit (`\w{1000}`) has none: its
+    /// ASCII form is then used on every line, non-ASCII characters counting as non-word ones.
+    fn unicode(&self) -> Option<&Regex> {
+        self.unicode
+            .get_or_init(|| unicode_regex(&self.source, self.ignore_case).ok())
+            .as_ref()
+    }
+}
+
+fn unicode_regex(source: &str, ignore_case: bool) -> Result<Regex, regex::Error> {
+    RegexBuilder::new(source)
+        .case_insensitive(ignore_case)
+        .build()
+}
+
+/// One match of a pattern and its capture groups, as spans of the line.
+#[derive(Clone, Debug)]
+pub struct Captured<'h> {
+    line: &'h str,
+    groups: Vec<Option<(usize, usize)>>,
+}
+
+/// A matched span of a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span<'h> {
+    line: &'h str,
+    start: usize,
+    end: usize,
+}
+
+impl<'h> Span<'h> {
+    /// Where the span starts in its line (a byte offset).
+    pub fn start(&self) -> usize {
+        self.start
+    }
+
+    /// Where the span ends in its line (a byte offset).
+    pub fn end(&self) -> usize {
+        self.end
+    }
+
+    /// The text of the span.
+    pub fn as_str(&self) -> &'h str {
+        self.line.get(self.start..self.end).unwrap_or("")
+    }
+}
+
+impl<'h> Captured<'h> {
+    fn from_ascii(line: &'h str, captures: &regex::bytes::Captures<'_>) -> Captured<'h> {
+        Captured {
+            line,
+            groups: captures
+                .iter()
+                .map(|g| g.map(|m| (m.start(), m.end())))
+                .collect(),
+        }
+    }
+
+    fn from_unicode(line: &'h str, captures: &regex::Captures<'_>) -> Captured<'h> {
+        Captured {
+            line,
+            groups: captures
+                .iter()
+                .map(|g| g.map(|m| (m.start(), m.end())))
+                .collect(),
+        }
+    }
+
+    /// Group `index` (0: the whole match), when it took part in the match.
+    pub fn get(&self, index: usize) -> Option<Span<'h>> {
+        let (start, end) = (*self.groups.get(index)?)?;
+        Some(Span {
+            line: self.line,
+            start,
+            end,
+        })
+    }
+
+    /// The number of groups, the whole match included.
+    pub fn len(&self) -> usize {
+        self.groups.len()
+    }
+
+    /// Always false: a match has at least its whole-match group.
+    pub fn is_empty(&self) -> bool {
+        self.groups.is_empty()
+    }
+
+    /// Every group in order (the whole match first), `None` for those that did not take part.
+    pub fn iter(&self) -> impl Iterator<Item = Option<Span<'h>>> + '_ {
+        (0..self.groups.len()).map(|index| self.get(index))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each match's groups as text, as the Unicode-mode regex crate gives them.
+    fn unicode_matches(source: &str, ignore_case: bool, line: &str) -> Vec<Vec<Option<String>>> {
+        unicode_regex(source, ignore_case)
+            .expect("pattern")
+            .captures_iter(line)
+            .map(|c| {
+                c.iter()
+                    .map(|g| g.map(|m| m.as_str().to_string()))
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn pattern_matches(source: &str, ignore_case: bool, line: &str) -> Vec<Vec<Option<String>>> {
+        Pattern::new(source, ignore_case)
+            .expect("pattern")
+            .captures_iter(line)
+            .iter()
+            .map(|c| {
+                c.iter()
+                    .map(|g| g.map(|m| m.as_str().to_string()))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The built-in cases' kinds of pattern, on ASCII lines and on lines with other scripts:
+    /// the same matches and groups as the pattern compiled in Unicode mode.
+    #[test]
+    fn matches_as_unicode_mode_does_on_any_line() {
+        let patterns = [
+            r"\b(player|computer)\s*turn\b",
+            r"matches\s*:?\s*((?:\|{5}[ \t]+)+\|{0,4}|\|{1,4})",
+            r"computer\s+removes?\D*(\d+)",
+            r"\b(?:player|you|user)\b[^\n]*\b(?:wins?|won)\b",
+            r"would\W+you\W+like\W+to\W+play\W+again",
+            r"(\w+)\s+wins",
+            r"(?-i:Kelvin)|k",
+            r"^\s*(\S+)\s*$",
+            r"¡ganaste|gan\w+",
+        ];
+        let lines = [
+            "Player 1 turn: Computer removes 3 matches",
+            "matches: ||||| ||||| |||",
+            "Would   you like to play again? (Y/N)",
+            "You won! Player 2 wins",
+            "player two - turn",
+            "The KELVIN sign: \u{212A} and kelvin",
+            "¡Ganaste! El jugador 1 gana. Jugador ganó",
+            "  über  ",
+            "naïve computer removes ٣ (3) matches; computer  removes 12",
+            "",
+        ];
+        for source in patterns {
+            for ignore_case in [true, false] {
+                for line in lines {
+                    assert_eq!(
+                        pattern_matches(source, ignore_case, line),
+                        unicode_matches(source, ignore_case, line),
+                        "{source:?} (ignore case {ignore_case}) on {line:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Every `lines` pattern of the built-in cases, on every line of every reference
+    /// transcript (ASCII) and on those lines in other scripts' letters: ASCII mode where it
+    /// is used gives what Unicode mode gives.
+    #[test]
+    fn every_built_in_pattern_matches_every_reference_line_as_unicode_mode_does() {
+        let tree = crate::cases::CaseTree::built_in();
+        let mut patterns = std::collections::BTreeSet::new();
+        for assignment in tree.assignments() {
+            let set = crate::cases::load(&tree, assignment).expect("built-in cases");
+            let checks = set
+                .default_checks
+                .iter()
+                .chain(set.cases.iter().flat_map(|c| c.checks.iter()));
+            for check in checks {
+                if let crate::check::CheckKind::Lines { pattern, .. } = &check.kind {
+                    patterns.insert((pattern.as_str().to_string(), pattern.ignore_case));
+                }
+            }
+        }
+        assert!(patterns.len() >= 20, "{patterns:?}");
+        let mut lines = Vec::new();
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/reference");
+        for entry in walkdir::WalkDir::new(root).into_iter().flatten() {
+            if entry.file_type().is_file() {
+                let text = std::fs::read_to_string(entry.path()).expect("transcript");
+                lines.extend(text.lines().map(str::to_string));
+            }
+        }
+        let foreign: Vec<String> = lines
+            .iter()
+            .take(300)
+            .map(|l| l.replace('a', "á").replace('e', "ё").replace(' ', "\u{a0}"))
+            .collect();
+        lines.sort();
+        lines.dedup();
+        for (source, ignore_case) in &patterns {
+            let pattern = Pattern::new(source, *ignore_case).expect("pattern");
+            let unicode = unicode_regex(source, *ignore_case).expect("pattern");
+            for line in lines.iter().chain(&foreign) {
+                let ours: Vec<Vec<Option<&str>>> = pattern
+                    .captures_iter(line)
+                    .iter()
+                    .map(|c| c.iter().map(|g| g.map(|m| m.as_str())).collect())
+                    .collect();
+                let theirs: Vec<Vec<Option<&str>>> = unicode
+                    .captures_iter(line)
+                    .map(|c| c.iter().map(|g| g.map(|m| m.as_str())).collect())
+                    .collect();
+                assert_eq!(ours, theirs, "{source:?} on {line:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn ascii_lines_never_compile_the_unicode_form() {
+        let pattern = Pattern::new(r"would\W+you\W+like", true).expect("pattern");
+        assert_eq!(pattern.captures_iter("WOULD you  like").len(), 1);
+        assert!(pattern.captures("would you not").is_none());
+        assert!(pattern.unicode.get().is_none());
+        assert_eq!(pattern.captures_iter("would—you like").len(), 1);
+        assert!(pattern.unicode.get().is_some());
+    }
+
+    #[test]
+    fn a_pattern_only_unicode_mode_reads_still_works() {
+        // A class of non-ASCII letters has no ASCII form.
+        let pattern = Pattern::new(r"([éÉ])\w+", true).expect("pattern");
+        assert!(pattern.ascii.is_none());
+        let found = pattern.captures("say Élan").expect("a match");
+        assert_eq!(found.get(0).map(|s| s.as_str()), Some("Élan"));
+        assert_eq!(found.get(1).map(|s| (s.start(), s.end())), Some((4, 6)));
+        assert_eq!(found.len(), 2);
+        assert!(pattern.captures("say Alan").is_none());
+    }
+
+    #[test]
+    fn a_pattern_too_large_for_unicode_mode_matches_in_ascii_mode_everywhere() {
+        // Within the regex crate's size limit in ASCII mode only.
+        let pattern = Pattern::new(r"(\w{1000})", false).expect("pattern");
+        let long = "a".repeat(1000);
+        assert_eq!(pattern.captures_iter(&long).len(), 1);
+        assert_eq!(pattern.captures_iter(&format!("é{long}")).len(), 1);
+        assert!(pattern.unicode.get().is_some_and(Option::is_none));
+    }
+
+    #[test]
+    fn bad_patterns_are_refused_when_compiled() {
+        for bad in [
+            "(unclosed",
+            "a{1000000}",
+            "(?P<x>a)(?P<x>b)",
+            r"\p{NoSuchScript}",
+        ] {
+            assert!(Pattern::new(bad, true).is_err(), "{bad}");
+        }
+        assert_eq!(Pattern::new("a|b", true).expect("good").as_str(), "a|b");
+    }
+
+    #[test]
+    fn groups_that_did_not_take_part_are_none() {
+        let pattern = Pattern::new(r"(a)|(b)", false).expect("pattern");
+        let found = pattern.captures("b").expect("a match");
+        assert_eq!(found.get(1), None);
+        assert_eq!(found.get(2).map(|s| s.as_str()), Some("b"));
+        assert_eq!(found.iter().flatten().count(), 2);
+        assert_eq!(found.get(3), None);
+    }
+}
