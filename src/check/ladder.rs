@@ -62,38 +62,64 @@ fn without_break(line: &str) -> &str {
     }
 }
 
-/// Normalizes the view's terminal form ([`View::display_lines`]) to `level`, keeping track of
-/// original line numbers; lines the level leaves as they are stay borrowed.
-fn normalize(view: &View, level: Level) -> Vec<Line<'_>> {
-    let lines = view.display_lines().enumerate();
+/// One line of the view's terminal form normalized to `level` (borrowed when the level
+/// leaves it as it is).
+fn normalize_line(line: Cow<'_, str>, level: Level) -> Cow<'_, str> {
     if level == Level::Exact {
-        return lines
-            .map(|(original, text)| Line { text, original })
-            .collect();
+        return line;
     }
-    let mut lines: Vec<Line> = lines
-        .map(|(original, l)| {
-            let mut t = narrow(l, |l| without_break(l).trim_end());
-            if level >= Level::Whitespace && !spacing_collapsed(&t) {
-                t = Cow::Owned(t.split_whitespace().collect::<Vec<_>>().join(" "));
-            }
-            if level >= Level::Case {
-                if !t.is_ascii() {
-                    t = Cow::Owned(t.to_lowercase());
-                } else if t.bytes().any(|b| b.is_ascii_uppercase()) {
-                    t = Cow::Owned(t.to_ascii_lowercase());
-                }
-            }
-            Line { text: t, original }
+    let mut t = narrow(line, |l| without_break(l).trim_end());
+    if level >= Level::Whitespace && !spacing_collapsed(&t) {
+        t = Cow::Owned(t.split_whitespace().collect::<Vec<_>>().join(" "));
+    }
+    if level >= Level::Case {
+        if !t.is_ascii() {
+            t = Cow::Owned(t.to_lowercase());
+        } else if t.bytes().any(|b| b.is_ascii_uppercase()) {
+            t = Cow::Owned(t.to_ascii_lowercase());
+        }
+    }
+    t
+}
+
+/// The view's terminal form ([`View::display_lines`]) normalized to `level`, with each line's
+/// original number; blank lines left out from [`Level::BlankLines`] on. Trailing blank lines
+/// are still there ([`normalize`] drops them).
+fn normalized(view: &View, level: Level) -> impl Iterator<Item = Line<'_>> + '_ {
+    view.display_lines()
+        .enumerate()
+        .map(move |(original, l)| Line {
+            text: normalize_line(l, level),
+            original,
         })
-        .collect();
-    if level >= Level::BlankLines {
-        lines.retain(|l| !l.text.is_empty());
-    }
+        .filter(move |l| level < Level::BlankLines || !l.text.is_empty())
+}
+
+/// Normalizes the view's terminal form to `level`, keeping track of original line numbers;
+/// lines the level leaves as they are stay borrowed.
+fn normalize(view: &View, level: Level) -> Vec<Line<'_>> {
+    let mut lines: Vec<Line> = normalized(view, level).collect();
     while lines.last().is_some_and(|l| l.text.is_empty()) {
         lines.pop();
     }
     lines
+}
+
+/// Whether the views are equal at `level`: [`normalize`]d, they would be the same lines.
+/// Stops at the first line that differs, so a level that fails early costs little.
+fn equal_at(student: &View, reference: &View, level: Level) -> bool {
+    let mut s = normalized(student, level);
+    let mut r = normalized(reference, level);
+    loop {
+        match (s.next(), r.next()) {
+            (None, None) => return true,
+            (Some(a), Some(b)) if a.text == b.text => {}
+            // One side ran out: the rest of the other must be trailing blank lines.
+            (Some(a), None) => return a.text.is_empty() && s.all(|l| l.text.is_empty()),
+            (None, Some(b)) => return b.text.is_empty() && r.all(|l| l.text.is_empty()),
+            (Some(_), Some(_)) => return false,
+        }
+    }
 }
 
 /// The index of the first differing normalized line, if any.
@@ -107,11 +133,7 @@ fn first_difference(student: &[Line], reference: &[Line]) -> Option<usize> {
 /// Compares the views as a terminal shows them (inputs echoed); passes when they are equal at
 /// `loosest` or any stricter level.
 pub fn evaluate(student: &View, reference: &View, loosest: Level) -> Evaluation {
-    let equal_at = |level: Level| {
-        let s = normalize(student, level);
-        let r = normalize(reference, level);
-        first_difference(&s, &r).is_none()
-    };
+    let equal_at = |level: Level| equal_at(student, reference, level);
     // Each level includes the stricter ones: equal at a level means equal at every looser
     // one. So the loosest allowed level decides, and only then is the strictest one named.
     let passing = if equal_at(loosest) {
@@ -174,6 +196,37 @@ mod tests {
 
     fn view(text: &str) -> View {
         View::from_text(text)
+    }
+
+    /// The early-stopping comparison says what comparing the whole normalized outputs says,
+    /// on every pair of short outputs made of lines that differ in each level's way.
+    #[test]
+    fn equal_at_agrees_with_comparing_the_normalized_outputs() {
+        let pieces = ["a b", "A b", "a  b", "a b ", "", "  ", "c"];
+        let mut texts = vec![String::new()];
+        for first in pieces {
+            texts.push(format!("{first}\n"));
+            for second in pieces {
+                texts.push(format!("{first}\n{second}"));
+                for third in pieces {
+                    texts.push(format!("{first}\n{second}\n{third}\n"));
+                }
+            }
+        }
+        let views: Vec<View> = texts.iter().map(|t| view(t)).collect();
+        let mut equal_pairs = 0;
+        for (i, s) in views.iter().enumerate() {
+            for r in views.iter().skip(i % 7).step_by(7) {
+                for level in LEVELS {
+                    let whole =
+                        first_difference(&normalize(s, level), &normalize(r, level)).is_none();
+                    assert_eq!(equal_at(s, r, level), whole, "{level:?}: {s:?} / {r:?}");
+                    equal_pairs += usize::from(whole);
+                }
+            }
+        }
+        // Both answers occur often (the pairs are not all different).
+        assert!(equal_pairs > 1000, "{equal_pairs}");
     }
 
     #[test]

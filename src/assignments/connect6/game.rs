@@ -156,18 +156,27 @@ impl Board {
     /// The board as printed: column letters across the top, row numbers right-aligned down
     /// the left, "B", "W" or "." in each cell, separated by single spaces.
     pub fn render(&self) -> String {
-        let width = self.size().saturating_sub(1).to_string().len();
-        let letters: Vec<String> = (b'A'..)
-            .take(self.size())
-            .map(|b| char::from(b).to_string())
-            .collect();
-        let mut text = format!("{} {}\n", " ".repeat(width), letters.join(" "));
+        use std::fmt::Write as _;
+        let size = self.size();
+        let width = size.saturating_sub(1).to_string().len();
+        // One string, written in place: the reference draws a board after every move, 361
+        // of them in a full game.
+        let mut text = String::with_capacity((size + 1) * (width + 2 * size + 2));
+        text.extend(std::iter::repeat_n(' ', width + 1));
+        for (index, letter) in (b'A'..).take(size).enumerate() {
+            if index > 0 {
+                text.push(' ');
+            }
+            text.push(char::from(letter));
+        }
+        text.push('\n');
         for (number, row) in self.cells.iter().enumerate() {
-            let cells: Vec<String> = row
-                .iter()
-                .map(|cell| cell.map_or('.', Stone::symbol).to_string())
-                .collect();
-            text.push_str(&format!("{number:>width$} {}\n", cells.join(" ")));
+            let _ = write!(text, "{number:>width$}");
+            for cell in row {
+                text.push(' ');
+                text.push(cell.map_or('.', Stone::symbol));
+            }
+            text.push('\n');
         }
         text
     }
@@ -254,6 +263,16 @@ mod tests {
         let mut b = Board::new(3);
         b.place(1, 2, Stone::White);
         assert_eq!(b.render(), "  A B C\n0 . . .\n1 . . W\n2 . . .\n");
+        // Two-digit row numbers are right-aligned under a header as wide.
+        let mut b = Board::new(11);
+        b.place(10, 0, Stone::Black);
+        let text = b.render();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "   A B C D E F G H I J K");
+        assert_eq!(lines[1], " 0 . . . . . . . . . . .");
+        assert_eq!(lines[11], "10 B . . . . . . . . . .");
+        assert_eq!(lines.len(), 12);
+        assert!(text.ends_with(".\n"));
     }
 
     #[test]
