@@ -11,7 +11,8 @@ use std::sync::Arc;
 
 use crate::assignments::{Assignment, Explore};
 use crate::drive::InputStrategy;
-use crate::games::{self, Setup, SplitMix64};
+use crate::games::{Setup, SplitMix64};
+use crate::transcript::Transcript;
 
 /// One generated game: the reference's setup and the lines typed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -125,14 +126,14 @@ pub fn game_in_mode(assignment: Assignment, seed: u64, mode: &'static str) -> Op
     (generator.generate)(&mut rng, mode)
 }
 
-/// The reference's output after the last line typed, and whether it wants more input.
-pub fn screen(setup: &Setup, lines: &[String]) -> (String, bool) {
-    let recording = games::record(setup, lines);
-    let text = recording.transcript.terminal_text();
-    let last = lines.last().map_or(0, |l| {
+/// What the reference printed after the last line typed (`last`), in the terminal's form of
+/// `transcript` (inputs echoed): the text after that line's last echo.
+pub fn screen_after(transcript: &Transcript, last: Option<&String>) -> String {
+    let text = transcript.terminal_text();
+    let from = last.map_or(0, |l| {
         text.rfind(&format!("{l}\n")).map_or(0, |i| i + l.len() + 1)
     });
-    (text[last..].to_string(), recording.wanted_more_input)
+    text[from..].to_string()
 }
 
 /// The numbers past 32 and 64 bits typed in a game, as the rules they exercise.
@@ -168,7 +169,7 @@ mod tests {
                 };
                 assert_eq!(Some(&game), super::game(assignment, seed).as_ref());
                 assert!(!game.lines.is_empty(), "{assignment} seed {seed}");
-                let recording = games::record(&game.setup, &game.lines);
+                let recording = crate::games::record(&game.setup, &game.lines);
                 // The reference reads every line (no line is typed after its game ended).
                 assert_eq!(recording.unread_lines, 0, "{assignment} seed {seed}");
             }

@@ -2,7 +2,11 @@
 //! play, and the rules of the reference a game exercised.
 
 use crate::assignments::nim::game as nim;
-use crate::drive::generate::{huge_numbers, screen, Game, Rng, HUGE, ILLEGAL_PERCENT, MAX_LINES};
+use crate::drive::generate::{
+    huge_numbers, screen_after, Game, Rng, HUGE, ILLEGAL_PERCENT, MAX_LINES,
+};
+use crate::run::InputSource;
+use crate::transcript::Transcript;
 use crate::games::Setup;
 
 /// Nim's rule table (docs/explore.md).
@@ -29,64 +33,97 @@ pub const RULES: &[&str] = &[
 /// Nim: answers to the first question (with the odd wrong one), legal moves, below and above
 /// the range, single non-numeric characters, and in "huge" games numbers past 32 and 64 bits
 /// (refused; whether a program calls them too large or not a number is its own choice).
-/// "long" games replay up to five rounds.
+/// "long" games replay up to five rounds. Each line is chosen from what the reference printed
+/// since the line before, in one game played as the lines are chosen.
 pub fn generate(rng: &mut Rng, mode: &'static str) -> Option<Game> {
     let setup = Setup::new(nim::NewGame::HANDOUT);
-    let mut lines: Vec<String> = Vec::new();
-    let mut rounds = 0;
     let (replays, replay_percent) = if mode == "long" { (5, 90) } else { (3, 40) };
-    while lines.len() < MAX_LINES {
-        let (screen, wants) = screen(&setup, &lines);
-        if !wants {
-            break;
-        }
-        let yes_no_error = rng.chance(8);
-        let line = if screen.ends_with(nim::PLAY_AGAIN) || screen.ends_with(nim::GO_FIRST) {
-            let again = screen.ends_with(nim::PLAY_AGAIN);
-            if yes_no_error {
-                rng.pick(&["x", "2", "0"]).unwrap_or(&"x").to_string()
-            } else if again {
-                rounds += 1;
-                let more = rounds < replays && rng.chance(replay_percent);
-                let answers: &[&str] = if more { &["y", "Y"] } else { &["n", "N"] };
-                rng.pick(answers).unwrap_or(&"n").to_string()
-            } else {
-                rng.pick(&["y", "n", "Y", "N"]).unwrap_or(&"y").to_string()
-            }
-        } else {
-            let left = screen
-                .lines()
-                .rfind(|l| l.contains("Matches:"))
-                .map_or(21, |l| l.matches('|').count() as u64);
-            if rng.chance(ILLEGAL_PERCENT) {
-                if mode == "huge" && rng.chance(60) {
-                    rng.pick(&HUGE).unwrap_or(&HUGE[0]).to_string()
-                } else {
-                    rng.pick(&["0", "-1", "-3", "4", "5", "10", "21", "x", "q"])
-                        .unwrap_or(&"0")
-                        .to_string()
-                }
-            } else {
-                // Half the time the winning move when there is one (leave 4k + 1), so the
-                // player's win is reached too; else a random legal one.
-                let winning = (left + 3) % 4;
-                if (1..=3).contains(&winning) && rng.chance(50) {
-                    winning.to_string()
-                } else {
-                    (1 + rng.below(left.clamp(1, 3))).to_string()
-                }
-            }
-        };
-        lines.push(line);
-    }
+    let mut player = Player {
+        rng,
+        mode,
+        rounds: 0,
+        replays,
+        replay_percent,
+        lines: Vec::new(),
+    };
+    crate::drive::record_driven(&setup, &mut player);
     Some(Game {
         setup,
         board_file: None,
-        lines,
+        lines: player.lines,
         free_messages: mode == "huge",
         driver: None,
         mode,
     })
+}
+
+/// Types a generated Nim game into the reference as it is played.
+struct Player<'r> {
+    rng: &'r mut Rng,
+    mode: &'static str,
+    rounds: usize,
+    replays: usize,
+    replay_percent: u64,
+    lines: Vec<String>,
+}
+
+impl InputSource for Player<'_> {
+    fn next_line(&mut self, transcript: &Transcript) -> Option<String> {
+        if self.lines.len() >= MAX_LINES {
+            return None;
+        }
+        let screen = screen_after(transcript, self.lines.last());
+        let line = self.choose(&screen);
+        self.lines.push(line.clone());
+        Some(line)
+    }
+
+    fn remaining(&self) -> usize {
+        0
+    }
+}
+
+impl Player<'_> {
+    /// The next line for the reference that printed `screen` since the last line typed.
+    fn choose(&mut self, screen: &str) -> String {
+        let rng = &mut *self.rng;
+        let yes_no_error = rng.chance(8);
+        if screen.ends_with(nim::PLAY_AGAIN) || screen.ends_with(nim::GO_FIRST) {
+            let again = screen.ends_with(nim::PLAY_AGAIN);
+            return if yes_no_error {
+                rng.pick(&["x", "2", "0"]).unwrap_or(&"x").to_string()
+            } else if again {
+                self.rounds += 1;
+                let more = self.rounds < self.replays && rng.chance(self.replay_percent);
+                let answers: &[&str] = if more { &["y", "Y"] } else { &["n", "N"] };
+                rng.pick(answers).unwrap_or(&"n").to_string()
+            } else {
+                rng.pick(&["y", "n", "Y", "N"]).unwrap_or(&"y").to_string()
+            };
+        }
+        let left = screen
+            .lines()
+            .rfind(|l| l.contains("Matches:"))
+            .map_or(21, |l| l.matches('|').count() as u64);
+        if rng.chance(ILLEGAL_PERCENT) {
+            if self.mode == "huge" && rng.chance(60) {
+                rng.pick(&HUGE).unwrap_or(&HUGE[0]).to_string()
+            } else {
+                rng.pick(&["0", "-1", "-3", "4", "5", "10", "21", "x", "q"])
+                    .unwrap_or(&"0")
+                    .to_string()
+            }
+        } else {
+            // Half the time the winning move when there is one (leave 4k + 1), so the
+            // player's win is reached too; else a random legal one.
+            let winning = (left + 3) % 4;
+            if (1..=3).contains(&winning) && rng.chance(50) {
+                winning.to_string()
+            } else {
+                (1 + rng.below(left.clamp(1, 3))).to_string()
+            }
+        }
+    }
 }
 
 /// Nim's rules a game exercised (for [`crate::assignments::Generator::rules_hit`]).
