@@ -148,7 +148,7 @@ fn numbers_in(text: &str) -> Vec<String> {
 
 /// The text a match stands for: its capture groups joined by spaces, or the whole match.
 fn matched_text<'h>(captures: &Captured<'h>, whole: Span<'h>) -> Cow<'h, str> {
-    if captures.len() <= 1 {
+    if captures.group_count() <= 1 {
         return Cow::Borrowed(whole.as_str());
     }
     let mut groups = captures.iter().skip(1).flatten();

@@ -184,13 +184,8 @@ impl<'h> Captured<'h> {
     }
 
     /// The number of groups, the whole match included.
-    pub fn len(&self) -> usize {
+    pub fn group_count(&self) -> usize {
         self.groups.len()
-    }
-
-    /// Always false: a match has at least its whole-match group.
-    pub fn is_empty(&self) -> bool {
-        self.groups.is_empty()
     }
 
     /// Every group in order (the whole match first), `None` for those that did not take part.
@@ -340,7 +335,7 @@ mod tests {
         let found = pattern.captures("say Élan").expect("a match");
         assert_eq!(found.get(0).map(|s| s.as_str()), Some("Élan"));
         assert_eq!(found.get(1).map(|s| (s.start(), s.end())), Some((4, 6)));
-        assert_eq!(found.len(), 2);
+        assert_eq!(found.group_count(), 2);
         assert!(pattern.captures("say Alan").is_none());
     }
 
