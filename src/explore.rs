@@ -7,8 +7,9 @@
 //! differs, its input is shrunk (fewer lines, smaller numbers, a smaller board) to a minimal
 //! one that still fails the same check.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
@@ -654,18 +655,66 @@ pub struct RuleCoverage {
 }
 
 /// Game `index` of the budget seeded `seed`, steered toward the rules `hit` does not hold
-/// yet; counts the rules it exercises into `hit`.
+/// yet; counts the rules it exercises into `hit`. Callers ask for games 0, 1, 2, … in turn
+/// with `hit` starting empty, so a game depends on its assignment, seed and index alone:
+/// a built-in assignment's first [`SHARED_GAMES`] games of a seed are generated once per
+/// process and shared (a class run plays the same random games for every student).
 fn next_game(
     assignment: Assignment,
     seed: u64,
     index: usize,
     hit: &mut BTreeMap<&'static str, usize>,
 ) -> Option<Game> {
-    let (game, rules) = coverage::steered_game(assignment, game_seed(seed, index), index, hit)?;
+    let built_in = crate::assignments::external::find(assignment).is_none();
+    let (game, rules) = if built_in && index < SHARED_GAMES {
+        shared_game(assignment, seed, index)?
+    } else {
+        coverage::steered_game(assignment, game_seed(seed, index), index, hit)?
+    };
     for rule in rules {
         *hit.entry(rule).or_insert(0) += 1;
     }
     Some(game)
+}
+
+/// Games of one seed kept per process at most: more than any random-games case plays; a
+/// long `grade explore` generates the rest as it goes.
+const SHARED_GAMES: usize = 64;
+
+/// The games of one seed generated so far, each with the rules it exercises, and those rules
+/// counted (what steers the next game).
+#[derive(Default)]
+struct SharedGames {
+    games: Vec<Option<(Game, Vec<&'static str>)>>,
+    hit: BTreeMap<&'static str, usize>,
+}
+
+/// Game `index` (below [`SHARED_GAMES`]) of a built-in assignment's seed, and the rules it
+/// exercises: generated the first time any grading of this process asks for it.
+fn shared_game(
+    assignment: Assignment,
+    seed: u64,
+    index: usize,
+) -> Option<(Game, Vec<&'static str>)> {
+    type Shared = HashMap<(Assignment, u64), Arc<Mutex<SharedGames>>>;
+    static SHARED: OnceLock<Mutex<Shared>> = OnceLock::new();
+    let entry = {
+        let mut all = SHARED
+            .get_or_init(Mutex::default)
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        Arc::clone(all.entry((assignment, seed)).or_default())
+    };
+    let mut shared = entry.lock().unwrap_or_else(PoisonError::into_inner);
+    while shared.games.len() <= index {
+        let next = shared.games.len();
+        let made = coverage::steered_game(assignment, game_seed(seed, next), next, &shared.hit);
+        for rule in made.iter().flat_map(|(_, rules)| rules) {
+            *shared.hit.entry(rule).or_insert(0) += 1;
+        }
+        shared.games.push(made);
+    }
+    shared.games.get(index).cloned().flatten()
 }
 
 /// `game` played on `setup` (a variant's reference) unless it brings its own board.
@@ -1134,6 +1183,34 @@ mod tests {
             .last()
             .map(|g| g.lines);
         assert_eq!(third.as_ref(), lines(1).get(2));
+    }
+
+    /// The games shared within a process are the games generated afresh, within the shared
+    /// number and past it, the first time and again.
+    #[test]
+    fn shared_games_are_the_games_generated_afresh() {
+        for &assignment in crate::assignments::ASSIGNMENTS {
+            let seed = 4242;
+            let count = SHARED_GAMES + 3;
+            let mut hit = BTreeMap::new();
+            let fresh: Vec<Option<Vec<String>>> = (0..count)
+                .map(|index| {
+                    let (game, rules) =
+                        coverage::steered_game(assignment, game_seed(seed, index), index, &hit)?;
+                    for rule in rules {
+                        *hit.entry(rule).or_insert(0) += 1;
+                    }
+                    Some(game.lines)
+                })
+                .collect();
+            for _ in 0..2 {
+                let mut hit = BTreeMap::new();
+                let shared: Vec<Option<Vec<String>>> = (0..count)
+                    .map(|index| next_game(assignment, seed, index, &mut hit).map(|g| g.lines))
+                    .collect();
+                assert_eq!(shared, fresh, "{assignment}");
+            }
+        }
     }
 
     #[test]
