@@ -782,6 +782,9 @@ pub fn run_games(
         },
     };
     let jobs = options.jobs.clamp(1, 64);
+    // `jobs` programs at once; a batch holds one game more, scored or set up while the
+    // others' programs run (see `run::slots`).
+    crate::run::slots::set_limit(jobs);
     let deadline = options.time.map(|t| started + t);
     let mut played = GamesPlayed::default();
     let mut next = 0;
@@ -791,8 +794,21 @@ pub fn run_games(
     // used the same plans on the reference's strips).
     let mut driven_hit: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut driven_games = 0;
-    // Games run in batches of `jobs`; the lowest failing game of a batch is the one reported,
+    // Games run in batches of `jobs + 1`; the lowest failing game of a batch is the one reported,
     // so the same seed gives the same result however the threads are scheduled.
+    // Batch `from`'s game indices and games, generated in order, each steered toward the rules
+    // the games before it missed; with `hit` as it stands after them.
+    let generate_batch = |from: usize, hit: &BTreeMap<&'static str, usize>| {
+        let mut hit = hit.clone();
+        let batch: Vec<usize> = (from..(from + jobs + 1).min(options.games)).collect();
+        let games: Vec<Option<Game>> = batch
+            .iter()
+            .map(|&i| next_game(assignment, options.seed, i, &mut hit))
+            .map(|game| game.map(|game| with_setup(game, options.setup.as_ref())))
+            .collect();
+        (batch, games, hit)
+    };
+    let mut upcoming = None;
     while next < options.games && (options.play_all || found.is_none()) {
         // A time budget stops starting games once it is spent (the first game always runs).
         if next > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
@@ -801,17 +817,27 @@ pub fn run_games(
         if crate::run::interrupt::interrupted() {
             break;
         }
-        let batch: Vec<usize> = (next..(next + jobs).min(options.games)).collect();
+        let (batch, games, hit_after) = match upcoming.take() {
+            Some(generated) => generated,
+            None => generate_batch(next, &hit),
+        };
+        hit = hit_after;
         next += batch.len();
-        // Generated in order, each steered toward the rules the games before it missed.
-        let games: Vec<Option<Game>> = batch
-            .iter()
-            .map(|&i| next_game(assignment, options.seed, i, &mut hit))
-            .map(|game| game.map(|game| with_setup(game, options.setup.as_ref())))
-            .collect();
-        let verdicts = crate::parallel::in_parallel(games.len(), games.len(), |slot| {
-            games[slot].as_ref().map(|game| explorer.judge(game))
+        // The next batch is generated while this one's programs run; its games count
+        // toward `hit` only once they are played.
+        let (verdicts, upcoming_batch) = std::thread::scope(|scope| {
+            let ahead = (next < options.games).then(|| scope.spawn(|| generate_batch(next, &hit)));
+            let verdicts = crate::parallel::in_parallel(games.len(), games.len(), |slot| {
+                games[slot].as_ref().map(|game| explorer.judge(game))
+            });
+            let ahead = ahead.map(|handle| {
+                handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            });
+            (verdicts, ahead)
         });
+        upcoming = upcoming_batch;
         for ((index, game), verdict) in batch.iter().zip(games).zip(verdicts) {
             let (Some(game), Some(verdict)) = (game, verdict) else {
                 continue;

@@ -209,7 +209,10 @@ pub fn grade(
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .clamp(1, 64);
-    let slots = in_parallel(selected.len(), jobs, |index| {
+    // `jobs` programs at once, and one thread more than that: it scores a case, steers a
+    // random game or prepares the next run while the others' programs run.
+    run::slots::set_limit(jobs);
+    let slots = in_parallel(selected.len(), jobs + 1, |index| {
         if run::interrupt::interrupted() {
             return None;
         }
@@ -478,7 +481,8 @@ fn run_samples(
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .clamp(1, case.samples.max(1));
-    let slots = in_parallel(case.samples, threads, |_| {
+    // One thread more than the programs allowed at once (see `run::slots`).
+    let slots = in_parallel(case.samples, threads + 1, |_| {
         Some(run_once(case, submission, options))
     });
     slots

@@ -1023,3 +1023,113 @@ fn the_readme_example_runs_a_program_by_its_relative_path_and_files_keep_their_m
         "{stderr}"
     );
 }
+
+/// Sets the process's bound on programs at once for one test, and takes it away after.
+struct ProgramsAtOnce;
+
+impl ProgramsAtOnce {
+    fn set(programs: usize) -> ProgramsAtOnce {
+        grade::run::slots::set_limit(programs);
+        ProgramsAtOnce
+    }
+}
+
+impl Drop for ProgramsAtOnce {
+    fn drop(&mut self) {
+        grade::run::slots::set_limit(0);
+    }
+}
+
+/// When each of `runs` programs (started from threads, 50 ms apart) ran, by the clock they
+/// read themselves: (first line, last line) in nanoseconds, in start order.
+fn program_intervals(runs: usize, body: &'static str) -> Vec<(u128, u128)> {
+    let handles: Vec<_> = (0..runs)
+        .map(|i| {
+            std::thread::sleep(Duration::from_millis(50));
+            std::thread::spawn(move || {
+                let spec = grade::run::RunSpec::new(vec![
+                    "/bin/sh".into(),
+                    "-c".into(),
+                    format!("date +%s%N; {body}; date +%s%N"),
+                ]);
+                let outcome = grade::run::run(&spec).expect("run");
+                assert_eq!(outcome.ending, grade::run::Ending::Exited(0), "run {i}");
+                let text = outcome.transcript.terminal_text();
+                let stamps: Vec<u128> = text.lines().filter_map(|l| l.parse().ok()).collect();
+                assert_eq!(stamps.len(), 2, "{text}");
+                (stamps[0], stamps[1])
+            })
+        })
+        .collect();
+    handles
+        .into_iter()
+        .map(|h| h.join().expect("thread"))
+        .collect()
+}
+
+/// `--jobs N` bounds the programs running at once, not the grader's threads: with a bound of
+/// one, three runs asked for together run one after another; without a bound they overlap.
+#[test]
+fn the_bound_on_programs_at_once_holds_across_threads() {
+    let _g = serial();
+    {
+        let _one = ProgramsAtOnce::set(1);
+        let mut ran = program_intervals(3, "sleep 0.3");
+        ran.sort();
+        for pair in ran.windows(2) {
+            assert!(
+                pair[0].1 <= pair[1].0,
+                "two programs ran at once with a bound of one: {ran:?}"
+            );
+        }
+    }
+    let ran = program_intervals(3, "sleep 0.5");
+    let overlapping = ran.windows(2).any(|pair| pair[1].0 < pair[0].1);
+    assert!(overlapping, "without a bound runs overlap: {ran:?}");
+}
+
+/// A run prepared while another program runs waits at its gate just before exec; it must hold
+/// nothing of the running one. Were it to hold a copy of that program's stdin, the program
+/// reading to the end of its input would never see it (and be killed at its wall limit),
+/// and the waiting run would wait for it.
+#[test]
+fn a_run_waiting_for_its_place_holds_nothing_of_the_running_one() {
+    let _g = serial();
+    let _one = ProgramsAtOnce::set(1);
+    let reader = std::thread::spawn(|| {
+        let spec = grade::run::RunSpec {
+            input: vec!["a".into(), "b".into()],
+            end_of_input: grade::run::EndOfInput::Close,
+            limits: grade::run::Limits {
+                wall: Duration::from_secs(5),
+                ..grade::run::Limits::default()
+            },
+            ..grade::run::RunSpec::new(vec![
+                "/bin/sh".into(),
+                "-c".into(),
+                "sleep 0.6; wc -l; echo read to the end".into(),
+            ])
+        };
+        grade::run::run(&spec).expect("run")
+    });
+    // The second run is spawned while the first sleeps (its stdin pipe open in the grader).
+    std::thread::sleep(Duration::from_millis(200));
+    let waiting = grade::run::run(&grade::run::RunSpec::new(vec![
+        "/bin/echo".into(),
+        "after".into(),
+    ]))
+    .expect("run");
+    let reader = reader.join().expect("thread");
+    assert_eq!(
+        reader.ending,
+        grade::run::Ending::Exited(0),
+        "{}",
+        reader.transcript.terminal_text()
+    );
+    assert!(reader
+        .transcript
+        .terminal_text()
+        .contains("read to the end"));
+    assert_eq!(waiting.ending, grade::run::Ending::Exited(0));
+    assert_eq!(waiting.transcript.terminal_text(), "after\n");
+}

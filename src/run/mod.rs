@@ -60,6 +60,7 @@ pub mod layers;
 pub mod procpoll;
 pub mod profile;
 pub mod sandbox;
+pub mod slots;
 mod supervise;
 mod tree;
 pub mod waiting;
@@ -596,7 +597,9 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     let exec_span = profile::span("run: child setup, environment, exec vectors");
     // The process limit counts per user: per-run uid as root, per user namespace otherwise.
     let own_user = uid.is_some() || ns_plan.user_flags != 0;
+    let (gate_wait, gate_open) = slots::gate().map_err(RunError::Setup)?;
     let setup = sandbox::ChildSetup {
+        gate_fd: gate_wait.as_raw_fd(),
         cgroup_fds: cgroups.join_raw_fds(),
         rlimits: limits::rlimits(&spec.limits, cgroups.memory_limited, own_user)
             .into_iter()
@@ -648,14 +651,22 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     )
     .map_err(spawn_error)?;
     drop(exec_span);
-    let start = Instant::now();
+    // Everything up to the program's exec is the grader's own work, done while other
+    // programs run: the process waits at its gate, just before `execve`, for one of the
+    // `--jobs` places (see `slots`), which it holds until it is reaped.
+    let mut ticket = None;
     let spawn_span = profile::span("run: spawn (the grader waits until exec)");
-    let spawned = sandbox::spawn(&setup, &exec);
+    let spawned = sandbox::spawn(&setup, &exec, || {
+        ticket = Some(slots::programs().request(gate_open));
+    });
     drop(spawn_span);
+    drop(gate_wait);
+    let start = Instant::now();
     let after_spawn = profile::span("run: after spawn (listener, pidfd)");
     drop(child_ends);
     cgroups.close_join_fds();
     let leader = spawned.map_err(spawn_error)?;
+    let slot = ticket.map(slots::Ticket::into_slot);
     let listener = sock_pair
         .as_ref()
         .and_then(|p| seccomp::receive_listener(&p.0));
@@ -752,6 +763,7 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     }
 
     drop(ending_span);
+    drop(slot);
     let accounting = profile::span("run: cgroup accounting read");
     let cpu = cgroups.cpu().unwrap_or_else(|| {
         let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);

@@ -188,12 +188,13 @@ pub const CHILD_STEPS: &[&str] = &[
     "child: landlock",
     "child: seccomp filters",
     "child: cloexec, sigmask",
+    "child: waiting at the gate for a place (--jobs)",
 ];
 
 /// Timestamps the children write (0: step not reached), the spawn's start first.
 pub struct ChildStamps {
     /// `[0]` the clone, then one per [`CHILD_STEPS`] entry.
-    pub at: [AtomicU64; 14],
+    pub at: [AtomicU64; 15],
 }
 
 impl ChildStamps {

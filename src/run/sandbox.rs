@@ -18,6 +18,9 @@ pub use super::layers::uid::{is_root, per_run_uid};
 /// Everything the child applies before exec, prepared by the parent.
 #[derive(Debug)]
 pub struct ChildSetup {
+    /// The read end of the run's gate ([`crate::run::slots`]): one byte read from it, just
+    /// before `execve`, is the program's place among the `--jobs`; -1: exec at once.
+    pub gate_fd: RawFd,
     /// `cgroup.procs` fds to write "0" to.
     pub cgroup_fds: Vec<RawFd>,
     /// (resource, soft, hard) rlimits.
@@ -141,8 +144,12 @@ impl Exec {
 /// namespace, starts the program's own process sharing memory the same way
 /// (`CLONE_PARENT`: a child of the grader, pid 1 of its namespace) and exits. Returns the
 /// program's pid, or the errno of the first step that failed (no run goes on with a planned
-/// layer missing).
-pub fn spawn(setup: &ChildSetup, exec: &Exec) -> io::Result<libc::pid_t> {
+/// layer missing). `before_clone` runs once nothing else can make this spawn wait.
+pub fn spawn(
+    setup: &ChildSetup,
+    exec: &Exec,
+    before_clone: impl FnOnce(),
+) -> io::Result<libc::pid_t> {
     const STACK: usize = 256 << 10;
     const GUARD: usize = 64 << 10;
     // Dumpability belongs to the memory, which the children share with the grader: the uid
@@ -155,6 +162,10 @@ pub fn spawn(setup: &ChildSetup, exec: &Exec) -> io::Result<libc::pid_t> {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     });
+    // With the turn taken: a run's place among the `--jobs` is asked for here, so a place
+    // granted never waits for the turn (its holder has it), and the turn's holder waits at
+    // its gate only for places held by running programs.
+    before_clone();
     let shared = Shared {
         setup,
         exec,
@@ -279,11 +290,12 @@ extern "C" fn outer_main(arg: *mut libc::c_void) -> libc::c_int {
                 return apply_inner(shared.setup, shared.exec, &shared.stamps);
             }
             // CLONE_PARENT: the program is the grader's child, and the one process of the
-            // run; this one ends as soon as it has exec'd.
+            // run; this one ends as soon as it has exec'd. CLONE_FILES: what the program's
+            // process closes before its gate, this one no longer holds either.
             let pid = libc::clone(
                 inner_main,
                 shared.inner_stack,
-                libc::CLONE_VM | libc::CLONE_VFORK | libc::CLONE_PARENT,
+                libc::CLONE_VM | libc::CLONE_VFORK | libc::CLONE_PARENT | libc::CLONE_FILES,
                 arg,
             );
             if pid < 0 {
@@ -468,6 +480,22 @@ unsafe fn apply_inner(
             return Err(errno());
         }
         stamps.stamp(13);
+        if s.gate_fd >= 0 {
+            // Everything is ready: wait for a place, holding nothing but the gate (the
+            // first child shares this table: it holds nothing either). The end of the pipe
+            // (the grader is gone) means no exec.
+            fds::close_above_stderr_except(s.gate_fd)?;
+            let mut byte = 0u8;
+            loop {
+                match libc::read(s.gate_fd, (&mut byte as *mut u8).cast(), 1) {
+                    1 => break,
+                    n if n < 0 && errno() == libc::EINTR => continue,
+                    n if n < 0 => return Err(errno()),
+                    _ => return Err(libc::ECANCELED),
+                }
+            }
+        }
+        stamps.stamp(14);
         // As execvp: the next candidate on ENOENT and the like, EACCES if any was refused,
         // /bin/sh for a script without `#!`.
         let mut refused = false;

@@ -41,3 +41,39 @@ pub unsafe fn cloexec_above_stderr() -> Result<(), i32> {
         Ok(())
     }
 }
+
+/// Closes every descriptor above 2 but `keep`. Child side, before it waits at its gate
+/// (`crate::run::slots`): a process waiting there must hold nothing of another run's (a
+/// copy of a running program's stdin or stdout pipe would keep that program from seeing the
+/// end of its input, and the grader from seeing the end of its output). Syscalls only.
+///
+/// # Safety
+/// Call only in the spawned child before exec, when no descriptor but `keep` is needed.
+pub unsafe fn close_above_stderr_except(keep: libc::c_int) -> Result<(), i32> {
+    let close = |from: libc::c_uint, to: libc::c_uint| -> Result<(), i32> {
+        if from > to {
+            return Ok(());
+        }
+        // SAFETY: plain syscalls without pointers.
+        unsafe {
+            if libc::syscall(libc::SYS_close_range, from, to, 0 as libc::c_uint) == 0 {
+                return Ok(());
+            }
+            let mut lim = libc::rlimit {
+                rlim_cur: 0,
+                rlim_max: 0,
+            };
+            if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) != 0 {
+                return Err(*libc::__errno_location());
+            }
+            let top = (lim.rlim_cur.min(1 << 20) as libc::c_uint).min(to.saturating_add(1));
+            for fd in from..top {
+                libc::close(fd as libc::c_int);
+            }
+            Ok(())
+        }
+    };
+    let keep = keep.max(3) as libc::c_uint;
+    close(3, keep - 1)?;
+    close(keep + 1, libc::c_uint::MAX)
+}
