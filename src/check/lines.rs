@@ -170,21 +170,20 @@ fn matched_text<'h>(captures: &Captured<'h>, whole: Span<'h>) -> Cow<'h, str> {
 
 fn items(view: &View, pattern: &Pattern, rules: ItemRules, dedup: bool) -> Vec<Item> {
     let mut found = Vec::new();
-    for (index, (start, line)) in view.lines().enumerate() {
-        for captures in pattern.captures_iter(line) {
-            let Some(whole) = captures.get(0) else {
-                continue;
-            };
-            let value = reduce(&matched_text(&captures, whole), rules);
-            if dedup && found.last().is_some_and(|last: &Item| last.value == value) {
-                continue;
-            }
-            found.push(Item {
-                value,
-                line: index,
-                offset: start + whole.start(),
-            });
+    for found_in_line in pattern.captures_in_lines(&view.text) {
+        let captures = &found_in_line.captured;
+        let Some(whole) = captures.get(0) else {
+            continue;
+        };
+        let value = reduce(&matched_text(captures, whole), rules);
+        if dedup && found.last().is_some_and(|last: &Item| last.value == value) {
+            continue;
         }
+        found.push(Item {
+            value,
+            line: found_in_line.line,
+            offset: found_in_line.line_start + whole.start(),
+        });
     }
     found
 }
@@ -253,15 +252,21 @@ fn items_at_inputs_except(
                 .unwrap_or(view.text.len()),
         })
         .collect();
-    for (index, (start, line)) in view.lines().enumerate() {
+    let matches = pattern.captures_in_lines(&view.text);
+    // The last match of each line.
+    let last_in_line = matches
+        .iter()
+        .enumerate()
+        .filter(|(i, m)| matches.get(i + 1).is_none_or(|next| next.line != m.line))
+        .map(|(_, m)| m);
+    for found_in_line in last_in_line {
+        let (index, start) = (found_in_line.line, found_in_line.line_start);
         if skip.contains(&index) {
             continue;
         }
         // A prompt line ends where its input was typed, so it belongs to that input.
         let segment = view.input_offsets.partition_point(|&o| o <= start);
-        let Some(captures) = pattern.captures_iter(line).pop() else {
-            continue;
-        };
+        let captures = &found_in_line.captured;
         let Some(whole) = captures.get(0) else {
             continue;
         };
@@ -270,7 +275,7 @@ fn items_at_inputs_except(
                 value: if presence {
                     "(present)".to_string()
                 } else {
-                    reduce(&matched_text(&captures, whole), rules)
+                    reduce(&matched_text(captures, whole), rules)
                 },
                 line: index,
                 offset: start + whole.start(),

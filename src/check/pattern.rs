@@ -13,6 +13,10 @@ use std::sync::OnceLock;
 
 use regex::bytes::{Regex as AsciiRegex, RegexBuilder as AsciiRegexBuilder};
 use regex::{Regex, RegexBuilder};
+use regex_syntax::hir::{
+    Capture, Class, ClassBytes, ClassBytesRange, ClassUnicode, ClassUnicodeRange, Hir, HirKind,
+    Literal, Look, Repetition,
+};
 
 /// A compiled `lines` pattern: ASCII mode for ASCII lines, Unicode mode for the rest.
 #[derive(Debug)]
@@ -30,22 +34,25 @@ impl Pattern {
     /// Compiles `source` (case-insensitively when `ignore_case`); the error is the regex
     /// crate's, as for any pattern it refuses in Unicode mode.
     pub fn new(source: &str, ignore_case: bool) -> Result<Pattern, regex::Error> {
-        let ascii = AsciiRegexBuilder::new(source)
+        let ascii = regex_syntax::ParserBuilder::new()
             .case_insensitive(ignore_case)
             .unicode(false)
+            .utf8(false)
             .build()
-            .ok();
+            .parse(source)
+            .ok()
+            .and_then(|hir| {
+                AsciiRegexBuilder::new(&line_safe(&hir).to_string())
+                    .build()
+                    .ok()
+            });
         let unicode = OnceLock::new();
         if ascii.is_none() {
             // Only Unicode mode can tell whether the pattern is good: compile it now.
             let _ = unicode.set(Some(unicode_regex(source, ignore_case)?));
         } else {
             // The syntax is checked in Unicode mode too (without compiling it).
-            regex_syntax::ParserBuilder::new()
-                .case_insensitive(ignore_case)
-                .build()
-                .parse(source)
-                .map_err(|e| regex::Error::Syntax(e.to_string()))?;
+            unicode_hir(source, ignore_case)?;
         }
         Ok(Pattern {
             source: source.to_string(),
@@ -81,6 +88,56 @@ impl Pattern {
         }
     }
 
+    /// Every match in each line of `text` (lines end at `\n`, which no line holds), in order:
+    /// what [`Pattern::captures_iter`] gives line by line, found in one search of the whole
+    /// text (the pattern is line-safe: no match takes a line break). A check reads every line
+    /// of both transcripts with every pattern; one search of the text instead of one per line
+    /// saves each line's search set-up, which cost more than the search itself.
+    pub fn captures_in_lines<'h>(&self, text: &'h str) -> Vec<LineMatch<'h>> {
+        let mut found = Vec::new();
+        let mut lines = LineCursor::new(text);
+        let mut push = |groups: Vec<Option<(usize, usize)>>| {
+            let Some(Some((start, _))) = groups.first().copied() else {
+                return;
+            };
+            // The text's end after its last line break begins no line.
+            if start == text.len() && (text.is_empty() || text.ends_with('\n')) {
+                return;
+            }
+            let (index, line_start, line) = lines.line_of(start);
+            found.push(LineMatch {
+                line: index,
+                line_start,
+                captured: Captured {
+                    line,
+                    groups: groups
+                        .into_iter()
+                        .map(|g| g.map(|(s, e)| (s - line_start, e - line_start)))
+                        .collect(),
+                },
+            });
+        };
+        let spans = |c: &regex::bytes::Captures<'_>| -> Vec<Option<(usize, usize)>> {
+            c.iter().map(|g| g.map(|m| (m.start(), m.end()))).collect()
+        };
+        if let Some(ascii) = self.ascii_for(text) {
+            ascii
+                .captures_iter(text.as_bytes())
+                .for_each(|c| push(spans(&c)));
+            return found;
+        }
+        match (self.unicode(), &self.ascii) {
+            (Some(regex), _) => regex
+                .captures_iter(text)
+                .for_each(|c| push(c.iter().map(|g| g.map(|m| (m.start(), m.end()))).collect())),
+            (None, Some(ascii)) => ascii
+                .captures_iter(text.as_bytes())
+                .for_each(|c| push(spans(&c))),
+            (None, None) => {}
+        }
+        found
+    }
+
     /// The first match in `line`, with its capture groups.
     pub fn captures<'h>(&self, line: &'h str) -> Option<Captured<'h>> {
         if let Some(ascii) = self.ascii_for(line) {
@@ -114,10 +171,98 @@ impl Pattern {
     }
 }
 
-fn unicode_regex(source: &str, ignore_case: bool) -> Result<Regex, regex::Error> {
-    RegexBuilder::new(source)
+/// The pattern read in Unicode mode; the error is the parser's, as the regex crate words it.
+fn unicode_hir(source: &str, ignore_case: bool) -> Result<Hir, regex::Error> {
+    regex_syntax::ParserBuilder::new()
         .case_insensitive(ignore_case)
         .build()
+        .parse(source)
+        .map_err(|e| regex::Error::Syntax(e.to_string()))
+}
+
+/// The pattern compiled in Unicode mode, made line-safe ([`line_safe`]).
+fn unicode_regex(source: &str, ignore_case: bool) -> Result<Regex, regex::Error> {
+    RegexBuilder::new(&line_safe(&unicode_hir(source, ignore_case)?).to_string()).build()
+}
+
+/// `hir` made to match in a whole text exactly what it matches in each of its lines alone:
+/// no class takes a line break, no literal holds one (it never matches), and the start and
+/// end of the text (`^`, `$`, `\A`, `\z` on a line) become the start and end of a line. On a
+/// text of one line it matches as `hir` does.
+fn line_safe(hir: &Hir) -> Hir {
+    let break_unicode = ClassUnicode::new([ClassUnicodeRange::new('\n', '\n')]);
+    let break_byte = ClassBytes::new([ClassBytesRange::new(b'\n', b'\n')]);
+    match hir.kind() {
+        HirKind::Literal(Literal(bytes)) if bytes.contains(&b'\n') => Hir::fail(),
+        HirKind::Class(Class::Unicode(class)) => {
+            let mut class = class.clone();
+            class.difference(&break_unicode);
+            Hir::class(Class::Unicode(class))
+        }
+        HirKind::Class(Class::Bytes(class)) => {
+            let mut class = class.clone();
+            class.difference(&break_byte);
+            Hir::class(Class::Bytes(class))
+        }
+        HirKind::Look(Look::Start) => Hir::look(Look::StartLF),
+        HirKind::Look(Look::End) => Hir::look(Look::EndLF),
+        HirKind::Repetition(repetition) => Hir::repetition(Repetition {
+            sub: Box::new(line_safe(&repetition.sub)),
+            ..repetition.clone()
+        }),
+        HirKind::Capture(capture) => Hir::capture(Capture {
+            sub: Box::new(line_safe(&capture.sub)),
+            ..capture.clone()
+        }),
+        HirKind::Concat(subs) => Hir::concat(subs.iter().map(line_safe).collect()),
+        HirKind::Alternation(subs) => Hir::alternation(subs.iter().map(line_safe).collect()),
+        HirKind::Empty | HirKind::Literal(_) | HirKind::Look(_) => hir.clone(),
+    }
+}
+
+/// A match found by [`Pattern::captures_in_lines`]: in which line, and where that line starts.
+#[derive(Clone, Debug)]
+pub struct LineMatch<'h> {
+    /// The line's index (0 for the text's first line).
+    pub line: usize,
+    /// The byte offset in the text where the line starts.
+    pub line_start: usize,
+    /// The match, its spans counted from the line's start.
+    pub captured: Captured<'h>,
+}
+
+/// Walks a text's lines forward, to name the line of each match in turn.
+struct LineCursor<'h> {
+    text: &'h str,
+    /// The current line's index and start.
+    index: usize,
+    start: usize,
+}
+
+impl<'h> LineCursor<'h> {
+    fn new(text: &'h str) -> LineCursor<'h> {
+        LineCursor {
+            text,
+            index: 0,
+            start: 0,
+        }
+    }
+
+    /// The line holding byte `at` (at or after the last one asked for): its index, start and
+    /// text without its line break.
+    fn line_of(&mut self, at: usize) -> (usize, usize, &'h str) {
+        while let Some(end) = self.text[self.start..].find('\n').map(|i| self.start + i) {
+            if end >= at {
+                break;
+            }
+            self.index += 1;
+            self.start = end + 1;
+        }
+        let end = self.text[self.start..]
+            .find('\n')
+            .map_or(self.text.len(), |i| self.start + i);
+        (self.index, self.start, &self.text[self.start..end])
+    }
 }
 
 /// One match of a pattern and its capture groups, as spans of the line.
@@ -198,10 +343,17 @@ impl<'h> Captured<'h> {
 mod tests {
     use super::*;
 
+    /// The pattern as the regex crate compiles it, as written, in Unicode mode.
+    fn plain_unicode_regex(source: &str, ignore_case: bool) -> Regex {
+        RegexBuilder::new(source)
+            .case_insensitive(ignore_case)
+            .build()
+            .expect("pattern")
+    }
+
     /// Each match's groups as text, as the Unicode-mode regex crate gives them.
     fn unicode_matches(source: &str, ignore_case: bool, line: &str) -> Vec<Vec<Option<String>>> {
-        unicode_regex(source, ignore_case)
-            .expect("pattern")
+        plain_unicode_regex(source, ignore_case)
             .captures_iter(line)
             .map(|c| {
                 c.iter()
@@ -301,7 +453,7 @@ mod tests {
         lines.dedup();
         for (source, ignore_case) in &patterns {
             let pattern = Pattern::new(source, *ignore_case).expect("pattern");
-            let unicode = unicode_regex(source, *ignore_case).expect("pattern");
+            let unicode = plain_unicode_regex(source, *ignore_case);
             for line in lines.iter().chain(&foreign) {
                 let ours: Vec<Vec<Option<&str>>> = pattern
                     .captures_iter(line)
@@ -370,5 +522,96 @@ mod tests {
         assert_eq!(found.get(2).map(|s| s.as_str()), Some("b"));
         assert_eq!(found.iter().flatten().count(), 2);
         assert_eq!(found.get(3), None);
+    }
+
+    /// A match as the whole-text search test compares it: line, line start, group spans.
+    type Found = (usize, usize, Vec<Option<(usize, usize)>>);
+
+    /// Searching a whole text finds what searching each line alone finds: the same matches,
+    /// groups and lines, for the built-in patterns and for the ones that would cross or
+    /// anchor on a line break if they were not made line-safe.
+    #[test]
+    fn a_whole_text_search_finds_what_each_line_alone_finds() {
+        use proptest::prelude::*;
+        let patterns = [
+            r"\b(player|computer)\s*turn\b",
+            r"matches\s*:?\s*((?:\|{5}[ \t]+)+\|{0,4}|\|{1,4})",
+            r"computer\s+removes?\D*(\d+)",
+            r"\b(?:player|you|user)\b[^\n]*\b(?:wins?|won)\b",
+            r"would\W+you\W+like\W+to\W+play\W+again",
+            r"^\s*(\S+)\s*$",
+            r"\A\w+|\w+\z",
+            r"(?s).",
+            r"a\nb|b",
+            r"x*",
+            r"^",
+            r"$",
+            r"[^a]+",
+            r"(?m)^a$",
+            r"\W+",
+            r"(\w)?(\d)",
+            r"¡ganaste|gan\w+",
+        ];
+        let pieces = prop::collection::vec(
+            prop::sample::select(vec![
+                "Player turn",
+                "computer removes 3",
+                "matches: ||||| |",
+                "\n",
+                "\n",
+                "\n",
+                "a",
+                "b",
+                " ",
+                "\t",
+                "\r",
+                "x",
+                "¡Ganaste!",
+                "wins",
+                "you",
+                "7",
+                "\u{a0}",
+                "ёж",
+            ]),
+            0..24,
+        );
+        for source in patterns {
+            for ignore_case in [false, true] {
+                let pattern = Pattern::new(source, ignore_case).expect("pattern");
+                // A runner per pattern: one runner stops after its cases, over all patterns.
+                proptest::test_runner::TestRunner::new(ProptestConfig {
+                    cases: 200,
+                    ..ProptestConfig::default()
+                })
+                .run(&pieces, |pieces| {
+                    let text: String = pieces.concat();
+                    let whole: Vec<Found> = pattern
+                        .captures_in_lines(&text)
+                        .into_iter()
+                        .map(|m| {
+                            let groups = m
+                                .captured
+                                .iter()
+                                .map(|g| g.map(|s| (s.start(), s.end())))
+                                .collect();
+                            (m.line, m.line_start, groups)
+                        })
+                        .collect();
+                    let mut by_line = Vec::new();
+                    let mut start = 0;
+                    for (index, line) in text.split_inclusive('\n').enumerate() {
+                        let bare = line.strip_suffix('\n').unwrap_or(line);
+                        for c in pattern.captures_iter(bare) {
+                            let groups = c.iter().map(|g| g.map(|s| (s.start(), s.end())));
+                            by_line.push((index, start, groups.collect()));
+                        }
+                        start += line.len();
+                    }
+                    prop_assert_eq!(&whole, &by_line, "{:?} on {:?}", source, text);
+                    Ok(())
+                })
+                .expect("the whole text agrees with its lines");
+            }
+        }
     }
 }
