@@ -35,7 +35,7 @@ pub struct ExploreOptions {
     pub games: usize,
     /// Stop starting new games after this long.
     pub time: Option<Duration>,
-    /// Games played at once.
+    /// Programs run at once (see `run::slots`).
     pub jobs: usize,
     /// An instructor's case directory (for its limits, arguments and checks).
     pub cases: Option<PathBuf>,
@@ -187,6 +187,9 @@ fn game_seed(seed: u64, index: usize) -> u64 {
 /// One replay of a game on the student's program: every check that failed, the first first.
 struct Verdict {
     failing: Vec<CheckResult>,
+    /// The program's start, drawn again as often as grading does, left no move to play (a
+    /// finished strip): only the start and the ending were compared.
+    start_only: bool,
     /// A driven game as it was played: the reference's setup at the program's own start, the
     /// lines typed, and the reference's arguments for that start.
     played: Option<Played>,
@@ -248,6 +251,7 @@ impl Explorer<'_> {
             return Ok(Verdict {
                 failing: Vec::new(),
                 played: None,
+                start_only: false,
             });
         };
         let mut command = self.submission.command.clone();
@@ -363,7 +367,11 @@ impl Explorer<'_> {
                 difference: None,
             });
         }
-        Ok(Verdict { failing, played })
+        Ok(Verdict {
+            failing,
+            played,
+            start_only: finished_start,
+        })
     }
 
     /// Shrinks a driven game: smaller plans (fewer moves, fewer illegal moves, fewer coins),
@@ -637,6 +645,11 @@ pub struct GamesPlayed {
     pub steps: usize,
     /// Games in which some check differs from the reference.
     pub differing: usize,
+    /// Games that agree but left nothing to play: the program's start was over before a move
+    /// (a finished strip, even when drawn again). They show only the start, which its own
+    /// case grades, so they count toward no share (a program that prints its start and stops
+    /// would otherwise agree with them).
+    pub start_only: usize,
     /// For each check that differed, in how many games (by check name).
     pub failed_checks: BTreeMap<String, usize>,
     /// The first difference, shrunk.
@@ -861,6 +874,7 @@ pub fn run_games(
                 None => played.steps += game.lines.len(),
             }
             if verdict.failing.is_empty() {
+                played.start_only += usize::from(verdict.start_only);
                 continue;
             }
             played.differing += 1;

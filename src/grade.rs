@@ -53,7 +53,7 @@ pub struct GradeOptions {
     pub limits: run::LimitOverrides,
     /// Refuse to grade when a required sandbox layer cannot be set up here.
     pub require_sandbox: bool,
-    /// Cases run at once (default: the number of CPU cores).
+    /// Programs run at once (default: the number of CPU cores; see `run::slots`).
     pub jobs: Option<usize>,
     /// Build the submission even when the build cache holds the same build.
     pub no_cache: bool,
@@ -537,10 +537,17 @@ fn explore_case(
         submission,
         &explore_options,
     )?;
-    let agreeing = played.games - played.differing;
+    // Games that left nothing to play (a finished start) count toward no share.
+    let counted = played.games - played.start_only;
+    let agreeing = counted - played.differing;
+    let left_out = match played.start_only {
+        0 => String::new(),
+        n => format!("; {n} more left nothing to play (a finished start) and count for nothing"),
+    };
     let summary = format!(
-        "{agreeing} of {} random game(s) agree with the reference ({} line(s) typed, seed {seed})",
-        played.games, played.steps
+        "{agreeing} of {counted} random game(s) agree with the reference ({} line(s) typed, seed \
+         {seed}{left_out})",
+        played.steps
     );
     let finding_detail = played.finding.as_ref().map(|f| {
         format!(
@@ -551,10 +558,10 @@ fn explore_case(
             f.check.detail
         )
     });
-    let share = if played.games == 0 {
+    let share = if counted == 0 {
         0.0
     } else {
-        agreeing as f64 / played.games as f64
+        agreeing as f64 / counted as f64
     };
     let difference = played
         .finding
@@ -562,7 +569,7 @@ fn explore_case(
         .and_then(|f| f.check.difference.clone());
     let checks: Vec<CheckResult> = match spec.scoring {
         ExploreScoring::Share | ExploreScoring::All => {
-            let passed = played.differing == 0 && played.games > 0;
+            let passed = played.differing == 0 && counted > 0;
             let score = match spec.scoring {
                 ExploreScoring::Share => round(case.points * share),
                 _ if passed => case.points,
@@ -588,7 +595,7 @@ fn explore_case(
                     passed: false,
                     score: 0.0,
                     max_score: 0.0,
-                    detail: format!("differs in {differing} of {} random game(s)", played.games),
+                    detail: format!("differs in {differing} of {counted} random game(s)"),
                     difference: None,
                 });
             }
@@ -613,7 +620,7 @@ fn explore_case(
                     }
                     let max_score =
                         round(case.points * check.weight / weights.max(f64::MIN_POSITIVE));
-                    let passed = differing == 0 && played.games > 0;
+                    let passed = differing == 0 && counted > 0;
                     let is_first = played
                         .finding
                         .as_ref()
@@ -625,11 +632,10 @@ fn explore_case(
                         score: if passed { max_score } else { 0.0 },
                         max_score,
                         detail: if passed {
-                            format!("agrees in all {} random game(s)", played.games)
+                            format!("agrees in all {counted} random game(s)")
                         } else {
                             format!(
-                                "differs in {differing} of {} random game(s){}",
-                                played.games,
+                                "differs in {differing} of {counted} random game(s){}",
                                 match (&finding_detail, is_first) {
                                     (Some(detail), true) => detail.clone(),
                                     _ => String::new(),

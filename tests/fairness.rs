@@ -1081,3 +1081,27 @@ fn a_style_that_breaks_a_rule_the_handout_fixes_loses_points() {
         );
     }
 }
+
+/// A random game whose start is over before a move (a finished strip, even after the case
+/// drew it again) shows only the start, which `random-start` grades: it counts toward no
+/// share of the random games. A program that always prints a finished strip, and a lazy one
+/// that prints its start and stops (whose `new Random()` draws the 1-coin finished strip far
+/// more often than once in six, the seeds of JVMs started in a row being alike), would
+/// otherwise agree with those games.
+#[test]
+fn random_games_that_leave_nothing_to_play_count_for_nothing() {
+    let path = program("silver_dollar/finished_start_only.py");
+    if !tools_for(&path).iter().all(|t| have(t)) {
+        return;
+    }
+    let (_, report) = grade_json(&path, "silver_dollar", &["--case", "random-games"]);
+    let case = &report["cases"][0];
+    assert_eq!(case["name"], "random-games", "{report:#}");
+    assert_eq!(case["score"], 0.0, "{case:#}");
+    let detail = case["checks"][0]["detail"].as_str().unwrap_or_default();
+    assert!(
+        detail.starts_with("0 of 0 random game(s) agree")
+            && detail.contains("8 more left nothing to play"),
+        "{detail}"
+    );
+}

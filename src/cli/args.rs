@@ -104,7 +104,8 @@ pub struct ExploreArgs {
     /// Take limits, arguments and checks from an instructor's case directory.
     #[arg(long, value_name = "DIR")]
     pub cases: Option<PathBuf>,
-    /// Games played at once (default: the number of CPU cores).
+    /// Programs run at once (default: the number of CPU cores); the grader prepares the next
+    /// game beside them.
     #[arg(short, long)]
     pub jobs: Option<usize>,
 }
@@ -416,7 +417,8 @@ pub struct GradeOptionArgs {
     #[arg(long)]
     pub require_sandbox: bool,
 
-    /// Cases run at once (default: the number of CPU cores).
+    /// Programs run at once (default: the number of CPU cores); the grader scores and sets up
+    /// the next run beside them.
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
 
