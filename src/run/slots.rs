@@ -249,9 +249,10 @@ mod tests {
         drop(programs.request(open_c));
         assert!(!pass(&wait_c), "a withdrawn gate reads the end of the pipe");
         assert_eq!(programs.held(), 1);
-        // B ran and ended: nothing held.
+        // B ran and ended: nothing held, no grant left over.
         drop(b.into_slot());
         assert_eq!(programs.held(), 0);
+        assert!(programs.places().granted.is_empty());
         // Raising the bound opens a waiting gate.
         let (wait_d, open_d) = gate().expect("pipe");
         let d = programs.request(open_d);
@@ -259,12 +260,14 @@ mod tests {
         let e = programs.request(open_e);
         assert!(pass(&wait_d));
         programs.set_limit(2);
+        assert_eq!(programs.limit(), 2);
         assert!(pass(&wait_e), "a higher bound grants the next gate");
         drop(d.into_slot());
         drop(e.into_slot());
         assert_eq!(programs.held(), 0);
         // No bound: every gate opens at once.
         programs.set_limit(0);
+        assert_eq!(programs.limit(), 0);
         let gates: Vec<_> = (0..5).map(|_| gate().expect("pipe")).collect();
         let tickets: Vec<_> = gates
             .iter()
