@@ -69,23 +69,13 @@ impl Pattern {
 
     /// Every non-overlapping match in `line`, with its capture groups.
     pub fn captures_iter<'h>(&self, line: &'h str) -> Vec<Captured<'h>> {
-        if let Some(ascii) = self.ascii_for(line) {
-            return ascii
-                .captures_iter(line.as_bytes())
-                .map(|c| Captured::from_ascii(line, &c))
-                .collect();
-        }
-        match (self.unicode(), &self.ascii) {
-            (Some(regex), _) => regex
-                .captures_iter(line)
-                .map(|c| Captured::from_unicode(line, &c))
-                .collect(),
-            (None, Some(ascii)) => ascii
-                .captures_iter(line.as_bytes())
-                .map(|c| Captured::from_ascii(line, &c))
-                .collect(),
-            (None, None) => Vec::new(),
-        }
+        self.regex_for(line).map_or_else(Vec::new, |regex| {
+            regex
+                .all_spans(line)
+                .into_iter()
+                .map(|groups| Captured { line, groups })
+                .collect()
+        })
     }
 
     /// Every match in each line of `text` (lines end at `\n`, which no line holds), in order:
@@ -94,15 +84,18 @@ impl Pattern {
     /// of both transcripts with every pattern; one search of the text instead of one per line
     /// saves each line's search set-up, which cost more than the search itself.
     pub fn captures_in_lines<'h>(&self, text: &'h str) -> Vec<LineMatch<'h>> {
-        let mut found = Vec::new();
+        let Some(regex) = self.regex_for(text) else {
+            return Vec::new();
+        };
         let mut lines = LineCursor::new(text);
-        let mut push = |groups: Vec<Option<(usize, usize)>>| {
+        let mut found = Vec::new();
+        for groups in regex.all_spans(text) {
             let Some(Some((start, _))) = groups.first().copied() else {
-                return;
+                continue;
             };
             // The text's end after its last line break begins no line.
             if start == text.len() && (text.is_empty() || text.ends_with('\n')) {
-                return;
+                continue;
             }
             let (index, line_start, line) = lines.line_of(start);
             found.push(LineMatch {
@@ -116,42 +109,25 @@ impl Pattern {
                         .collect(),
                 },
             });
-        };
-        let spans = |c: &regex::bytes::Captures<'_>| -> Vec<Option<(usize, usize)>> {
-            c.iter().map(|g| g.map(|m| (m.start(), m.end()))).collect()
-        };
-        if let Some(ascii) = self.ascii_for(text) {
-            ascii
-                .captures_iter(text.as_bytes())
-                .for_each(|c| push(spans(&c)));
-            return found;
-        }
-        match (self.unicode(), &self.ascii) {
-            (Some(regex), _) => regex
-                .captures_iter(text)
-                .for_each(|c| push(c.iter().map(|g| g.map(|m| (m.start(), m.end()))).collect())),
-            (None, Some(ascii)) => ascii
-                .captures_iter(text.as_bytes())
-                .for_each(|c| push(spans(&c))),
-            (None, None) => {}
         }
         found
     }
 
     /// The first match in `line`, with its capture groups.
     pub fn captures<'h>(&self, line: &'h str) -> Option<Captured<'h>> {
-        if let Some(ascii) = self.ascii_for(line) {
-            return ascii
-                .captures(line.as_bytes())
-                .map(|c| Captured::from_ascii(line, &c));
+        let groups = self.regex_for(line)?.first_spans(line)?;
+        Some(Captured { line, groups })
+    }
+
+    /// The compiled form for `text`: ASCII mode on ASCII text, else Unicode mode, else (a
+    /// pattern too large for Unicode mode) ASCII mode everywhere.
+    fn regex_for(&self, text: &str) -> Option<Compiled<'_>> {
+        if let Some(ascii) = self.ascii_for(text) {
+            return Some(Compiled::Ascii(ascii));
         }
         match (self.unicode(), &self.ascii) {
-            (Some(regex), _) => regex
-                .captures(line)
-                .map(|c| Captured::from_unicode(line, &c)),
-            (None, Some(ascii)) => ascii
-                .captures(line.as_bytes())
-                .map(|c| Captured::from_ascii(line, &c)),
+            (Some(regex), _) => Some(Compiled::Unicode(regex)),
+            (None, Some(ascii)) => Some(Compiled::Ascii(ascii)),
             (None, None) => None,
         }
     }
@@ -168,6 +144,43 @@ impl Pattern {
         self.unicode
             .get_or_init(|| unicode_regex(&self.source, self.ignore_case).ok())
             .as_ref()
+    }
+}
+
+/// One of a pattern's two compiled forms, chosen for a text.
+enum Compiled<'p> {
+    Ascii(&'p AsciiRegex),
+    Unicode(&'p Regex),
+}
+
+/// A match's groups as byte spans of the text searched (`None`: the group took no part).
+type Spans = Vec<Option<(usize, usize)>>;
+
+impl Compiled<'_> {
+    /// Every non-overlapping match in `text`.
+    fn all_spans(&self, text: &str) -> Vec<Spans> {
+        match self {
+            Compiled::Ascii(regex) => regex
+                .captures_iter(text.as_bytes())
+                .map(|c| c.iter().map(|g| g.map(|m| (m.start(), m.end()))).collect())
+                .collect(),
+            Compiled::Unicode(regex) => regex
+                .captures_iter(text)
+                .map(|c| c.iter().map(|g| g.map(|m| (m.start(), m.end()))).collect())
+                .collect(),
+        }
+    }
+
+    /// The first match in `text`.
+    fn first_spans(&self, text: &str) -> Option<Spans> {
+        match self {
+            Compiled::Ascii(regex) => regex
+                .captures(text.as_bytes())
+                .map(|c| c.iter().map(|g| g.map(|m| (m.start(), m.end()))).collect()),
+            Compiled::Unicode(regex) => regex
+                .captures(text)
+                .map(|c| c.iter().map(|g| g.map(|m| (m.start(), m.end()))).collect()),
+        }
     }
 }
 
@@ -269,7 +282,7 @@ impl<'h> LineCursor<'h> {
 #[derive(Clone, Debug)]
 pub struct Captured<'h> {
     line: &'h str,
-    groups: Vec<Option<(usize, usize)>>,
+    groups: Spans,
 }
 
 /// A matched span of a line.
@@ -298,26 +311,6 @@ impl<'h> Span<'h> {
 }
 
 impl<'h> Captured<'h> {
-    fn from_ascii(line: &'h str, captures: &regex::bytes::Captures<'_>) -> Captured<'h> {
-        Captured {
-            line,
-            groups: captures
-                .iter()
-                .map(|g| g.map(|m| (m.start(), m.end())))
-                .collect(),
-        }
-    }
-
-    fn from_unicode(line: &'h str, captures: &regex::Captures<'_>) -> Captured<'h> {
-        Captured {
-            line,
-            groups: captures
-                .iter()
-                .map(|g| g.map(|m| (m.start(), m.end())))
-                .collect(),
-        }
-    }
-
     /// Group `index` (0: the whole match), when it took part in the match.
     pub fn get(&self, index: usize) -> Option<Span<'h>> {
         let (start, end) = (*self.groups.get(index)?)?;
@@ -525,7 +518,7 @@ mod tests {
     }
 
     /// A match as the whole-text search test compares it: line, line start, group spans.
-    type Found = (usize, usize, Vec<Option<(usize, usize)>>);
+    type Found = (usize, usize, Spans);
 
     /// Searching a whole text finds what searching each line alone finds: the same matches,
     /// groups and lines, for the built-in patterns and for the ones that would cross or

@@ -16,29 +16,11 @@ const CLOSE_RANGE_CLOEXEC: libc::c_uint = 1 << 2;
 /// # Safety
 /// Call only in the forked child before exec.
 pub unsafe fn cloexec_above_stderr() -> Result<(), i32> {
-    // SAFETY: plain syscalls without pointers.
+    // SAFETY: the caller's contract.
     unsafe {
-        if libc::syscall(
-            libc::SYS_close_range,
-            3 as libc::c_uint,
-            libc::c_uint::MAX,
-            CLOSE_RANGE_CLOEXEC,
-        ) == 0
-        {
-            return Ok(());
-        }
-        let mut lim = libc::rlimit {
-            rlim_cur: 0,
-            rlim_max: 0,
-        };
-        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) != 0 {
-            return Err(*libc::__errno_location());
-        }
-        let top = lim.rlim_cur.min(1 << 20) as libc::c_int;
-        for fd in 3..top {
+        on_range(3, libc::c_uint::MAX, CLOSE_RANGE_CLOEXEC, |fd| {
             libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
-        }
-        Ok(())
+        })
     }
 }
 
@@ -50,30 +32,48 @@ pub unsafe fn cloexec_above_stderr() -> Result<(), i32> {
 /// # Safety
 /// Call only in the spawned child before exec, when no descriptor but `keep` is needed.
 pub unsafe fn close_above_stderr_except(keep: libc::c_int) -> Result<(), i32> {
-    let close = |from: libc::c_uint, to: libc::c_uint| -> Result<(), i32> {
-        if from > to {
+    let keep = keep.max(3) as libc::c_uint;
+    let close = |fd| {
+        // SAFETY: closing a descriptor of this child's own table.
+        unsafe { libc::close(fd) };
+    };
+    // SAFETY: the caller's contract.
+    unsafe {
+        on_range(3, keep - 1, 0, close)?;
+        on_range(keep + 1, libc::c_uint::MAX, 0, close)
+    }
+}
+
+/// `close_range(from, to, flags)`; on kernels without it (before 5.9, or 5.11 for
+/// `CLOSE_RANGE_CLOEXEC`), `one` on each descriptor of the range below the descriptor limit.
+///
+/// # Safety
+/// Call only in the spawned child before exec.
+unsafe fn on_range(
+    from: libc::c_uint,
+    to: libc::c_uint,
+    flags: libc::c_uint,
+    one: impl Fn(libc::c_int),
+) -> Result<(), i32> {
+    if from > to {
+        return Ok(());
+    }
+    // SAFETY: plain syscalls; the rlimit is written into a local.
+    unsafe {
+        if libc::syscall(libc::SYS_close_range, from, to, flags) == 0 {
             return Ok(());
         }
-        // SAFETY: plain syscalls without pointers.
-        unsafe {
-            if libc::syscall(libc::SYS_close_range, from, to, 0 as libc::c_uint) == 0 {
-                return Ok(());
-            }
-            let mut lim = libc::rlimit {
-                rlim_cur: 0,
-                rlim_max: 0,
-            };
-            if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) != 0 {
-                return Err(*libc::__errno_location());
-            }
-            let top = (lim.rlim_cur.min(1 << 20) as libc::c_uint).min(to.saturating_add(1));
-            for fd in from..top {
-                libc::close(fd as libc::c_int);
-            }
-            Ok(())
+        let mut lim = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) != 0 {
+            return Err(*libc::__errno_location());
         }
-    };
-    let keep = keep.max(3) as libc::c_uint;
-    close(3, keep - 1)?;
-    close(keep + 1, libc::c_uint::MAX)
+        let top = (lim.rlim_cur.min(1 << 20) as libc::c_uint).min(to.saturating_add(1));
+        for fd in from..top {
+            one(fd as libc::c_int);
+        }
+        Ok(())
+    }
 }
