@@ -320,6 +320,11 @@ impl Explorer<'_> {
             waiting_for_input: outcome.ending == Ending::WaitingForInput,
             prompts_late: outcome.prompts_late,
             unread_inputs: outcome.unread_inputs,
+            after_script: outcome.after_script.map(|a| check::AskedAfterScript {
+                events: a.events,
+                prompt_shown: a.prompt_shown,
+                ended: a.ended.is_some(),
+            }),
             samples: &[],
         };
         let results = if finished_start {

@@ -24,6 +24,7 @@ use crate::results::{
 };
 use crate::run::{self, Ending, RunOutcome, RunSpec};
 use crate::submission::{self, PrepareError, Submission};
+use crate::terminal::SetAside;
 use crate::transcript::{Stream, Transcript};
 
 /// What a grading is asked to do: the library's own options, filled in by the command line
@@ -224,13 +225,37 @@ pub fn grade(
             Some(Resize::Built(resized, _)) => {
                 grade_case(case, &references[index], resized, options)
             }
-            Some(Resize::Unchangeable(reason)) => Ok(not_resizable(case, reason)),
+            Some(Resize::Unchangeable(reason)) => Ok(not_resizable(case, reason).into()),
         })
     });
     run::interrupt::check()?;
     let mut cases = Vec::with_capacity(slots.len());
+    let mut set_aside = SetAside::default();
+    let mut paused = 0;
+    let mut read_first = 0;
     for slot in slots {
-        cases.push(slot.ok_or_else(|| NotGradable::new(Cause::Grader, "a case was not graded"))??);
+        let graded =
+            slot.ok_or_else(|| NotGradable::new(Cause::Grader, "a case was not graded"))??;
+        set_aside.add(&graded.set_aside);
+        paused += usize::from(graded.paused);
+        read_first += usize::from(graded.read_first);
+        cases.push(graded.result);
+    }
+    notes.extend(set_aside.note());
+    if read_first > 0 {
+        notes.push(format!(
+            "the program read all of its input before printing anything (in {read_first} \
+             case(s)): its output was compared in the order it was printed, each input placed \
+             where the reference reads it; at a terminal it could not be played, since it waits \
+             for all of the input first"
+        ));
+    }
+    if paused > 0 {
+        notes.push(format!(
+            "after the game was over the program asked for more input (a final \"press \
+             Enter\"?) in {paused} case(s): it was given end of input, as at a terminal, and \
+             ended by itself — nothing lost"
+        ));
     }
     let mut result = GradeResult {
         assignment: set.assignment.name().to_string(),
@@ -709,15 +734,38 @@ fn redraw_until_the_rule_is_reached(
     vec![outcome]
 }
 
+/// One case graded, and what reading its output as a terminal shows it set aside (said once
+/// for the whole submission, in [`GradeResult::notes`]).
+struct GradedCase {
+    result: CaseResult,
+    set_aside: SetAside,
+    /// The program paused after the game and ended at end of input
+    /// ([`check::pause_after_the_game`]).
+    paused: bool,
+    /// The program read all its input before printing ([`check::read_all_input_first`]).
+    read_first: bool,
+}
+
+impl From<CaseResult> for GradedCase {
+    fn from(result: CaseResult) -> Self {
+        GradedCase {
+            result,
+            set_aside: SetAside::default(),
+            paused: false,
+            read_first: false,
+        }
+    }
+}
+
 /// Runs one case and checks it.
 fn grade_case(
     case: &Case,
     reference: &Recording,
     submission: &Submission,
     options: &GradeOptions,
-) -> anyhow::Result<CaseResult> {
+) -> anyhow::Result<GradedCase> {
     if let Some(spec) = case.explore {
-        return explore_case(case, spec, submission, options);
+        return explore_case(case, spec, submission, options).map(GradedCase::from);
     }
     let outcomes = if case.samples > 1 {
         run_samples(case, submission, options)
@@ -743,7 +791,8 @@ fn grade_case(
                 input: case.input.clone(),
                 notes: vec![format!("the program could not be run: {error}")],
                 ..not_run(case, CaseStatus::Error, Ended::Signal, case.input.len())
-            })
+            }
+            .into())
         }
     };
     let samples: Vec<Transcript> = if case.samples > 1 {
@@ -796,6 +845,11 @@ fn grade_case(
         waiting_for_input: outcome.ending == Ending::WaitingForInput,
         prompts_late: outcome.prompts_late,
         unread_inputs: outcome.unread_inputs,
+        after_script: outcome.after_script.map(|a| check::AskedAfterScript {
+            events: a.events,
+            prompt_shown: a.prompt_shown,
+            ended: a.ended.is_some(),
+        }),
         samples: &samples,
     };
     let mut checks: Vec<CheckResult> = check::score(&case_checks, &student, reference, case.points);
@@ -816,37 +870,43 @@ fn grade_case(
     } else {
         outcome.transcript.inputs().map(String::from).collect()
     };
-    Ok(CaseResult {
-        name: case.name.clone(),
-        description: case.description.clone(),
-        visibility: case.visibility,
-        score,
-        max_score: round(max_score.max(case.points)),
-        status: if passed {
-            CaseStatus::Passed
-        } else {
-            CaseStatus::Failed
-        },
-        checks,
-        run: summary(outcome),
-        input,
-        notes: {
-            let mut notes = notes(outcome, case, options, finished_start);
-            if redraws > 0 {
-                notes.insert(
-                    0,
-                    format!(
-                        "the program was run {} times: its random start left no room for what \
+    Ok(GradedCase {
+        set_aside: outcome.transcript.set_aside(),
+        paused: check::pause_after_the_game(&student, reference)
+            && student.after_script.is_some_and(|a| a.prompt_shown),
+        read_first: check::read_all_input_first(&student),
+        result: CaseResult {
+            name: case.name.clone(),
+            description: case.description.clone(),
+            visibility: case.visibility,
+            score,
+            max_score: round(max_score.max(case.points)),
+            status: if passed {
+                CaseStatus::Passed
+            } else {
+                CaseStatus::Failed
+            },
+            checks,
+            run: summary(outcome),
+            input,
+            notes: {
+                let mut notes = notes(outcome, case, options, finished_start);
+                if redraws > 0 {
+                    notes.insert(
+                        0,
+                        format!(
+                            "the program was run {} times: its random start left no room for what \
                          this case tests, so it was run again for a new start, and the last run \
                          was graded",
-                        redraws + 1
-                    ),
-                );
-            }
-            notes
+                            redraws + 1
+                        ),
+                    );
+                }
+                notes
+            },
+            stderr: capped(&outcome.transcript.output_text(Stream::Stderr), 2000),
+            first_difference: None,
         },
-        stderr: capped(&outcome.transcript.output_text(Stream::Stderr), 2000),
-        first_difference: None,
     })
 }
 

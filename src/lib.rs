@@ -25,5 +25,6 @@ pub mod report;
 pub mod results;
 pub mod run;
 pub mod submission;
+pub mod terminal;
 pub mod transcript;
 pub mod variants;

@@ -5,6 +5,8 @@
 
 use std::fmt::Write as _;
 
+use crate::terminal::{ScreenText, SetAside};
+
 /// Which of the program's output streams a piece of output came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Stream {
@@ -35,6 +37,11 @@ impl Transcript {
     /// An empty transcript.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A transcript of `events`, in order (a run's beginning, cut where something happened).
+    pub fn from_events(events: Vec<Event>) -> Self {
+        Transcript { events }
     }
 
     /// Appends output, merging it with the previous event when that is output on the same stream.
@@ -86,7 +93,8 @@ impl Transcript {
         self.inputs().count()
     }
 
-    /// What a terminal shows: standard output with each input echoed and followed by a newline.
+    /// What a terminal shows: standard output with each input echoed and followed by a newline,
+    /// control sequences interpreted (see [`crate::terminal`]).
     ///
     /// This is the canonical form stored in `reference/NAME/CASE.txt`.
     pub fn terminal_text(&self) -> String {
@@ -96,28 +104,38 @@ impl Transcript {
     /// [`Self::terminal_text`] plus, for each input line, the byte offset in that text where
     /// its echo starts — so a difference found in the text can be traced to the input before it.
     pub fn terminal_text_with_offsets(&self) -> (String, Vec<usize>) {
-        let mut text = String::new();
+        let mut text = ScreenText::new();
         let mut offsets = Vec::new();
         for event in &self.events {
             match event {
                 Event::Output {
                     stream: Stream::Stdout,
                     bytes,
-                } => text.push_str(&decode_visible(bytes)),
+                } => text.push_output(bytes),
                 Event::Output { .. } | Event::InputClosed => {}
                 Event::Input { line } => {
-                    offsets.push(text.len());
-                    text.push_str(line);
-                    text.push('\n');
+                    offsets.push(text.mark_input());
+                    text.push_plain(line);
+                    text.push_plain("\n");
                 }
             }
         }
-        (text, offsets)
+        (text.finish().0, offsets)
     }
 
-    /// Everything written to one stream, without the inputs.
+    /// Everything written to one stream, without the inputs, as a terminal shows it.
     pub fn output_text(&self, stream: Stream) -> String {
-        let mut bytes = Vec::new();
+        self.output_screen(stream).0
+    }
+
+    /// What reading standard output as a terminal shows it set aside (colour codes, Windows
+    /// line ends, ...), for the note that says so.
+    pub fn set_aside(&self) -> SetAside {
+        self.output_screen(Stream::Stdout).1
+    }
+
+    fn output_screen(&self, stream: Stream) -> (String, SetAside) {
+        let mut text = ScreenText::new();
         for event in &self.events {
             if let Event::Output {
                 stream: s,
@@ -125,11 +143,11 @@ impl Transcript {
             } = event
             {
                 if *s == stream {
-                    bytes.extend_from_slice(b);
+                    text.push_output(b);
                 }
             }
         }
-        decode_visible(&bytes)
+        text.finish()
     }
 
     /// The total number of output bytes on both streams.

@@ -952,7 +952,8 @@ fn the_wrapper_is_faithful_and_each_style_changes_the_output_as_intended() {
     );
     // Unflushed: the same text, but each prompt comes only after its answer.
     let unflushed = styled("unflushed");
-    // (The last prompt is still held when the input runs out and the program is stopped.)
+    // (The last prompt is still held when the input runs out and the program is given end of
+    // input.)
     assert_eq!(
         format!("{}Player 1: Your number? ", outputs(&unflushed).concat()),
         whole

@@ -7,11 +7,13 @@ pub mod kinds;
 pub mod ladder;
 pub mod lines;
 pub mod pattern;
+pub mod realign;
 pub mod strip;
 pub mod view;
 
 pub use kinds::{Compare, Level, RandomRule};
 
+use std::borrow::Cow;
 use std::cell::OnceCell;
 use std::sync::Arc;
 
@@ -122,6 +124,87 @@ pub struct StudentRun<'a> {
     /// All runs of a case that starts the program many times (this one among them); empty
     /// for ordinary cases.
     pub samples: &'a [Transcript],
+    /// Set when it asked for more input once the script was used up, its prompt shown, and
+    /// was given end of input then (see [`pause_after_the_game`]).
+    pub after_script: Option<AskedAfterScript>,
+}
+
+/// A program that asked for more input once its script was used up and was given end of
+/// input, as a person at a terminal ends a final "press Enter to exit".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AskedAfterScript {
+    /// How many transcript events there were when it was given end of input (the last of them
+    /// marks it): what it had printed until it asked.
+    pub events: usize,
+    /// Its prompt had appeared when it asked; else its output was held back (in a buffer,
+    /// or because it reads all its input before it prints).
+    pub prompt_shown: bool,
+    /// It then ended by itself (with any status: an end-of-input error too).
+    pub ended: bool,
+}
+
+/// Whether the run, once the script was used up and the reference's game was over, read on
+/// and ended at end of input: it paused after the game (a final "press Enter to exit",
+/// `cin.get()`, a last `input()`), or it reads all its input before printing. A prompt shown
+/// then must not be one of the questions it asked during the game (asking "Remove (1 - 3):"
+/// or "Play again?" once more is the game going on).
+pub fn pause_after_the_game(student: &StudentRun, reference: &Recording) -> bool {
+    let Some(asked) = student.after_script else {
+        return false;
+    };
+    if !asked.ended || reference.wanted_more_input {
+        return false;
+    }
+    if !asked.prompt_shown {
+        return true;
+    }
+    let events = student.transcript.events();
+    let until_asked = Transcript::from_events(events[..asked.events.min(events.len())].to_vec());
+    let view = View::new(&until_asked, InputShown::LineBreak);
+    let last_shown = |text: &str| -> String {
+        text.trim_end()
+            .rsplit('\n')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_lowercase()
+    };
+    let last = last_shown(&view.text);
+    !view
+        .input_offsets
+        .iter()
+        .any(|&offset| last_shown(&view.text[..offset]) == last)
+}
+
+/// Whether the run read all its input before it printed anything after its first input
+/// (`sys.stdin.read().split()`, `fs.readFileSync(0)`): compared on the order of its output
+/// ([`realign`]); such a program cannot be played at a terminal.
+pub fn read_all_input_first(student: &StudentRun) -> bool {
+    student.after_script.is_some_and(|asked| {
+        !asked.prompt_shown && realign::read_everything_first(student.transcript, asked.events)
+    })
+}
+
+/// The run the checks compare: as it was; as it was when it asked for more input after its
+/// script, when that was not a pause after a finished game (the program is stopped there as
+/// before, what it printed after end of input is not compared); or, for a program that read
+/// all its input first, with its inputs placed in its output where the reference's are
+/// ([`realign`]). The second value says the inputs were placed.
+fn settled<'a>(student: &StudentRun<'a>, reference: &Recording) -> (Cow<'a, Transcript>, bool) {
+    match student.after_script {
+        Some(asked) if asked.prompt_shown && !pause_after_the_game(student, reference) => {
+            let events = student.transcript.events();
+            let cut = events[..asked.events.min(events.len())].to_vec();
+            (Cow::Owned(Transcript::from_events(cut)), false)
+        }
+        Some(_) if read_all_input_first(student) => {
+            match realign::placed_like(student.transcript, &reference.transcript) {
+                Some(placed) => (Cow::Owned(placed), true),
+                None => (Cow::Borrowed(student.transcript), false),
+            }
+        }
+        _ => (Cow::Borrowed(student.transcript), false),
+    }
 }
 
 /// The verdict of one check before points are assigned.
@@ -412,6 +495,15 @@ fn evaluate_exit(student: &StudentRun, reference: &Recording, code: bool) -> Eva
                 ),
             )
         }
+        _ if pause_after_the_game(student, reference) => {
+            Evaluation::pass(match student.after_script.is_some_and(|a| a.prompt_shown) {
+                true => {
+                    "ended at end of input after the game was over: it asked for more input \
+                     (a final \"press Enter\"?) and ended when none came, as at a terminal"
+                }
+                false => "read on to the end of its input after the game, then ended",
+            })
+        }
         Some(status) if code && status != 0 => Evaluation::fail(
             format!("exited with status {status}"),
             difference("exit status 0", format!("exit status {status}")),
@@ -435,6 +527,13 @@ pub fn score(
     reference: &Recording,
     points: f64,
 ) -> Vec<CheckResult> {
+    let (transcript, placed) = settled(student, reference);
+    let student = &StudentRun {
+        transcript: &transcript,
+        // Its inputs now stand where the reference's do.
+        prompts_late: student.prompts_late && !placed,
+        ..*student
+    };
     let views = CaseViews::new(student, &reference.transcript);
     let evaluations: Vec<Evaluation> = checks
         .iter()
@@ -509,6 +608,7 @@ mod tests {
             waiting_for_input: exited.is_none(),
             prompts_late: false,
             unread_inputs: 0,
+            after_script: None,
             samples: &[],
         }
     }
@@ -754,6 +854,7 @@ mod tests {
             waiting_for_input,
             prompts_late: false,
             unread_inputs,
+            after_script: None,
             samples: &[],
         };
         let detail = |run: StudentRun, reference: &Recording, code| {

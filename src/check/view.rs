@@ -4,7 +4,8 @@ use std::borrow::Cow;
 use std::cell::OnceCell;
 
 use crate::results::Difference;
-use crate::transcript::{decode_visible, Event, Stream, Transcript};
+use crate::terminal::ScreenText;
+use crate::transcript::{Event, Stream, Transcript};
 
 /// How input lines appear in a view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,9 +47,10 @@ impl PartialEq for View {
 impl Eq for View {}
 
 impl View {
-    /// Renders the standard output of `transcript` with inputs shown as `shown`.
+    /// Renders the standard output of `transcript` as a terminal shows it (control sequences
+    /// interpreted, see [`crate::terminal`]) with inputs shown as `shown`.
     pub fn new(transcript: &Transcript, shown: InputShown) -> View {
-        let mut text = String::new();
+        let mut text = ScreenText::new();
         let mut input_offsets = Vec::new();
         let mut echo = Vec::new();
         for event in transcript.events() {
@@ -56,16 +58,16 @@ impl View {
                 Event::Output {
                     stream: Stream::Stdout,
                     bytes,
-                } => push_visible(&mut text, bytes),
+                } => text.push_output(bytes),
                 Event::Input { line } => {
-                    input_offsets.push(text.len());
+                    input_offsets.push(text.mark_input());
                     match shown {
                         InputShown::Echoed => {
-                            text.push_str(line);
-                            text.push('\n');
+                            text.push_plain(line);
+                            text.push_plain("\n");
                         }
                         InputShown::LineBreak => {
-                            text.push('\n');
+                            text.push_plain("\n");
                             echo.push(line.clone());
                         }
                         InputShown::Omitted => {}
@@ -75,7 +77,7 @@ impl View {
             }
         }
         View {
-            text,
+            text: text.finish().0,
             input_offsets,
             echo,
             display: OnceCell::new(),
@@ -212,15 +214,6 @@ impl View {
             start += line.len();
             (at, line)
         })
-    }
-}
-
-/// Appends output bytes as text: valid UTF-8 as it is (the common case, without a copy),
-/// anything else as [`decode_visible`] shows it.
-fn push_visible(text: &mut String, bytes: &[u8]) {
-    match std::str::from_utf8(bytes) {
-        Ok(valid) => text.push_str(valid),
-        _ => text.push_str(&decode_visible(bytes)),
     }
 }
 
@@ -367,7 +360,7 @@ mod tests {
         t.push_output(Stream::Stderr, b"warning\n");
         t.push_output(Stream::Stdout, b"Done\r\nbye");
         let echoed = View::new(&t, InputShown::Echoed);
-        assert_eq!(echoed.text, "first\nRow: 3\n\nBad.\nCol:\n4 5\nDone\r\nbye");
+        assert_eq!(echoed.text, "first\nRow: 3\n\nBad.\nCol:\n4 5\nDone\nbye");
         let view = View::new(&t, InputShown::LineBreak);
         let lines: Vec<Cow<str>> = view.display_lines().collect();
         let expected: Vec<&str> = echoed.text.split_inclusive('\n').collect();

@@ -223,6 +223,7 @@ mod tests {
         crate::run::RunOutcome {
             transcript,
             ending: crate::run::Ending::Exited(0),
+            after_script: None,
             unread_inputs: 0,
             prompts_late: false,
             output_truncated: false,

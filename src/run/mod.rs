@@ -167,6 +167,21 @@ impl RunSpec {
     }
 }
 
+/// A program that asked for more input once the script was used up: it was given end of
+/// input, as a person ends a final "press Enter to exit" (the run still ends as
+/// [`Ending::WaitingForInput`]; the checks decide whether the game was over).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AfterScript {
+    /// How many transcript events there were when it was given end of input (the last one
+    /// marks it): what it had printed until it asked.
+    pub events: usize,
+    /// Its prompt had appeared when it asked (else its output may have been held in a buffer,
+    /// or it reads all its input before printing).
+    pub prompt_shown: bool,
+    /// How it then ended by itself (an exit status, or a signal), when it did in time.
+    pub ended: Option<Ending>,
+}
+
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ending {
@@ -218,6 +233,8 @@ pub struct RunOutcome {
     pub transcript: Transcript,
     /// How the run ended.
     pub ending: Ending,
+    /// Set when the program asked for more input after the script.
+    pub after_script: Option<AfterScript>,
     /// Scripted lines never sent because the program exited first.
     pub unread_inputs: usize,
     /// True when some input was requested before the prompt for it had been written
@@ -722,6 +739,8 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         killed_for: None,
         grace_until: None,
         kept_before_grace: 0,
+        asked_after_script: None,
+        ended_after_script: false,
         last_activity: Instant::now(),
         buf: vec![0u8; 64 * 1024],
     };
@@ -782,9 +801,20 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     {
         ending = Ending::MemoryLimit;
     }
+    let after_script = sup
+        .asked_after_script
+        .map(|(events, prompt_shown)| AfterScript {
+            events,
+            prompt_shown,
+            ended: sup
+                .ended_after_script
+                .then(|| classify(None, status, cpu, &spec.limits, &cgroups))
+                .filter(|e| matches!(e, Ending::Exited(_) | Ending::Signaled(_))),
+        });
     let outcome = RunOutcome {
         transcript: std::mem::take(&mut sup.transcript),
         ending,
+        after_script,
         unread_inputs: sup.source.remaining(),
         prompts_late: sup.prompts_late,
         output_truncated: sup.truncated,

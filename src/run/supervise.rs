@@ -41,6 +41,11 @@ pub(super) struct Supervisor<'a> {
     pub(super) grace_until: Option<Instant>,
     /// Output bytes kept when the grace period began.
     pub(super) kept_before_grace: usize,
+    /// Set when the program asked for more input after the script: how many transcript events
+    /// there were when it was given end of input, and whether its prompt had appeared.
+    pub(super) asked_after_script: Option<(usize, bool)>,
+    /// The program ended by itself after being given end of input that way.
+    pub(super) ended_after_script: bool,
     pub(super) last_activity: Instant,
     pub(super) buf: Vec<u8>,
 }
@@ -48,6 +53,11 @@ pub(super) struct Supervisor<'a> {
 /// How long a program whose prompt never appeared gets, after the script ends and its stdin
 /// is closed, to flush its buffered output and exit.
 const FLUSH_GRACE: Duration = Duration::from_millis(300);
+
+/// How long a program that asked for more input with its prompt shown gets, once the script
+/// is used up and its stdin is closed, to end by itself (a final "press Enter" ends at end of
+/// input: an exception, a failed read, a return).
+const PAUSE_GRACE: Duration = Duration::from_millis(500);
 
 /// Output kept during the flush grace period beyond what came before it.
 const FLUSH_GRACE_OUTPUT: usize = 64 * 1024;
@@ -110,7 +120,9 @@ impl Supervisor<'_> {
             }
         }
         if n > room {
-            self.truncated = true;
+            // Output after a pause's end of input is judged apart (and cut when it was no
+            // pause): it truncates nothing the checks read.
+            self.truncated |= !matches!(self.asked_after_script, Some((_, true)));
             return false;
         }
         true
@@ -149,21 +161,29 @@ impl Supervisor<'_> {
             return Answer::Continue;
         }
         match self.spec.end_of_input {
-            EndOfInput::Stop if prompt_missing || self.grace_until.is_some() => {
-                // The program waits for more input but its prompt has not appeared: its output
-                // may be sitting in a buffer. End its input so it can flush and exit; the run
-                // still ends as waiting for input.
+            EndOfInput::Stop => {
+                // The program waits for more input. Its prompt has not appeared (its output
+                // may be sitting in a buffer), or it has: a game that is over may be asking a
+                // person to press Enter. Either way, end its input as a person would, so it
+                // can flush and exit; the run still ends as waiting for input, and whether it
+                // then ended by itself is kept for the checks (`RunOutcome::asked_after_script`).
                 self.killed_for = Some(Ending::WaitingForInput);
                 if self.grace_until.is_none() {
-                    self.grace_until = Some(Instant::now() + FLUSH_GRACE);
+                    // Marked in the transcript: what comes after is never merged into the
+                    // output before it.
+                    self.transcript.push_input_closed();
+                    self.asked_after_script =
+                        Some((self.transcript.events().len(), !prompt_missing));
+                    let grace = if prompt_missing {
+                        FLUSH_GRACE
+                    } else {
+                        PAUSE_GRACE
+                    };
+                    self.grace_until = Some(Instant::now() + grace);
                     self.kept_before_grace = self.kept;
                 }
                 self.end_input();
                 Answer::Continue
-            }
-            EndOfInput::Stop => {
-                self.killed_for = Some(Ending::WaitingForInput);
-                Answer::Stop
             }
             EndOfInput::Close => {
                 if !self.stdin_closed {
@@ -348,6 +368,7 @@ pub(super) fn supervise(
             None => exited_without_reaping(tree.leader),
         };
         if exited {
+            sup.ended_after_script = sup.asked_after_script.is_some();
             return;
         }
         let now = Instant::now();

@@ -332,6 +332,11 @@ pub fn transcript(built: &Built, style: Option<&Style>, input: &[&str]) -> Vec<E
     });
     let mut events: Vec<Event> = Vec::new();
     for event in json["events"].as_array().expect("events") {
+        if event["input_closed"] == true {
+            // The script ran out and the program was given end of input: what it prints
+            // then is judged apart (a pause after the game, or a mid-game stop).
+            break;
+        }
         if let Some(line) = event["input"].as_str() {
             events.push(Event::Input(line.to_string()));
         } else if event["stream"] == "stdout" {

@@ -78,6 +78,39 @@ fn clears_line(file: &SourceFile, read: Node) -> bool {
     in_condition && (empty_body || text.contains("'\\n'") || text.contains("\"\\n\""))
 }
 
+/// Whether a read only keeps the console window open once the game is over (`cin.get();`,
+/// `getchar();`, `getline(cin, pause);` with `pause` never used again): it is in no loop and
+/// its value is thrown away. That read asks the user for nothing.
+fn keeps_the_window_open(file: &SourceFile, read: Node) -> bool {
+    if innermost_loop(read).is_some()
+        || read.parent().is_none_or(|p| p.kind() != "expression_statement")
+    {
+        return false;
+    }
+    // What the read stores into: `cin >> x` or `getline(cin, x)`; nothing for `cin.get()`.
+    let target = match read.kind() {
+        "binary_expression" => read.child_by_field_name("right"),
+        _ => read
+            .child_by_field_name("arguments")
+            .and_then(|a| a.named_child(1)),
+    };
+    let Some(target) = target else {
+        return true;
+    };
+    if target.kind() != "identifier" {
+        return false;
+    }
+    let name = file.text_of(target);
+    let scope = enclosing_function(read).map_or(0..file.text.len(), |f| f.byte_range());
+    let uses = file
+        .all(&["identifier"])
+        .into_iter()
+        .filter(|n| scope.contains(&n.start_byte()) && file.text_of(*n) == name)
+        .count();
+    // Its declaration and this read.
+    uses <= 2
+}
+
 /// The functions whose reads count as asked in a do-while loop: those called from one, and
 /// the helpers they call outside any loop of their own (`askRemove` → `readNumber` →
 /// `scanf`), across all files.
@@ -119,6 +152,14 @@ fn do_while_input(program: &Program) -> Verdict {
                 clearing.push(file.finding(
                     read,
                     format!("`{text}` only clears the rest of a line (not asking for input)"),
+                ));
+            } else if keeps_the_window_open(file, read) {
+                clearing.push(file.finding(
+                    read,
+                    format!(
+                        "`{text}` only keeps the window open (its value is not used: not \
+                         asking for input)"
+                    ),
                 ));
             } else if in_loop_kind(file, read, &["do_statement"], &called_in_do) {
                 covered.push(file.finding(read, format!("`{text}` is read in a do-while loop")));
@@ -266,6 +307,29 @@ int main() {
                 (Some(8), "`getline(cin, line)` is read outside any loop"),
             ]
         );
+    }
+
+    #[test]
+    fn a_final_pause_is_not_asking_for_input() {
+        let paused = |pause: &str| {
+            let end_of_main = "    } while (again == 'y');\n}";
+            let text = GOOD.replacen(end_of_main, &format!("    }} while (again == 'y');\n    {pause}\n}}"), 1);
+            assert_ne!(text, GOOD, "GOOD's main ends with its replay loop");
+            check("do-while-input", &text)
+        };
+        for pause in [
+            "cin.get();",
+            "std::cin.get();",
+            "getchar();",
+            "string wait; getline(cin, wait);",
+            "char c; cin >> c;",
+        ] {
+            let verdict = paused(pause);
+            assert!(verdict.passed, "{pause}: {verdict:?}");
+        }
+        // A read whose value is used is a question, pause or not.
+        let verdict = paused("string answer; getline(cin, answer); if (answer == \"y\") main();");
+        assert!(!verdict.passed, "{verdict:?}");
     }
 
     #[test]
