@@ -891,6 +891,10 @@ fn grade_case(
             input,
             notes: {
                 let mut notes = notes(outcome, case, options, finished_start);
+                if check::read_all_input_first(&student) {
+                    // Said once for the submission: it read everything before printing.
+                    notes.retain(|n| !n.starts_with("prompts were not flushed"));
+                }
                 if redraws > 0 {
                     notes.insert(
                         0,

@@ -158,6 +158,11 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
                 CheckKind::Volume { max_ratio },
             )
         }
+        CheckSpec::Interactive { name, weight } => (
+            name.clone().unwrap_or_else(|| "interactive".into()),
+            *weight,
+            CheckKind::Interactive,
+        ),
         CheckSpec::Exit { name, weight, code } => (
             name.clone().unwrap_or_else(|| "exit".into()),
             *weight,

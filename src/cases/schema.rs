@@ -421,6 +421,16 @@ pub enum CheckSpec {
         /// (default 8).
         max_ratio: Option<f64>,
     },
+    /// Whether the program can be played at a terminal: it prints as it plays, rather than
+    /// reading all its input before printing anything (`sys.stdin.read()`,
+    /// `fs.readFileSync(0)`). Such a program is graded on what it prints either way; weight
+    /// this check to make reading everything first cost points.
+    Interactive {
+        /// Check name (defaults to "interactive").
+        name: Option<String>,
+        /// Share of the case's points (default 1; 0 makes the check informational).
+        weight: Option<f64>,
+    },
     /// Whether the program ended when the reference did (and not before).
     Exit {
         /// Check name (defaults to "exit").

@@ -78,6 +78,8 @@ pub enum CheckKind {
     Volume { max_ratio: f64 },
     /// Whether the program ended when the reference did.
     Exit { code: bool },
+    /// Whether the program printed as it played, rather than reading all its input first.
+    Interactive,
 }
 
 impl CheckKind {
@@ -104,6 +106,7 @@ impl CheckKind {
             CheckKind::Contains { .. } => "contains",
             CheckKind::Volume { .. } => "volume",
             CheckKind::Exit { .. } => "exit",
+            CheckKind::Interactive => "interactive",
         }
     }
 }
@@ -413,6 +416,8 @@ impl Check {
                 lines::evaluate_contains(s, r, text, *exact, *presence_only)
             }
             CheckKind::Exit { code } => evaluate_exit(student, reference, *code),
+            // Decided on the run as it was, before its inputs were placed (see `score`).
+            CheckKind::Interactive => evaluate_interactive(false),
             CheckKind::Volume { max_ratio } => {
                 let (s, r) = views.get();
                 lines::evaluate_volume(s, r, *max_ratio)
@@ -433,6 +438,27 @@ impl Check {
                 }
             }
         }
+    }
+}
+
+/// A program that read all its input before printing cannot be played at a terminal (it
+/// waits for all of the input first); what it printed is graded by the other checks either way.
+fn evaluate_interactive(read_first: bool) -> Evaluation {
+    if read_first {
+        Evaluation::fail(
+            "read all of its input before printing anything: at a terminal it cannot be played \
+             (it waits for all of the input first)",
+            Difference {
+                location: "the whole run".into(),
+                expected: "each answer printed after the input it answers".into(),
+                actual: "every input read before anything was printed".into(),
+                inputs_before: 0,
+                relaxation: None,
+                student_line: None,
+            },
+        )
+    } else {
+        Evaluation::pass("printed as it played")
     }
 }
 
@@ -527,6 +553,7 @@ pub fn score(
     reference: &Recording,
     points: f64,
 ) -> Vec<CheckResult> {
+    let read_first = read_all_input_first(student);
     let (transcript, placed) = settled(student, reference);
     let student = &StudentRun {
         transcript: &transcript,
@@ -537,7 +564,10 @@ pub fn score(
     let views = CaseViews::new(student, &reference.transcript);
     let evaluations: Vec<Evaluation> = checks
         .iter()
-        .map(|c| c.evaluate(&views, student, reference))
+        .map(|c| match c.kind {
+            CheckKind::Interactive => evaluate_interactive(read_first),
+            _ => c.evaluate(&views, student, reference),
+        })
         .collect();
     // Messages and the ending count only in a game: when the case has `game` checks and the
     // program printed none of their items after its first input, the others earn nothing.
