@@ -772,8 +772,15 @@ fn styles_for(assignment: &str) -> Vec<Style> {
             });
         }
     }
+    // Habits from home machines (issue 30): colour codes (between the digits of a number
+    // too), Windows line ends, the screen cleared after every answer, a "Thinking..." erased
+    // with backspaces, a carriage return and an erased line, and a final "Press Enter to exit".
+    all.extend(HABIT_STYLES.into_iter().map(Style::plain));
     all
 }
+
+/// The wrapper's styles for the habits of issue 30 (tests/support/restyle.py).
+const HABIT_STYLES: [&str; 5] = ["colours", "crlf", "clear_screen", "spinner", "final_pause"];
 
 /// The cases each style is graded on: every message of the assignment (fixed and free), a
 /// win for each side or a tie, the replay question — a few cases, so that every program can
@@ -989,6 +996,58 @@ fn the_wrapper_is_faithful_and_each_style_changes_the_output_as_intended() {
         "{spaced}"
     );
     assert!(spaced.contains("? Score: 1 to 0\n"), "{spaced}");
+    // Habits (issue 30). Colours: every digit painted on its own (a code between the 1 and
+    // the 0 of 10), capitalised words bold; without the codes, the plain output.
+    let sgr = regex::Regex::new("\x1b\\[[0-9;]*m").expect("pattern");
+    let coloured = outputs(&styled("colours"));
+    assert_eq!(
+        coloured
+            .iter()
+            .map(|t| sgr.replace_all(t, "").into_owned())
+            .collect::<Vec<_>>(),
+        texts,
+        "colours, codes removed"
+    );
+    let coloured = coloured.concat();
+    assert!(
+        coloured.contains("\x1b[31m1\x1b[0m\x1b[90m0\x1b[0m"),
+        "{coloured:?}"
+    );
+    assert!(coloured.contains("\x1b[1mScore\x1b[0m: "), "{coloured:?}");
+    each("crlf", &|t| t.replace('\n', "\r\n"));
+    // The screen cleared, and the spinner erased, before what follows each answer.
+    for (name, prefix) in [
+        ("clear_screen", "\x1b[2J\x1b[H"),
+        ("spinner", "Thinking... |\x08/\x08-\x08\\\x08|\r\x1b[2K"),
+    ] {
+        let events = styled(name);
+        let expected: Vec<styles::Event> = plain
+            .iter()
+            .enumerate()
+            .map(|(i, event)| match event {
+                styles::Event::Output(text)
+                    if i > 0 && matches!(plain[i - 1], styles::Event::Input(_)) =>
+                {
+                    styles::Event::Output(format!("{prefix}{text}"))
+                }
+                other => other.clone(),
+            })
+            .collect();
+        assert_eq!(events, expected, "style {name}");
+    }
+    // A final pause: nothing changes while the game goes on (the program is stopped waiting
+    // for its next answer); after a whole game, "Press Enter to exit..." once the program has
+    // ended, and the wrapper reads one more line.
+    assert_eq!(styled("final_pause"), plain, "final_pause mid-game");
+    let game = [
+        "9", "9", "2", "8", "8", "6", "4", "2", "5", "7", "0", "4", "1", "5", "6", "1", "3", "3",
+        "7", "10",
+    ];
+    let whole_game = styles::transcript(&built, None, &game);
+    let paused = styles::transcript(&built, Some(&Style::plain("final_pause")), &game);
+    let (whole_game, paused) = (outputs(&whole_game).concat(), outputs(&paused).concat());
+    assert!(whole_game.contains("wins!\n"), "{whole_game}");
+    assert_eq!(paused, format!("{whole_game}Press Enter to exit..."));
 }
 
 /// A program that asks again without a word after a refused choice loses the message points

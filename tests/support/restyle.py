@@ -11,7 +11,14 @@ matching "board" framed in a box; lines whose cells are already between bars get
 lines only), "spaced" (those lines drawn half as wide again),
 "prompt_line" (a prompt left open when the program waits for input gets its own line) and
 "unflushed" (a prompt is held back while the program waits, and appears only with the next
-line, as from a program that never flushes before reading). "renumber" (every number on a
+line, as from a program that never flushes before reading). Habits from home machines (issue
+30): "colours" (every digit in a colour of its own, so a code stands between the digits of a
+number, runs of pipes in yellow, capitalised words bold, each reset), "crlf" (Windows line
+ends, "\r\n"), "clear_screen" (the screen cleared after every answer, "\033[2J\033[H"),
+"spinner" (before the output that follows an answer, "Thinking... |" turned with backspaces,
+then a carriage return and an erased line: the terminal shows only what comes after) and
+"final_pause" (after the program ends, "Press Enter to exit..." and one more line read, as
+input() or cin.get() keeping a console window open). "renumber" (every number on a
 board line one higher) breaks a rule on purpose: the tests' negative control.
 
 The program gets a pipe as stdin. The wrapper reads its own stdin only when the program waits
@@ -80,6 +87,27 @@ def spaced(line):
     return out
 
 
+RESET = "\033[0m"
+DIGIT_COLOURS = ["\033[90m", "\033[31m", "\033[32m", "\033[33m", "\033[34m",
+                 "\033[35m", "\033[36m", "\033[91m", "\033[92m", "\033[93m"]
+CLEAR_SCREEN = "\033[2J\033[H"
+SPINNER = "Thinking... |\b/\b-\b\\\b|\r\033[2K"
+
+
+def colours(text):
+    """The text as a student's colourful program prints it: each digit in its own colour (a
+    code between the digits of a number: "12" is a red 1 and a green 2), runs of pipes in
+    yellow, words starting with a capital letter in bold; every piece reset after it."""
+    def paint(match):
+        piece = match.group()
+        if piece[0].isdigit():
+            return DIGIT_COLOURS[int(piece)] + piece + RESET
+        if piece[0] == "|":
+            return "\033[33m" + piece + RESET
+        return "\033[1m" + piece + RESET
+    return re.sub(r"\d|\|+|\b[A-Z][A-Za-z]*", paint, text)
+
+
 def unread(fd):
     """Bytes written to the program's stdin that it has not read yet."""
     buf = fcntl.ioctl(fd, termios.FIONREAD, struct.pack("i", 0))
@@ -97,6 +125,7 @@ class Restyler:
         self.pending = ""  # a line not finished yet
         self.box_lines = []  # the lines of a board being boxed
         self.out = []
+        self.answered = False  # an answer was typed and nothing printed since
 
     def emit(self, text):
         self.out.append(text)
@@ -147,6 +176,16 @@ class Restyler:
                 if pattern.fullmatch(text.strip()):
                     text = pattern.sub(replacement, text.strip())
                     break
+        elif style == "colours":
+            text = colours(text)
+        elif style == "crlf" and complete:
+            end = "\r\n"
+        if self.answered:
+            self.answered = False
+            if style == "clear_screen":
+                self.emit(CLEAR_SCREEN)
+            elif style == "spinner":
+                self.emit(SPINNER)
         self.emit(text + end)
         if style == "blank_lines" and complete:
             self.emit("\n")
@@ -172,6 +211,10 @@ class Restyler:
                 self.line(text, False)
         else:
             self.close_box()
+
+    def after_input(self):
+        """An answer was passed on to the program: the next output starts a new screen."""
+        self.answered = True
 
     def at_exit(self):
         if self.pending:
@@ -267,6 +310,7 @@ def main():
                     write_all(to_child_w, line)
                 except BrokenPipeError:
                     pass
+                restyler.after_input()
             else:
                 stdin_open = False
                 os.close(to_child_w)
@@ -278,6 +322,10 @@ def main():
     restyler.at_exit()
     write_all(1, restyler.take())
     _, status = os.waitpid(pid, 0)
+    if config.get("style") == "final_pause":
+        # Keep the window open: one more line, whatever it is (end of input ends it too).
+        write_all(1, b"Press Enter to exit...")
+        os.read(0, 65536)
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
         signal.signal(sig, signal.SIG_DFL)

@@ -1,0 +1,150 @@
+// Connect6 - Computer Principles and C++ Programming
+// Reads one move per line with getline. Prints the board before every prompt
+// (not again after an invalid input). Stops quietly at end of input.
+// Looks like a real game in the terminal: the screen is cleared before every board
+// ("\033[2J\033[1;1H"), Black's stones are bold red and White's bold blue, and
+// "Invalid Enter again!" is red (ANSI colour codes). When the game is over the window is
+// kept open with "Press Enter to exit..." and cin.get().
+#include <iostream>
+#include <string>
+#include <cctype>
+
+using namespace std;
+
+const int N = 19;
+const char EMPTY = '.';
+
+// ANSI escape codes
+const string RESET = "\033[0m";
+const string BLACK_STONE = "\033[1;31m";
+const string WHITE_STONE = "\033[1;34m";
+const string ERROR_COLOUR = "\033[31m";
+const string CLEAR_SCREEN = "\033[2J\033[1;1H";
+
+// print one cell, stones in their colour
+void printCell(char cell)
+{
+    if (cell == 'B') {
+        cout << BLACK_STONE << cell << RESET;
+    } else if (cell == 'W') {
+        cout << WHITE_STONE << cell << RESET;
+    } else {
+        cout << cell;
+    }
+}
+
+// print the board with column letters on top and row numbers on the left
+void printBoard(const char board[][N])
+{
+    cout << CLEAR_SCREEN;
+    cout << "   ";
+    for (int c = 0; c < N; c++) {
+        cout << " " << char('A' + c);
+    }
+    cout << endl;
+    for (int r = 0; r < N; r++) {
+        if (r < 10) cout << " ";
+        cout << r << " ";
+        for (int c = 0; c < N; c++) {
+            cout << " ";
+            printCell(board[r][c]);
+        }
+        cout << endl;
+    }
+}
+
+// parse a move like "H14"; returns false if it is not a valid empty position
+bool parseMove(const string& text, const char board[][N], int& row, int& col)
+{
+    if (text.size() < 2 || text.size() > 4) return false;
+    char letter = text[0];
+    if (letter < 'A' || letter >= 'A' + N) return false;
+    int value = 0;
+    for (size_t i = 1; i < text.size(); i++) {
+        if (!isdigit((unsigned char)text[i])) return false;
+        value = value * 10 + (text[i] - '0');
+    }
+    if (value >= N) return false;
+    row = value;
+    col = letter - 'A';
+    return board[row][col] == EMPTY;
+}
+
+int countDirection(const char board[][N], int row, int col, int dr, int dc, char piece)
+{
+    int count = 0;
+    int r = row + dr, c = col + dc;
+    while (r >= 0 && r < N && c >= 0 && c < N && board[r][c] == piece) {
+        count++;
+        r += dr;
+        c += dc;
+    }
+    return count;
+}
+
+bool isWin(const char board[][N], int row, int col)
+{
+    char piece = board[row][col];
+    const int dirs[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
+    for (int d = 0; d < 4; d++) {
+        int total = 1 + countDirection(board, row, col, dirs[d][0], dirs[d][1], piece)
+                      + countDirection(board, row, col, -dirs[d][0], -dirs[d][1], piece);
+        if (total >= 6) return true;
+    }
+    return false;
+}
+
+bool isFull(const char board[][N])
+{
+    for (int r = 0; r < N; r++)
+        for (int c = 0; c < N; c++)
+            if (board[r][c] == EMPTY) return false;
+    return true;
+}
+
+// keep the window open until Enter is pressed
+void pressEnter()
+{
+    cout << "Press Enter to exit...";
+    cin.get();
+}
+
+int main()
+{
+    char board[N][N];
+    for (int r = 0; r < N; r++)
+        for (int c = 0; c < N; c++)
+            board[r][c] = EMPTY;
+
+    char player = 'B';
+    int piecesLeft = 1; // black places only one piece in the first turn
+    string line;
+    printBoard(board);
+    while (true) {
+        cout << (player == 'B' ? "Player Black" : "Player White") << ", please enter your move: ";
+        int row, col;
+        while (true) {
+            if (!getline(cin, line)) return 0;
+            if (!line.empty() && line[line.size() - 1] == '\r') line.erase(line.size() - 1);
+            if (parseMove(line, board, row, col)) break;
+            cout << ERROR_COLOUR << "Invalid Enter again!" << RESET << endl;
+        }
+        board[row][col] = player;
+        printBoard(board);
+        if (isWin(board, row, col)) {
+            cout << (player == 'B' ? "Black" : "White") << " wins the game!" << endl;
+            pressEnter();
+            return 0;
+        }
+        if (isFull(board)) {
+            cout << "It's a draw!" << endl;
+            pressEnter();
+            return 0;
+        }
+        piecesLeft--;
+        if (piecesLeft == 0) {
+            player = (player == 'B') ? 'W' : 'B';
+            piecesLeft = 2;
+        }
+    }
+}
