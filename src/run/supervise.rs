@@ -51,16 +51,22 @@ pub(super) struct Supervisor<'a> {
 }
 
 /// How long a program whose prompt never appeared gets, after the script ends and its stdin
-/// is closed, to flush its buffered output and exit.
-const FLUSH_GRACE: Duration = Duration::from_millis(300);
+/// is closed, to flush its buffered output and exit. A program that reads all its input
+/// before printing computes its whole game and prints it in this time.
+const FLUSH_GRACE: Duration = Duration::from_millis(1000);
 
 /// How long a program that asked for more input with its prompt shown gets, once the script
 /// is used up and its stdin is closed, to end by itself (a final "press Enter" ends at end of
 /// input: an exception, a failed read, a return).
 const PAUSE_GRACE: Duration = Duration::from_millis(500);
 
-/// Output kept during the flush grace period beyond what came before it.
-const FLUSH_GRACE_OUTPUT: usize = 64 * 1024;
+/// Output kept after a pause's end of input: a farewell, an error at end of input.
+const PAUSE_GRACE_OUTPUT: usize = 64 * 1024;
+
+/// Output kept during the flush grace period beyond what came before it: a whole game's worth
+/// (a full 19×19 connect6 game prints about 320 KB), still cutting a program that loops at
+/// end of input short of the output limit.
+const FLUSH_GRACE_OUTPUT: usize = 1024 * 1024;
 
 /// What to do with a thread waiting for input.
 enum Answer {
@@ -101,11 +107,13 @@ impl Supervisor<'_> {
     fn record(&mut self, stream: Stream, n: usize) -> bool {
         self.last_activity = Instant::now();
         let limit = match self.grace_until {
-            Some(_) => self
-                .spec
-                .limits
-                .output_bytes
-                .min(self.kept_before_grace + FLUSH_GRACE_OUTPUT),
+            Some(_) => self.spec.limits.output_bytes.min(
+                self.kept_before_grace
+                    + match self.asked_after_script {
+                        Some((_, true)) => PAUSE_GRACE_OUTPUT,
+                        _ => FLUSH_GRACE_OUTPUT,
+                    },
+            ),
             None => self.spec.limits.output_bytes,
         };
         let room = limit.saturating_sub(self.kept);
