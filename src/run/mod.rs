@@ -798,6 +798,9 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     {
         ending = Ending::MemoryLimit;
     }
+    if spec.terminal {
+        sup.transcript.drop_terminal_echoes();
+    }
     let outcome = RunOutcome {
         transcript: std::mem::take(&mut sup.transcript),
         ending,
