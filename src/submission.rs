@@ -48,7 +48,7 @@ pub struct Submission {
     /// What the compiler warned about (`-Wall -Wextra`, `-Xlint`) in a build that succeeded.
     pub warnings: String,
     /// Where the program's code is read for the checks on the code when it is not the path
-    /// given: a single Java file built with the files of its folder that it uses.
+    /// given: one file graded with the files of its folder that it uses.
     pub read_code_from: Option<PathBuf>,
     /// Private copies of the sources and the build outputs; removed when dropped.
     build_dir: tempfile::TempDir,
@@ -192,22 +192,7 @@ pub fn prepare(path: &Path, options: &PrepareOptions) -> Result<Submission, Prep
                 .map_err(|e| unreadable(format!("cannot copy what it uses beside it: {e}")))?,
             Some(_) => Vec::new(),
         };
-        if !uses.is_empty() {
-            let name = name.to_string_lossy();
-            notes.push(format!(
-                "{name} uses {} from its folder: graded with {}, {name} starting the program \
-                 (to grade the whole folder, give it: grade {})",
-                uses.join(", "),
-                if uses.len() == 1 { "it" } else { "them" },
-                path.parent()
-                    .filter(|p| !p.as_os_str().is_empty())
-                    .unwrap_or(Path::new("."))
-                    .display()
-            ));
-            adjusted.main = Some(name.into_owned());
-            folder_graded = true;
-            (build_dir.path().to_path_buf(), None)
-        } else {
+        if uses.is_empty() {
             let copy = if extension(path) == "java" {
                 habits::stage_java_folder(path, build_dir.path(), &copy)
                     .map_err(|e| PrepareError::NoBuildDirectory(e.to_string()))?
@@ -215,6 +200,15 @@ pub fn prepare(path: &Path, options: &PrepareOptions) -> Result<Submission, Prep
                 copy
             };
             (build_dir.path().to_path_buf(), Some(copy))
+        } else {
+            let how = format!(
+                "graded with {{with}}, {} starting the program",
+                name.to_string_lossy()
+            );
+            notes.push(habits::graded_with_note(path, &uses, &how));
+            adjusted.main = Some(name.to_string_lossy().into_owned());
+            folder_graded = true;
+            (build_dir.path().to_path_buf(), None)
         }
     };
     let options = &adjusted;
@@ -250,28 +244,22 @@ pub fn prepare(path: &Path, options: &PrepareOptions) -> Result<Submission, Prep
     let used = java_single.map_or_else(Vec::new, |entry| {
         habits::prune_unused_java(&root, entry, &root.join("classes"))
     });
-    if !used.is_empty() {
+    if let Some(entry) = java_single.filter(|_| !used.is_empty()) {
         // Shown as in the folder: beside the file, without its package's folders.
-        let package = java_single
-            .and_then(|entry| entry.parent())
-            .and_then(|p| p.strip_prefix(&root).ok())
-            .map(Path::to_path_buf)
-            .unwrap_or_default();
-        let used: Vec<String> = used
+        let package = entry.parent().and_then(|p| p.strip_prefix(&root).ok());
+        let package = package.unwrap_or(Path::new(""));
+        let shown: Vec<String> = used
             .iter()
             .map(|u| {
                 let u = Path::new(u);
-                u.strip_prefix(&package).unwrap_or(u).display().to_string()
+                u.strip_prefix(package).unwrap_or(u).display().to_string()
             })
             .collect();
         let name = path.file_name().unwrap_or_default().to_string_lossy();
-        let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
-        notes.push(format!(
-            "{name} uses {} from its folder: compiled with {}, as `javac {name}` does there \
-             (to grade the whole folder, give it: grade {})",
-            used.join(", "),
-            if used.len() == 1 { "it" } else { "them" },
-            folder.unwrap_or(Path::new(".")).display()
+        notes.push(habits::graded_with_note(
+            path,
+            &shown,
+            &format!("compiled with {{with}}, as `javac {name}` does there"),
         ));
     }
     let read_code_from = (!used.is_empty() || folder_graded).then(|| root.clone());

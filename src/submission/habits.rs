@@ -115,6 +115,19 @@ fn folder_of(file: &Path) -> &Path {
         .unwrap_or(Path::new("."))
 }
 
+/// The note on one file graded with `uses` from its folder, `how` saying how they were used
+/// (`with` stands for "it" or "them"), and the folder to give to grade the whole of it.
+pub fn graded_with_note(file: &Path, uses: &[String], how: &str) -> String {
+    let name = file.file_name().unwrap_or_default().to_string_lossy();
+    let with = if uses.len() == 1 { "it" } else { "them" };
+    format!(
+        "{name} uses {} from its folder: {} (to grade the whole folder, give it: grade {})",
+        uses.join(", "),
+        how.replace("{with}", with),
+        folder_of(file).display()
+    )
+}
+
 /// Most files one program's own files may name, one after another, beside it.
 const MAX_USED_FILES: usize = 200;
 
