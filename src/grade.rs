@@ -168,11 +168,12 @@ pub fn grade(
     drop(preparing);
     let reading = run::profile::span("grading: code read, requirements, resized builds");
     let mut program = analyze::Program::load(submission);
-    // An archive's sources are read where it was unpacked.
-    let sources = if program.language.is_none() {
-        prepared.dir()
-    } else {
-        submission
+    // An archive's sources are read where it was unpacked; a Java file's with the files of
+    // its folder it was built with.
+    let sources = match &prepared.read_code_from {
+        Some(dir) => dir.as_path(),
+        None if program.language.is_none() => prepared.dir(),
+        None => submission,
     };
     if sources != submission {
         program = analyze::Program::load(sources);

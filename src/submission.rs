@@ -9,11 +9,13 @@
 //! [`languages::choose_entry`]); `--main` settles any ambiguity. Everything is copied into a
 //! private build directory first, so the program only ever sees its own files, never its
 //! neighbours (such as an instructor's cases), and every build runs inside the sandbox,
-//! bounded in time.
+//! bounded in time. The copy is where students' habits are undone ([`habits`]): a byte order
+//! mark is removed, and one file of a program of several gets the files it uses beside it.
 
 pub mod archive;
 pub mod cache;
 pub mod class_folder;
+pub mod habits;
 pub mod languages;
 
 use std::fmt;
@@ -45,6 +47,9 @@ pub struct Submission {
     pub notes: Vec<String>,
     /// What the compiler warned about (`-Wall -Wextra`, `-Xlint`) in a build that succeeded.
     pub warnings: String,
+    /// Where the program's code is read for the checks on the code when it is not the path
+    /// given: one file graded with the files of its folder that it uses.
+    pub read_code_from: Option<PathBuf>,
     /// Private copies of the sources and the build outputs; removed when dropped.
     build_dir: tempfile::TempDir,
 }
@@ -159,6 +164,9 @@ pub fn prepare(path: &Path, options: &PrepareOptions) -> Result<Submission, Prep
         .map_err(|e| PrepareError::NoBuildDirectory(e.to_string()))?;
     // The run may use another uid: let it read (not write) the build directory.
     let _ = std::fs::set_permissions(build_dir.path(), std::fs::Permissions::from_mode(0o755));
+    let mut notes = Vec::new();
+    let mut adjusted = options.clone();
+    let mut folder_graded = false;
     let (root, single_file) = if metadata.is_dir() {
         copy_dir(path, build_dir.path()).map_err(|e| unreadable(e.to_string()))?;
         (build_dir.path().to_path_buf(), None)
@@ -176,8 +184,37 @@ pub fn prepare(path: &Path, options: &PrepareOptions) -> Result<Submission, Prep
             .ok_or_else(|| unreadable("not a file name".into()))?;
         let copy = build_dir.path().join(name);
         crate::run::workdir::copy_file(path, &copy).map_err(|e| unreadable(e.to_string()))?;
-        (build_dir.path().to_path_buf(), Some(copy))
+        // One file of a program that uses files beside it: with them, that file starting the
+        // program (as `--main` says); one file of a Java program: javac finds the classes it
+        // uses beside it, as it does there.
+        let uses = match options.main {
+            None => habits::stage_files_it_uses(path, build_dir.path())
+                .map_err(|e| unreadable(format!("cannot copy what it uses beside it: {e}")))?,
+            Some(_) => Vec::new(),
+        };
+        if uses.is_empty() {
+            let copy = if extension(path) == "java" {
+                habits::stage_java_folder(path, build_dir.path(), &copy)
+                    .map_err(|e| PrepareError::NoBuildDirectory(e.to_string()))?
+            } else {
+                copy
+            };
+            (build_dir.path().to_path_buf(), Some(copy))
+        } else {
+            let how = format!(
+                "graded with {{with}}, {} starting the program",
+                name.to_string_lossy()
+            );
+            notes.push(habits::graded_with_note(path, &uses, &how));
+            adjusted.main = Some(name.to_string_lossy().into_owned());
+            folder_graded = true;
+            (build_dir.path().to_path_buf(), None)
+        }
     };
+    let options = &adjusted;
+    // Only the private copy changes: the student's files keep their byte order marks.
+    habits::strip_byte_order_marks(build_dir.path())
+        .map_err(|e| PrepareError::NoBuildDirectory(e.to_string()))?;
     let plan = plan(path, &root, single_file.as_deref(), options)?;
     for tool in plan.language.tools {
         if find_tool(tool).is_none() {
@@ -199,12 +236,41 @@ pub fn prepare(path: &Path, options: &PrepareOptions) -> Result<Submission, Prep
     let built = cache::build(&build, || (plan.language.build)(&build))?;
     let mut readable = vec![root.clone()];
     readable.extend(built.readable);
+    // A single Java file built with sources of its folder: of those, javac compiled the ones
+    // it uses; the others go, so only the program's files are read.
+    let java_single = single_file
+        .as_deref()
+        .filter(|_| plan.language.name == "Java");
+    let used = java_single.map_or_else(Vec::new, |entry| {
+        habits::prune_unused_java(&root, entry, &root.join("classes"))
+    });
+    if let Some(entry) = java_single.filter(|_| !used.is_empty()) {
+        // Shown as in the folder: beside the file, without its package's folders.
+        let package = entry.parent().and_then(|p| p.strip_prefix(&root).ok());
+        let package = package.unwrap_or(Path::new(""));
+        let shown: Vec<String> = used
+            .iter()
+            .map(|u| {
+                let u = Path::new(u);
+                u.strip_prefix(package).unwrap_or(u).display().to_string()
+            })
+            .collect();
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        notes.push(habits::graded_with_note(
+            path,
+            &shown,
+            &format!("compiled with {{with}}, as `javac {name}` does there"),
+        ));
+    }
+    let read_code_from = (!used.is_empty() || folder_graded).then(|| root.clone());
+    notes.extend(built.notes);
     Ok(Submission {
+        read_code_from,
         language: plan.language,
         command: built.command,
         readable,
         env: built.env,
-        notes: built.notes,
+        notes,
         warnings: built.warnings,
         build_dir,
     })
@@ -497,12 +563,14 @@ fn choose_java_main(
     }
 }
 
-/// Compiles Java sources into `classes/` (with `-Xlint`: its warnings are shown, never fatal)
-/// and chooses the class whose `main` runs (the one `--main` names, else the handout's).
-/// Returns the command, a note on the choice and the compiler's warnings.
+/// Compiles Java sources into `classes/` (with `-Xlint`: its warnings are shown, never fatal;
+/// with `sourcepath`, the classes they use are found there) and chooses the class whose
+/// `main` runs (the one `--main` names, else the handout's). Returns the command, a note on
+/// the choice and the compiler's warnings.
 fn build_java(
     build: &languages::Build<'_>,
     sources: Vec<String>,
+    sourcepath: Option<&Path>,
 ) -> Result<(Vec<String>, Option<String>, String), PrepareError> {
     let classes = build.dir.join("classes");
     std::fs::create_dir_all(&classes).map_err(|e| PrepareError::Unreadable {
@@ -535,6 +603,9 @@ fn build_java(
         "-d".to_string(),
         classes.display().to_string(),
     ];
+    if let Some(path) = sourcepath {
+        args.extend(["-sourcepath".to_string(), path.display().to_string()]);
+    }
     args.extend(sources);
     let warnings = run_build_in(build, &BuildStep::new("javac", args))?;
     let java = find_tool("java").ok_or(PrepareError::MissingTool {
@@ -556,12 +627,7 @@ fn java_main_class(source: &Path) -> Option<String> {
         return None;
     }
     let class = source.file_stem()?.to_string_lossy().into_owned();
-    let package = text.lines().find_map(|line| {
-        line.trim()
-            .strip_prefix("package ")
-            .map(|p| p.trim_end_matches(';').trim().to_string())
-    });
-    Some(match package {
+    Some(match habits::java_package(&text) {
         Some(package) => format!("{package}.{class}"),
         None => class,
     })

@@ -75,6 +75,27 @@ impl Transcript {
         self.events.push(Event::InputClosed);
     }
 
+    /// Removes a program's own echo of each input line under a terminal: a line editor that
+    /// puts the terminal in raw mode (Node's readline) writes back what was typed and `\r\n`
+    /// itself, which the transcript already shows as the input. Output processing is off on
+    /// the runner's terminal, so only such an echo starts with the line and `\r\n`.
+    pub fn drop_terminal_echoes(&mut self) {
+        for i in 1..self.events.len() {
+            let (before, after) = self.events.split_at_mut(i);
+            let (Event::Input { line }, Some(Event::Output { stream, bytes })) =
+                (&before[i - 1], after.first_mut())
+            else {
+                continue;
+            };
+            let echo = [line.as_bytes(), b"\r\n"].concat();
+            if *stream == Stream::Stdout && bytes.starts_with(&echo) {
+                bytes.drain(..echo.len());
+            }
+        }
+        self.events
+            .retain(|e| !matches!(e, Event::Output { bytes, .. } if bytes.is_empty()));
+    }
+
     /// All events in order.
     pub fn events(&self) -> &[Event] {
         &self.events
@@ -218,6 +239,26 @@ mod tests {
         assert_eq!(t.output_text(Stream::Stderr), "warning\n");
         assert_eq!(t.events().len(), 4, "adjacent stdout writes merge");
         assert_eq!(t.terminal_text_with_offsets().1, vec![16]);
+    }
+
+    #[test]
+    fn a_raw_mode_echo_of_the_input_is_dropped_and_nothing_else() {
+        let mut t = Transcript::new();
+        t.push_output(Stream::Stdout, b"Where? ");
+        t.push_input("x");
+        t.push_output(Stream::Stdout, b"x\r\nInvalid cell.\nWhere? ");
+        t.push_input("5");
+        t.push_output(Stream::Stdout, b"5\r\n");
+        t.push_input("7");
+        t.push_output(Stream::Stdout, b"7 is taken\n");
+        t.push_input("y");
+        t.push_output(Stream::Stdout, b"y\n");
+        t.drop_terminal_echoes();
+        assert_eq!(
+            t.terminal_text(),
+            "Where? x\nInvalid cell.\nWhere? 5\n7\n7 is taken\ny\ny\n"
+        );
+        assert_eq!(t.events().len(), 8, "the emptied output is gone");
     }
 
     #[test]

@@ -22,8 +22,11 @@
 //!   escapees); over pipes also `PYTHONUNBUFFERED=1` and, when present,
 //!   `LD_PRELOAD=/usr/libexec/coreutils/libstdbuf.so _STDBUF_O=L _STDBUF_I=L`: C stdio
 //!   buffers by line as on a terminal, and flushes stdout before each read of stdin, so
-//!   prompts appear before reads; then `RunSpec::env`.
-//! * A fresh temporary working directory holding only `RunSpec::files`, removed afterwards.
+//!   prompts appear before reads; for Node (`node`, `nodejs` or a `#!` script naming it)
+//!   `NODE_OPTIONS=--require <workdir>/.grade-node-stdin.cjs`, which gives `process.stdin`
+//!   a terminal's read-ahead of nothing ([`node`]); then `RunSpec::env`.
+//! * A fresh temporary working directory holding only `RunSpec::files` (and for Node the
+//!   preload above), removed afterwards.
 //! * Own session and process group, no controlling terminal; stdin, stdout and stderr pipes,
 //!   or with `terminal` one pseudo-terminal for all three (stderr then merges into stdout, as
 //!   on a real terminal). No other descriptor reaches the program ([`layers::fds`]).
@@ -57,6 +60,7 @@ use crate::transcript::Stream;
 
 pub mod interrupt;
 pub mod layers;
+mod node;
 pub mod procpoll;
 pub mod profile;
 pub mod sandbox;
@@ -486,6 +490,12 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         (None, None) => return Err(RunError::Setup(io::Error::other("no working directory"))),
     };
     write_files(workdir, &spec.files).map_err(RunError::Setup)?;
+    // Node over pipes reads its stdin as at a terminal (see `node`).
+    let node_preload = (!spec.terminal && node::runs_node(&spec.command, workdir))
+        .then(|| workdir.join(node::PRELOAD_NAME));
+    if let Some(preload) = &node_preload {
+        std::fs::write(preload, node::PRELOAD).map_err(RunError::Setup)?;
+    }
     let off = disabled_layers();
     let uid = (caps.root && !off.uid).then(sandbox::per_run_uid);
     if let Some(uid) = uid {
@@ -652,10 +662,16 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         uid,
     };
 
+    let node_options = node_preload.as_deref().map(|preload| {
+        let given = spec.env.iter().rev().find(|(k, _)| k == "NODE_OPTIONS");
+        let given = given.map(|(_, v)| v.as_str());
+        ("NODE_OPTIONS".to_string(), node::options(preload, given))
+    });
     let env = sandbox::clean_env(workdir, spec.terminal, !off.stdbuf)
         .into_iter()
         .chain([("GRADE_RUN_ID".to_string(), marker.clone())])
-        .chain(spec.env.iter().cloned());
+        .chain(spec.env.iter().cloned())
+        .chain(node_options);
     let spawn_error = |source| RunError::Spawn {
         program: program.clone(),
         source,
@@ -801,10 +817,19 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     {
         ending = Ending::MemoryLimit;
     }
+    if spec.terminal {
+        sup.transcript.drop_terminal_echoes();
+    }
+    // Where end of input was given, found again: dropping echoes may have removed events.
+    let end_of_input = sup
+        .transcript
+        .events()
+        .iter()
+        .position(|e| matches!(e, crate::transcript::Event::InputClosed));
     let after_script = sup
         .asked_after_script
         .map(|(events, prompt_shown)| AfterScript {
-            events,
+            events: end_of_input.map_or(events, |at| at + 1),
             prompt_shown,
             ended: sup
                 .ended_after_script
@@ -835,6 +860,9 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         // However deep a tree the program left: no recursion (see `workdir`).
         let dir = temporary.keep();
         let _ = workdir::remove_tree(&dir);
+    } else if let Some(preload) = &node_preload {
+        // A directory that stays (a build's) keeps only what the program made.
+        let _ = std::fs::remove_file(preload);
     }
     drop(removal);
     profile::run_ended();

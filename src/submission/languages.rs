@@ -314,7 +314,8 @@ fn named<'a>(dir: &Path, candidates: &[&'a PathBuf], name: &str) -> Vec<&'a Path
 
 /// Chooses the file that starts the program among `candidates` (see [`Entry::Script`]):
 /// `--main`, the handout's file name, the only file, the only conventional name (the shallowest
-/// ones), the only file with an entry-point guard. `Err` holds the one-line reason.
+/// ones), the only file with an entry-point guard, the only file no other one uses
+/// ([`super::habits::files_it_uses`]). `Err` holds the one-line reason.
 pub fn choose_entry(
     language: &Language,
     dir: &Path,
@@ -375,6 +376,24 @@ pub fn choose_entry(
         })
         .collect();
     if let [one] = guarded.as_slice() {
+        return Ok((*one).clone());
+    }
+    // The only file no other one uses (imports, requires): the others are its modules.
+    let used: Vec<PathBuf> = candidates
+        .iter()
+        .flat_map(|f| {
+            let folder = f.parent().map(Path::to_path_buf).unwrap_or_default();
+            super::habits::files_it_uses(f)
+                .into_iter()
+                .map(move |name| folder.join(name))
+        })
+        .collect();
+    let unused: Vec<&PathBuf> = candidates
+        .iter()
+        .copied()
+        .filter(|f| !used.contains(f))
+        .collect();
+    if let [one] = unused.as_slice() {
         return Ok((*one).clone());
     }
     Err(format!(
@@ -534,9 +553,13 @@ pub fn sources_with(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
     found
 }
 
+/// Java: every source of a folder, or one file given alone with its folder's sources staged
+/// beside it ([`super::habits::stage_java_folder`]) for javac to find the classes it uses, as
+/// `javac PlayGame.java` does in that folder.
 fn build_java(build: &Build<'_>) -> Result<Built, PrepareError> {
     let sources: Vec<String> = build.sources.iter().map(|s| arg(s)).collect();
-    let (command, note, warnings) = super::build_java(build, sources)?;
+    let sourcepath = build.entry.map(|_| build.dir);
+    let (command, note, warnings) = super::build_java(build, sources, sourcepath)?;
     Ok(Built {
         command,
         notes: note.into_iter().collect(),
@@ -1004,6 +1027,12 @@ mod tests {
             e,
             "it holds several Python files that could start the program (a.py, b.py); choose one with --main FILE"
         );
+        // The only file no other one imports starts the program.
+        assert_eq!(
+            choose(&[("game.py", "import board\n"), ("board.py", plain)], &none).as_deref(),
+            Ok("game.py")
+        );
+        assert!(choose(&[("a.py", plain), ("b.py", plain)], &none).is_err());
         let e = choose(&[("a.py", plain)], &chosen).expect_err("no such file");
         assert_eq!(e, "--main b.py names none of its Python files (a.py)");
     }

@@ -1,0 +1,44 @@
+// BUG: split_js/board.js with full() testing for ten cells: the board is never full, so a draw
+// is never announced and the next player is asked for a move.
+// TARGET: rule 6 ("It's a draw!" ends the program), case draw.
+"use strict";
+
+const LINES = [
+  [1, 2, 3], [4, 5, 6], [7, 8, 9],
+  [1, 4, 7], [2, 5, 8], [3, 6, 9],
+  [1, 5, 9], [3, 5, 7],
+];
+
+class Board {
+  constructor() {
+    this.cells = new Map();
+  }
+
+  isFree(cell) {
+    return !this.cells.has(cell);
+  }
+
+  place(cell, mark) {
+    this.cells.set(cell, mark);
+  }
+
+  full() {
+    return this.cells.size === 10;
+  }
+
+  won(mark) {
+    return LINES.some((line) => line.every((cell) => this.cells.get(cell) === mark));
+  }
+
+  toString() {
+    const rows = [];
+    for (let first = 1; first <= 7; first += 3) {
+      const row = [];
+      for (let cell = first; cell < first + 3; cell++) row.push(this.cells.get(cell) || ".");
+      rows.push(row.join(" "));
+    }
+    return rows.join("\n");
+  }
+}
+
+module.exports = { Board };
