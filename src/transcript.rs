@@ -144,6 +144,24 @@ impl Transcript {
         (text.finish().0, offsets)
     }
 
+    /// Everything written to one stream, byte for byte (control sequences and carriage
+    /// returns kept; invalid UTF-8 as `\xNN`): what `grade run` shows as the raw output.
+    pub fn raw_output_text(&self, stream: Stream) -> String {
+        let mut bytes = Vec::new();
+        for event in &self.events {
+            if let Event::Output {
+                stream: s,
+                bytes: b,
+            } = event
+            {
+                if *s == stream {
+                    bytes.extend_from_slice(b);
+                }
+            }
+        }
+        decode_visible(&bytes)
+    }
+
     /// Everything written to one stream, without the inputs, as a terminal shows it.
     pub fn output_text(&self, stream: Stream) -> String {
         self.output_screen(stream).0

@@ -222,8 +222,8 @@ pub fn run_command(args: &RunArgs) -> anyhow::Result<u8> {
         let value = json!({
             "events": events,
             "terminal_text": t.terminal_text(),
-            "stdout": t.output_text(Stream::Stdout),
-            "stderr": t.output_text(Stream::Stderr),
+            "stdout": t.raw_output_text(Stream::Stdout),
+            "stderr": t.raw_output_text(Stream::Stderr),
             "ending": ending_name(outcome.ending),
             "code": code,
             "unread_inputs": outcome.unread_inputs,
