@@ -224,6 +224,62 @@ struct Explorer<'a> {
     submission: &'a Submission,
     /// How a board file's text becomes the reference's setup (games with a board file).
     board_setup: Option<fn(&Path, &str) -> Option<Setup>>,
+    /// Runs of scripted games stopped for time (see [`StoppedRuns`]).
+    stopped: StoppedRuns,
+}
+
+/// Runs of scripted games that were stopped for time (the wall or CPU limit, or blocked): a
+/// game that starts with the lines such a run read, on the same setup and board, is not run
+/// again. The program never read past them, so it would do the same again, and wait as long
+/// for it (shrinking a hanging program's game would otherwise pay its time-out at every
+/// candidate).
+#[derive(Default)]
+struct StoppedRuns(Mutex<Vec<StoppedRun>>);
+
+/// A run stopped for time: the game's setup and board, the lines it read, how it went.
+struct StoppedRun {
+    setup: Setup,
+    board: Option<String>,
+    read: Vec<String>,
+    outcome: run::RunOutcome,
+}
+
+impl StoppedRuns {
+    /// A run stopped for time that `game` would repeat, as `game` would have ended it.
+    fn find(&self, game: &Game) -> Option<run::RunOutcome> {
+        let runs = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        runs.iter()
+            .find(|run| {
+                run.setup == game.setup
+                    && run.board == game.board_file
+                    && game.lines.starts_with(&run.read)
+            })
+            .map(|run| run::RunOutcome {
+                unread_inputs: game.lines.len() - run.read.len(),
+                ..run.outcome.clone()
+            })
+    }
+
+    /// Keeps `outcome` if `game`'s run was stopped for time.
+    fn keep(&self, game: &Game, outcome: &run::RunOutcome) {
+        if !matches!(
+            outcome.ending,
+            Ending::WallTimeout | Ending::CpuLimit | Ending::Blocked(_)
+        ) {
+            return;
+        }
+        let read: Vec<String> = outcome.transcript.inputs().map(str::to_string).collect();
+        if !game.lines.starts_with(&read) {
+            return;
+        }
+        let mut runs = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        runs.push(StoppedRun {
+            setup: game.setup.clone(),
+            board: game.board_file.clone(),
+            read,
+            outcome: outcome.clone(),
+        });
+    }
 }
 
 impl Explorer<'_> {
@@ -271,7 +327,14 @@ impl Explorer<'_> {
         let mut finished_start = false;
         let (outcome, reference) = match &game.driver {
             None => {
-                let outcome = run::run(&spec).context("the program could not be run")?;
+                let outcome = match self.stopped.find(game) {
+                    Some(outcome) => outcome,
+                    None => {
+                        let outcome = run::run(&spec).context("the program could not be run")?;
+                        self.stopped.keep(game, &outcome);
+                        outcome
+                    }
+                };
                 let reference = games::record(&setup, &game.lines);
                 if let Some(failure) = crate::assignments::external::take_failure() {
                     bail!("{failure}");
@@ -426,25 +489,28 @@ impl Explorer<'_> {
         let started = Instant::now();
         let mut runs = 0;
         let still_fails = |candidate: &Game, runs: &mut usize| -> bool {
-            *runs += 1;
+            // A candidate that repeats a run stopped for time is not run again.
+            if self.stopped.find(candidate).is_none() {
+                *runs += 1;
+            }
             self.judge(candidate)
                 .ok()
                 .is_some_and(|v| v.failing.iter().any(|c| c.name == check))
         };
-        let mut progress = true;
-        while progress && started.elapsed() < budget {
-            progress = false;
-            // Fewer lines: drop chunks, from halves down to single lines.
-            let mut chunk = game.lines.len().div_ceil(2).max(1);
-            while chunk >= 1 && started.elapsed() < budget {
-                let mut start = 0;
+        // Drops chunks of lines from line `from` on, from halves down to single lines, while
+        // the check still fails; true when any was dropped.
+        let drop_chunks = |game: &mut Game, from: usize, runs: &mut usize| -> bool {
+            let mut dropped = false;
+            let mut chunk = game.lines.len().saturating_sub(from).div_ceil(2).max(1);
+            while started.elapsed() < budget {
+                let mut start = from;
                 while start < game.lines.len() && started.elapsed() < budget {
                     let mut candidate = game.clone();
                     let end = (start + chunk).min(candidate.lines.len());
                     candidate.lines.drain(start..end);
-                    if still_fails(&candidate, &mut runs) {
-                        game = candidate;
-                        progress = true;
+                    if still_fails(&candidate, runs) {
+                        *game = candidate;
+                        dropped = true;
                     } else {
                         start += chunk;
                     }
@@ -454,6 +520,19 @@ impl Explorer<'_> {
                 }
                 chunk /= 2;
             }
+            dropped
+        };
+        // A run stopped for time never read past the lines it read: the lines after them go
+        // first, each candidate a replay of the stopped run (a hanging program's time-out is
+        // paid once, not at every candidate).
+        if let Some(outcome) = self.stopped.find(&game) {
+            let read = game.lines.len() - outcome.unread_inputs;
+            drop_chunks(&mut game, read, &mut runs);
+        }
+        let mut progress = true;
+        while progress && started.elapsed() < budget {
+            // Fewer lines: drop chunks, from halves down to single lines.
+            progress = drop_chunks(&mut game, 0, &mut runs);
             // Smaller numbers.
             for index in 0..game.lines.len() {
                 for smaller in smaller_lines(&game.lines[index]) {
@@ -798,6 +877,7 @@ pub fn run_games(
             Explore::Generator(generator) => generator.board_setup,
             Explore::Unavailable(_) => None,
         },
+        stopped: StoppedRuns::default(),
     };
     let jobs = options.jobs.clamp(1, 64);
     // `jobs` programs at once; a batch holds one game more, scored or set up while the
@@ -1208,6 +1288,73 @@ mod tests {
 
     /// The games a benchmark's floor replays are the ones the case plays: as many as its
     /// budget, the same for the same seed, others for another.
+    /// A run stopped for time after reading lines L stands for every game that starts with L
+    /// on the same setup (as that game would have ended it); other runs are not kept.
+    #[test]
+    fn runs_stopped_for_time_stand_for_games_that_start_with_what_they_read() {
+        use crate::transcript::Stream;
+        let nim = crate::assignments::nim::ASSIGNMENT;
+        let game = generated_games(nim, 1, 1).remove(0);
+        assert!(game.lines.len() >= 3, "{:?}", game.lines);
+        let outcome = |ending: Ending, read: &[String]| {
+            let mut transcript = crate::transcript::Transcript::new();
+            transcript.push_output(Stream::Stdout, b"Would you like to go first? (Y/N): ");
+            for line in read {
+                transcript.push_input(line.clone());
+            }
+            run::RunOutcome {
+                transcript,
+                ending,
+                unread_inputs: game.lines.len() - read.len(),
+                prompts_late: false,
+                output_truncated: false,
+                wall: Duration::from_secs(3),
+                slept: Duration::from_secs(3),
+                cpu: Duration::ZERO,
+                peak_memory_bytes: None,
+                peak_memory_of_run: false,
+                detection: run::Detection::Seccomp,
+            }
+        };
+        let stopped = StoppedRuns::default();
+        let first = &game.lines[..1];
+        stopped.keep(&game, &outcome(Ending::Exited(0), first));
+        stopped.keep(&game, &outcome(Ending::WaitingForInput, first));
+        assert!(
+            stopped.find(&game).is_none(),
+            "only runs stopped for time are kept"
+        );
+        let blocked = Ending::Blocked(run::pace::Stall::Idle);
+        stopped.keep(&game, &outcome(blocked, first));
+        let mut shorter = game.clone();
+        shorter.lines.truncate(2);
+        let found = stopped.find(&shorter).expect("the same first line");
+        assert_eq!(found.ending, blocked);
+        assert_eq!(found.unread_inputs, 1);
+        assert_eq!(found.transcript.inputs().count(), 1);
+        let mut other = game.clone();
+        other.lines[0] = format!("{}x", other.lines[0]);
+        assert!(stopped.find(&other).is_none(), "another first line");
+        let mut none = game.clone();
+        none.lines.clear();
+        assert!(
+            stopped.find(&none).is_none(),
+            "it never typed the line that was read"
+        );
+        let mut elsewhere = game.clone();
+        elsewhere.board_file = Some("1 2\n".into());
+        assert!(stopped.find(&elsewhere).is_none(), "another board");
+        // A wall or CPU time-out is kept too.
+        let timed_out = StoppedRuns::default();
+        timed_out.keep(&game, &outcome(Ending::WallTimeout, &game.lines[..2]));
+        timed_out.keep(&game, &outcome(Ending::CpuLimit, &game.lines[..3]));
+        assert_eq!(
+            timed_out.find(&game).map(|o| o.ending),
+            Some(Ending::WallTimeout)
+        );
+        assert!(timed_out.find(&shorter).is_some());
+    }
+
     #[test]
     fn generated_games_are_the_cases_games() {
         let nim = crate::assignments::nim::ASSIGNMENT;

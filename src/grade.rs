@@ -964,12 +964,14 @@ fn summary(outcome: &RunOutcome) -> RunSummary {
         Ending::MemoryLimit => (Ended::MemoryLimit, None, None),
         Ending::OutputLimit | Ending::DiskLimit => (Ended::OutputLimit, None, None),
         Ending::WaitingForInput => (Ended::WaitingForInput, None, None),
+        Ending::Blocked(_) => (Ended::Blocked, None, None),
     };
     RunSummary {
         ended,
         exit_code,
         signal,
         wall_ms: millis(outcome.wall),
+        slept_ms: millis(outcome.slept),
         cpu_ms: millis(outcome.cpu),
         peak_memory_kib: outcome.peak_memory_bytes.map(|b| b >> 10),
         peak_memory_note: (outcome.peak_memory_bytes.is_some() && !outcome.peak_memory_of_run)
@@ -1031,6 +1033,7 @@ fn notes(
             "the program crashed: killed by signal {signal}{}",
             signal_name(signal).map_or(String::new(), |n| format!(" ({n})"))
         )),
+        Ending::Blocked(stall) => notes.push(blocked_note(stall, outcome, &limits)),
         Ending::Exited(_) | Ending::WaitingForInput => {}
     }
     if outcome.detection == run::Detection::Quiescence {
@@ -1041,6 +1044,34 @@ fn notes(
         );
     }
     notes
+}
+
+/// What a student reads when the program was stopped as blocked.
+fn blocked_note(stall: run::pace::Stall, outcome: &RunOutcome, limits: &run::Limits) -> String {
+    use run::pace;
+    match stall {
+        pace::Stall::Idle => format!(
+            "the program was stopped: it was neither reading input nor computing for {} s \
+             (waiting for something that never comes, or asleep)",
+            pace::blocked_after(limits.wall).as_secs_f64()
+        ),
+        pace::Stall::Slept => format!(
+            "the program was stopped: it slept {} s in all, more than the {} s a run may \
+             sleep (pauses and waits, which do not count toward the time limit)",
+            seconds(outcome.slept),
+            pace::sleep_limit(limits.wall).as_secs_f64()
+        ),
+    }
+}
+
+/// Seconds as a student reads them: `0.7`, `8.4`, `1000000000` (whole from 1000 s on).
+fn seconds(duration: Duration) -> String {
+    let s = duration.as_secs_f64();
+    if s >= 1000.0 {
+        format!("{}", duration.as_secs())
+    } else {
+        format!("{s:.1}")
+    }
 }
 
 fn signal_name(signal: i32) -> Option<&'static str> {

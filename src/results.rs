@@ -46,6 +46,9 @@ pub enum Ended {
     OutputLimit,
     /// Asked for input after the script ended, and was stopped.
     WaitingForInput,
+    /// Stopped as blocked: neither reading input nor computing for seconds, or sleeping
+    /// more than a run may.
+    Blocked,
     /// The submission did not build, so nothing ran.
     BuildFailed,
 }
@@ -61,6 +64,7 @@ impl Ended {
             Ended::MemoryLimit => "ran out of memory",
             Ended::OutputLimit => "printed too much output",
             Ended::WaitingForInput => "was waiting for more input (stopped)",
+            Ended::Blocked => "was blocked: neither reading input nor computing (stopped)",
             Ended::BuildFailed => "did not build",
         }
     }
@@ -77,6 +81,10 @@ pub struct RunSummary {
     pub signal: Option<i32>,
     /// Wall time in milliseconds.
     pub wall_ms: u64,
+    /// Time the program slept, in milliseconds: sleeps cut short (at the length asked for)
+    /// and idle time, neither counted toward the wall limit. Absent when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub slept_ms: u64,
     /// CPU time in milliseconds.
     pub cpu_ms: u64,
     /// Peak memory in KiB, when known.
@@ -104,6 +112,7 @@ impl RunSummary {
             exit_code: None,
             signal: None,
             wall_ms: 0,
+            slept_ms: 0,
             cpu_ms: 0,
             peak_memory_kib: None,
             peak_memory_note: None,
@@ -113,6 +122,11 @@ impl RunSummary {
             detection: String::new(),
         }
     }
+}
+
+/// Whether a count is zero (a field left out of the JSON then).
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// The first place where the student's output and the reference differ, for feedback.

@@ -524,6 +524,10 @@ fn run_build_with(
             "{messages}\nthe build took longer than {} s and was stopped",
             BUILD_TIMEOUT.as_secs()
         ))),
+        Ending::Blocked(_) => Err(failed(format!(
+            "{messages}\nthe build was stopped: it was neither computing nor printing for {} s",
+            crate::run::pace::blocked_after(BUILD_TIMEOUT).as_secs_f64()
+        ))),
         other => Err(failed(format!(
             "{messages}\nthe build was stopped: {other:?}"
         ))),

@@ -803,10 +803,11 @@ fn ctrl_c_kills_the_runs_cleans_up_and_keeps_finished_work() {
         std::fs::create_dir_all(class.join(name)).expect("mkdir");
         std::fs::copy(support::program(program), class.join(name).join("main.py")).expect("copy");
     }
-    // b: hostile.py without arguments fails at once; make it sleep instead.
+    // b: hostile.py without arguments fails at once; make it sleep instead (longer than a
+    // run may sleep, so for real: shorter sleeps are cut short).
     std::fs::write(
         class.join("b/main.py"),
-        "import os, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(60)\ntime.sleep(60)\n",
+        "import os, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(10**6)\ntime.sleep(10**6)\n",
     )
     .expect("write");
     Command::new("chmod")
@@ -830,7 +831,8 @@ fn ctrl_c_kills_the_runs_cleans_up_and_keeps_finished_work() {
             .stderr(std::process::Stdio::null())
             .spawn()
             .expect("grade starts");
-        // Wait until b is running (its working directory exists), then press Ctrl-C.
+        // Wait until b is running (its working directory exists), then press Ctrl-C. (Each of b's
+        // runs is stopped as blocked after 3 s, and b has 13 cases.)
         let started = std::time::Instant::now();
         while run_dirs(&tmp).is_empty() || !out_dir.join("a.txt").exists() {
             assert!(
@@ -972,11 +974,12 @@ fn concurrent_runs_cannot_reach_each_others_abstract_sockets() {
     };
     let name = format!("grade-concurrent-{}", std::process::id());
     let listen = format!(
-        "import socket, time\ns = socket.socket(socket.AF_UNIX)\ns.bind('\\0{name}')\n\
-         s.listen()\nprint('listening', flush=True)\ntime.sleep(3)\n"
+        "import socket, threading\ns = socket.socket(socket.AF_UNIX)\ns.bind('\\0{name}')\n\
+         s.listen()\nprint('listening', flush=True)\nthreading.Event().wait(2)\n"
     );
+    // Waits on an event, not time.sleep: sleeps are cut short, waits run for real.
     let connect = format!(
-        "import socket, time\ntime.sleep(0.5)\nc = socket.socket(socket.AF_UNIX)\n\
+        "import socket, threading\nthreading.Event().wait(0.5)\nc = socket.socket(socket.AF_UNIX)\n\
          try:\n    c.connect('\\0{name}')\n    print('REACHED')\n\
          except OSError as e:\n    print('refused', e.errno)\n"
     );

@@ -618,14 +618,16 @@ fn hostile_endless_output_hits_output_limit() {
     assert_eq!(run.text().len(), 100 << 10, "KiB, as for grade");
 }
 
+/// A sleep longer than a run may sleep runs for real: the run, neither reading nor computing,
+/// is stopped as blocked (after its wall limit, when that is under 3 s).
 #[test]
-fn hostile_read_then_sleep_hits_wall() {
+fn hostile_read_then_sleep_is_stopped_as_blocked() {
     let _g = serial();
     let Some(run) = hostile_py(
         "read-then-sleep",
         &["Ann"],
         &["--wall", "1"],
-        "wall-timeout",
+        "blocked",
         Duration::from_secs(1),
     ) else {
         return;
@@ -705,19 +707,23 @@ fn hostile_unbounded_memory_hits_memory_limit() {
     assert!(run.elapsed < Duration::from_secs(3), "{:?}", run.elapsed);
 }
 
+/// `for (;;) sleep(1)`: its sleeps are cut short until they add up to what a run may sleep
+/// (six times the wall limit), then it is stopped as blocked, neither at the CPU limit nor
+/// at the wall limit.
 #[test]
-fn hostile_closed_stdout_hits_wall() {
+fn hostile_closed_stdout_sleeping_forever_is_stopped_as_blocked() {
     let _g = serial();
     let Some(cmd) = program("close_stdout.c") else {
         return;
     };
-    hostile(
+    let run = hostile(
         &cmd,
         &[],
         &["--wall", "1"],
-        "wall-timeout",
+        "blocked",
         Duration::from_secs(1),
     );
+    assert!(run.json["slept_ms"].as_f64() > Some(6000.0), "{}", run.json);
 }
 
 #[test]
@@ -1049,12 +1055,22 @@ impl Drop for ProgramsAtOnce {
     }
 }
 
+/// A shell command that takes about `seconds` of real time without sleeping (a sleep would be
+/// cut short): it reads the clock until the time has passed.
+fn keep_busy(seconds: f64) -> String {
+    format!(
+        "end=$(( $(date +%s%N) + {} )); while [ $(date +%s%N) -lt $end ]; do :; done",
+        (seconds * 1e9) as u64
+    )
+}
+
 /// When each of `runs` programs (started from threads, 50 ms apart) ran, by the clock they
 /// read themselves: (first line, last line) in nanoseconds, in start order.
-fn program_intervals(runs: usize, body: &'static str) -> Vec<(u128, u128)> {
+fn program_intervals(runs: usize, body: String) -> Vec<(u128, u128)> {
     let handles: Vec<_> = (0..runs)
         .map(|i| {
             std::thread::sleep(Duration::from_millis(50));
+            let body = body.clone();
             std::thread::spawn(move || {
                 let spec = grade::run::RunSpec::new(vec![
                     "/bin/sh".into(),
@@ -1083,7 +1099,7 @@ fn the_bound_on_programs_at_once_holds_across_threads() {
     let _g = serial();
     {
         let _one = ProgramsAtOnce::set(1);
-        let mut ran = program_intervals(3, "sleep 0.3");
+        let mut ran = program_intervals(3, keep_busy(0.3));
         ran.sort();
         for pair in ran.windows(2) {
             assert!(
@@ -1092,7 +1108,7 @@ fn the_bound_on_programs_at_once_holds_across_threads() {
             );
         }
     }
-    let ran = program_intervals(3, "sleep 0.5");
+    let ran = program_intervals(3, keep_busy(0.5));
     let overlapping = ran.windows(2).any(|pair| pair[1].0 < pair[0].1);
     assert!(overlapping, "without a bound runs overlap: {ran:?}");
 }
@@ -1116,7 +1132,7 @@ fn a_run_waiting_for_its_place_holds_nothing_of_the_running_one() {
             ..grade::run::RunSpec::new(vec![
                 "/bin/sh".into(),
                 "-c".into(),
-                "sleep 0.6; wc -l; echo read to the end".into(),
+                format!("{}; wc -l; echo read to the end", keep_busy(0.6)),
             ])
         };
         grade::run::run(&spec).expect("run")

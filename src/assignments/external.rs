@@ -433,6 +433,10 @@ impl ExternalAssignment {
             Ending::MemoryLimit => "ran out of memory (reference.limits.memory_mb)".into(),
             Ending::OutputLimit => "printed too much (reference.limits.output_kb)".into(),
             Ending::DiskLimit => "wrote too much into its working directory".into(),
+            Ending::Blocked(_) => format!(
+                "was blocked: neither reading input nor computing for {} s, or sleeping too long",
+                crate::run::pace::blocked_after(self.limits.wall).as_secs_f64()
+            ),
         };
         Err(format!(
             "the reference program {} {problem}",

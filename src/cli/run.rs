@@ -6,6 +6,7 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use clap::Args;
 use serde_json::json;
@@ -193,6 +194,7 @@ pub fn ending_name(e: Ending) -> &'static str {
         Ending::OutputLimit => "output-limit",
         Ending::DiskLimit => "disk-limit",
         Ending::WaitingForInput => "waiting-for-input",
+        Ending::Blocked(_) => "blocked",
     }
 }
 
@@ -230,6 +232,7 @@ pub fn run_command(args: &RunArgs) -> anyhow::Result<u8> {
             "prompts_late": outcome.prompts_late,
             "output_truncated": outcome.output_truncated,
             "wall_ms": outcome.wall.as_secs_f64() * 1000.0,
+            "slept_ms": outcome.slept.as_secs_f64() * 1000.0,
             "cpu_ms": outcome.cpu.as_secs_f64() * 1000.0,
             "peak_memory_bytes": outcome.peak_memory_bytes,
             "detection": outcome.detection.name(),
@@ -263,12 +266,16 @@ pub fn run_command(args: &RunArgs) -> anyhow::Result<u8> {
         }
         let _ = writeln!(
             shown,
-            "--- {}{} · {} unread input line(s){} · wall {:.1} ms · cpu {:.1} ms · peak {} · input detection: {}",
+            "--- {}{} · {} unread input line(s){} · wall {:.1} ms{} · cpu {:.1} ms · peak {} · input detection: {}",
             ending_name(outcome.ending),
             code.map(|c| format!(" ({c})")).unwrap_or_default(),
             outcome.unread_inputs,
             if outcome.prompts_late { " · prompts late" } else { "" },
             outcome.wall.as_secs_f64() * 1000.0,
+            match outcome.slept {
+                Duration::ZERO => String::new(),
+                slept => format!(" · slept {:.1} ms (not counted)", slept.as_secs_f64() * 1000.0),
+            },
             outcome.cpu.as_secs_f64() * 1000.0,
             outcome
                 .peak_memory_bytes

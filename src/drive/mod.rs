@@ -228,6 +228,7 @@ mod tests {
             prompts_late: false,
             output_truncated: false,
             wall: std::time::Duration::ZERO,
+            slept: std::time::Duration::ZERO,
             cpu: std::time::Duration::ZERO,
             peak_memory_bytes: None,
             peak_memory_of_run: false,

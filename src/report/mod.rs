@@ -265,6 +265,7 @@ pub(crate) mod tests {
             exit_code,
             signal: None,
             wall_ms,
+            slept_ms: 0,
             cpu_ms: wall_ms / 2,
             peak_memory_kib: Some(2048),
             peak_memory_note: None,

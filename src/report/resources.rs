@@ -22,6 +22,7 @@ pub fn limit_hit(ended: Ended) -> Option<&'static str> {
         Ended::CpuLimit => Some("CPU-time limit"),
         Ended::MemoryLimit => Some("memory limit"),
         Ended::OutputLimit => Some("output limit"),
+        Ended::Blocked => Some("idle limit"),
         _ => None,
     }
 }
@@ -63,10 +64,14 @@ pub fn ending(run: &RunSummary) -> String {
 }
 
 /// The figures in one line: `wall 0.04 s, CPU 0.02 s, peak memory 2.0 MiB; exited with
-/// status 0`.
+/// status 0` (with `, slept 8.40 s (not counted)` after the wall time when it slept).
 pub fn line(run: &RunSummary) -> String {
+    let slept = match run.slept_ms {
+        0 => String::new(),
+        ms => format!(", slept {} (not counted)", seconds(ms)),
+    };
     format!(
-        "wall {}, CPU {}, peak memory {}; {}",
+        "wall {}{slept}, CPU {}, peak memory {}; {}",
         seconds(run.wall_ms),
         seconds(run.cpu_ms),
         memory(run),
@@ -79,6 +84,7 @@ pub fn line(run: &RunSummary) -> String {
 pub fn properties(run: &RunSummary) -> Vec<(&'static str, String)> {
     let mut properties = vec![
         ("wall_ms", run.wall_ms.to_string()),
+        ("slept_ms", run.slept_ms.to_string()),
         ("cpu_ms", run.cpu_ms.to_string()),
         (
             "peak_memory_kib",
@@ -135,6 +141,14 @@ mod tests {
         let properties = properties(&run);
         assert!(properties.contains(&("ended", "timeout".to_string())));
         assert!(properties.contains(&("limit", "wall-clock limit".to_string())));
+        run.ended = Ended::Blocked;
+        run.slept_ms = 8400;
+        assert_eq!(
+            line(&run),
+            "wall 2.00 s, slept 8.40 s (not counted), CPU 0.02 s, peak memory not measured \
+             (no cgroup on this machine); was blocked: neither reading input nor computing \
+             (stopped) (idle limit)"
+        );
         assert!(!ran(&RunSummary::not_run(Ended::BuildFailed, 3)));
     }
 

@@ -354,7 +354,12 @@ fn limit(case: &CaseResult) -> Option<String> {
     let run = &case.run;
     let stopped = matches!(
         run.ended,
-        Ended::Timeout | Ended::CpuLimit | Ended::MemoryLimit | Ended::OutputLimit | Ended::Signal
+        Ended::Timeout
+            | Ended::CpuLimit
+            | Ended::MemoryLimit
+            | Ended::OutputLimit
+            | Ended::Signal
+            | Ended::Blocked
     ) || run.output_truncated;
     if !stopped {
         return crash(case);

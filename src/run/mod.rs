@@ -15,6 +15,11 @@
 //! `GRADE_DISABLE=cgroup,landlock,namespaces,netns,rootfs,uid,stdbuf,grader-lock` switches layers
 //! off (diagnosis, benchmarks; every report then says so).
 //!
+//! # Sleeps
+//! The same filter notifies `nanosleep` and `clock_nanosleep`: sleeps are cut short, idle time
+//! does not count toward the wall limit, and a run that waits for nothing is stopped as
+//! blocked ([`pace`]).
+//!
 //! # The environment of a run
 //! * The environment is cleared and set to exactly: `PATH=/usr/local/bin:/usr/bin:/bin`,
 //!   `HOME` and `TMPDIR` = the working directory, `LANG=LC_ALL=C.UTF-8`, `TERM=dumb`
@@ -61,6 +66,7 @@ use crate::transcript::Stream;
 pub mod interrupt;
 pub mod layers;
 mod node;
+pub mod pace;
 pub mod procpoll;
 pub mod profile;
 pub mod sandbox;
@@ -206,6 +212,9 @@ pub enum Ending {
     DiskLimit,
     /// The program asked for input after the script ended and was stopped.
     WaitingForInput,
+    /// The program was stopped as blocked: neither reading input nor computing for
+    /// [`pace::BLOCKED_AFTER`], or sleeping more than a run may ([`pace`]).
+    Blocked(pace::Stall),
 }
 
 /// How the runner knew the program was waiting for input.
@@ -248,6 +257,9 @@ pub struct RunOutcome {
     pub output_truncated: bool,
     /// Wall time of the run.
     pub wall: Duration,
+    /// Time it slept: sleeps cut short, at the length they asked for, and idle time (neither
+    /// of which counts toward the wall limit; see [`pace`]).
+    pub slept: Duration,
     /// CPU time (user + system) of the run's processes.
     pub cpu: Duration,
     /// Peak memory in bytes, when known.
@@ -759,6 +771,7 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         ended_after_script: false,
         last_activity: Instant::now(),
         buf: vec![0u8; 64 * 1024],
+        pace: pace::Pace::new(spec.limits.wall, start),
     };
     supervise(
         &mut sup,
@@ -844,6 +857,7 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         prompts_late: sup.prompts_late,
         output_truncated: sup.truncated,
         wall,
+        slept: sup.pace.slept(start + wall),
         cpu,
         peak_memory_bytes: peak,
         peak_memory_of_run,

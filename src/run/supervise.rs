@@ -1,6 +1,6 @@
 //! Supervision: the loop that drains output, answers each read with the next input line,
-//! watches for the exit and enforces the wall, CPU and disk limits (moved verbatim from
-//! `run/mod.rs`).
+//! cuts sleeps short, watches for the exit and enforces the wall, CPU, disk and idle limits
+//! (see `run::pace` for sleeps and idle time).
 
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
@@ -48,6 +48,8 @@ pub(super) struct Supervisor<'a> {
     pub(super) ended_after_script: bool,
     pub(super) last_activity: Instant,
     pub(super) buf: Vec<u8>,
+    /// Sleeps cut short and idle time (not counted toward the wall limit).
+    pub(super) pace: pace::Pace,
 }
 
 /// How long a program whose prompt never appeared gets, after the script ends and its stdin
@@ -277,13 +279,14 @@ pub(super) fn supervise(
     start: Instant,
 ) {
     let limits = &sup.spec.limits;
-    let deadline = start + limits.wall;
     let mut next_cpu_check = start + Duration::from_millis(20);
     let mut next_disk_check = start + Duration::from_millis(250);
     let mut poll_interval = Duration::from_micros(50);
     let mut listener_open = listener.is_some();
     loop {
         let now = Instant::now();
+        // Idle time does not count: the deadline moves with it.
+        let deadline = start + limits.wall + sup.pace.idle(now);
         if let Some(grace) = sup.grace_until {
             if now >= grace {
                 return; // killed_for is already WaitingForInput
@@ -358,7 +361,12 @@ pub(super) fn supervise(
                         nr: i64::from(notif.data.nr),
                         args: notif.data.args,
                     };
-                    if sup.should_continue_at_once(&call) {
+                    if let Some(sleep) = waiting::sleep_request(&call) {
+                        match sup.pace.on_sleep(call.tid, sleep, Instant::now()) {
+                            pace::SleepAnswer::Cut => seccomp::return_zero(l, notif.id),
+                            pace::SleepAnswer::Run => seccomp::continue_syscall(l, notif.id),
+                        }
+                    } else if sup.should_continue_at_once(&call) {
                         seccomp::continue_syscall(l, notif.id);
                     } else if seccomp::id_valid(l, notif.id) {
                         match sup.answer() {
@@ -382,8 +390,21 @@ pub(super) fn supervise(
         let now = Instant::now();
         if now >= next_cpu_check {
             next_cpu_check = now + Duration::from_millis(20);
-            if tree.cgroups.cpu().is_some_and(|c| c >= limits.cpu) {
+            let cpu = tree.cgroups.cpu();
+            if cpu.is_some_and(|c| c >= limits.cpu) {
                 sup.killed_for = Some(Ending::CpuLimit);
+                return;
+            }
+            let all_asleep = || {
+                let stdin = waiting::Stdin {
+                    id: sup.stdin_id,
+                    reader: Some(sup.stdin_reader.as_raw_fd()),
+                };
+                procpoll::threads_state(&tree.processes(), &stdin).all_sleeping
+            };
+            let cpu = cpu.or_else(|| tree.leader_cpu());
+            if let Some(stall) = sup.pace.sample(cpu, sup.last_activity, now, all_asleep) {
+                sup.killed_for = Some(Ending::Blocked(stall));
                 return;
             }
         }

@@ -49,6 +49,28 @@ impl Tree<'_> {
         })
     }
 
+    /// CPU time of the leader's process (all its threads) and of the children it has reaped,
+    /// from `/proc/<leader>/stat` (clock ticks): the run's CPU where no cgroup counts it.
+    pub(super) fn leader_cpu(&self) -> Option<Duration> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.leader)).ok()?;
+        // After "pid (comm) ": state is the first field, utime the 12th, then stime, cutime,
+        // cstime.
+        let rest = &stat[stat.rfind(')')? + 2..];
+        let ticks: u64 = rest
+            .split_whitespace()
+            .skip(11)
+            .take(4)
+            .map(|t| t.parse::<u64>().ok())
+            .sum::<Option<u64>>()?;
+        // SAFETY: sysconf has no memory-safety preconditions.
+        let per_second = u64::try_from(unsafe { libc::sysconf(libc::_SC_CLK_TCK) })
+            .ok()
+            .filter(|&t| t > 0)?;
+        Some(Duration::from_nanos(
+            ticks.saturating_mul(1_000_000_000 / per_second),
+        ))
+    }
+
     /// The run's live processes.
     pub(super) fn processes(&self) -> Vec<i32> {
         self.cgroups

@@ -130,6 +130,106 @@ pub fn other_waits() -> impl Iterator<Item = u32> {
         .map(|(n, _)| *n as u32)
 }
 
+/// The syscalls that only sleep (`nanosleep`, `clock_nanosleep`): notified so the
+/// supervisor can cut them short ([`sleep_request`], `run::pace`).
+pub fn sleep_syscalls() -> impl Iterator<Item = u32> {
+    SLEEPS.iter().map(|&nr| nr as u32)
+}
+
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+const SLEEPS: &[i64] = &[libc::SYS_nanosleep, libc::SYS_clock_nanosleep];
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+const SLEEPS: &[i64] = &[];
+
+/// A thread's request to sleep, as its syscall states it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SleepRequest {
+    /// Sleep this long: `nanosleep`, `clock_nanosleep` without `TIMER_ABSTIME`, and
+    /// `select`/`pselect6`/`poll`/`ppoll` on no descriptor at all with a timeout.
+    For(std::time::Duration),
+    /// Sleep until `at` on clock `clock` (`clock_nanosleep` with `TIMER_ABSTIME`, as Python's
+    /// `time.sleep` does).
+    Until {
+        /// `CLOCK_REALTIME`, `CLOCK_MONOTONIC` or `CLOCK_BOOTTIME`.
+        clock: libc::clockid_t,
+        /// The time on that clock.
+        at: std::time::Duration,
+    },
+}
+
+/// What `call` asks for when it is nothing but a sleep of a known, finite length on a wall
+/// clock; `None` for everything else (a wait for a descriptor, a CPU-time clock, a timeout
+/// the kernel would refuse or that cannot be read, no timeout at all).
+pub fn sleep_request(call: &Syscall) -> Option<SleepRequest> {
+    const TIMER_ABSTIME: u64 = 1;
+    let (tid, a) = (call.tid, call.args);
+    if SLEEPS.first() == Some(&call.nr) {
+        return read_timespec(tid, a[0]).map(SleepRequest::For);
+    }
+    if SLEEPS.get(1) == Some(&call.nr) {
+        let clock = a[0] as libc::clockid_t;
+        if ![
+            libc::CLOCK_REALTIME,
+            libc::CLOCK_MONOTONIC,
+            libc::CLOCK_BOOTTIME,
+        ]
+        .contains(&clock)
+        {
+            return None;
+        }
+        let time = read_timespec(tid, a[2])?;
+        return Some(if a[1] & TIMER_ABSTIME != 0 {
+            SleepRequest::Until { clock, at: time }
+        } else {
+            SleepRequest::For(time)
+        });
+    }
+    let nothing_watched = match kind(call.nr) {
+        Kind::Select | Kind::Pselect => a[0] as i32 == 0,
+        Kind::Poll | Kind::Ppoll => a[1] == 0,
+        _ => false,
+    };
+    if !nothing_watched {
+        return None;
+    }
+    match kind(call.nr) {
+        Kind::Select => read_pair(tid, a[4], 1_000).map(SleepRequest::For),
+        Kind::Pselect => read_timespec(tid, a[4]).map(SleepRequest::For),
+        Kind::Poll => {
+            let ms = a[2] as i32;
+            (ms > 0).then(|| SleepRequest::For(std::time::Duration::from_millis(ms as u64)))
+        }
+        Kind::Ppoll => read_timespec(tid, a[2]).map(SleepRequest::For),
+        _ => None,
+    }
+}
+
+/// A `struct timespec` in the thread's memory, when it is one the kernel accepts.
+fn read_timespec(tid: u32, addr: u64) -> Option<std::time::Duration> {
+    read_pair(tid, addr, 1)
+}
+
+/// Two 64-bit words at `addr` (seconds, then sub-seconds in units of `unit_ns`
+/// nanoseconds): a valid, non-negative time, else `None` (a null or unreadable pointer
+/// included).
+fn read_pair(tid: u32, addr: u64, unit_ns: u64) -> Option<std::time::Duration> {
+    let mut raw = [0u8; 16];
+    if !read_memory(tid, addr, &mut raw) {
+        return None;
+    }
+    let word = |i: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&raw[i * 8..i * 8 + 8]);
+        i64::from_ne_bytes(w)
+    };
+    let (secs, sub) = (word(0), word(1));
+    let sub_ns = u64::try_from(sub).ok()?.checked_mul(unit_ns)?;
+    if secs < 0 || sub_ns >= 1_000_000_000 {
+        return None;
+    }
+    Some(std::time::Duration::new(secs as u64, sub_ns as u32))
+}
+
 /// Whether the thread in `call` waits for input on our stdin (`stdin`): blocked (or about to
 /// block) reading it, or waiting for it to become readable. False when in doubt about
 /// anything but the fd's identity, so a program is never typed too early.
@@ -344,6 +444,83 @@ mod tests {
         for n in &timed {
             assert!(!other.contains(n) && !reads.contains(n));
         }
+    }
+
+    #[test]
+    fn sleeps_are_read_from_the_threads_memory() {
+        if SLEEPS.is_empty() {
+            return;
+        }
+        use std::time::Duration;
+        let me = std::process::id();
+        let call = |nr: i64, args: [u64; 6]| Syscall { tid: me, nr, args };
+        let ts = [1_i64, 500_000_000];
+        let at = ts.as_ptr() as u64;
+        let for_1_5 = Some(SleepRequest::For(Duration::from_millis(1500)));
+        assert_eq!(
+            sleep_request(&call(libc::SYS_nanosleep, [at, 0, 0, 0, 0, 0])),
+            for_1_5
+        );
+        let clock = |id: libc::clockid_t, flags: u64| {
+            sleep_request(&call(
+                libc::SYS_clock_nanosleep,
+                [id as u64, flags, at, 0, 0, 0],
+            ))
+        };
+        assert_eq!(clock(libc::CLOCK_REALTIME, 0), for_1_5);
+        assert_eq!(
+            clock(libc::CLOCK_MONOTONIC, 1),
+            Some(SleepRequest::Until {
+                clock: libc::CLOCK_MONOTONIC,
+                at: Duration::from_millis(1500)
+            })
+        );
+        // A CPU-time clock is no sleep; a time the kernel refuses, or none, is not read.
+        assert_eq!(clock(libc::CLOCK_PROCESS_CPUTIME_ID, 0), None);
+        let bad = [1_i64, 1_000_000_000];
+        let negative = [-1_i64, 0];
+        for wrong in [bad.as_ptr() as u64, negative.as_ptr() as u64, 0] {
+            assert_eq!(
+                sleep_request(&call(libc::SYS_nanosleep, [wrong, 0, 0, 0, 0, 0])),
+                None
+            );
+        }
+        // select and poll sleep when they watch no descriptor at all.
+        let tv = [0_i64, 300_000];
+        let ppoll_nr = TABLE
+            .iter()
+            .find(|(_, k)| *k == Kind::Ppoll)
+            .map(|(n, _)| *n);
+        if let Some(ppoll) = ppoll_nr {
+            assert_eq!(sleep_request(&call(ppoll, [0, 0, at, 0, 8, 0])), for_1_5);
+            assert_eq!(sleep_request(&call(ppoll, [at, 1, at, 0, 8, 0])), None);
+        }
+        #[cfg(target_arch = "x86_64")]
+        {
+            let tv_at = tv.as_ptr() as u64;
+            assert_eq!(
+                sleep_request(&call(libc::SYS_select, [0, 0, 0, 0, tv_at, 0])),
+                Some(SleepRequest::For(Duration::from_millis(300)))
+            );
+            assert_eq!(
+                sleep_request(&call(libc::SYS_select, [1, at, 0, 0, tv_at, 0])),
+                None
+            );
+            assert_eq!(
+                sleep_request(&call(libc::SYS_poll, [0, 0, 300, 0, 0, 0])),
+                Some(SleepRequest::For(Duration::from_millis(300)))
+            );
+            assert_eq!(
+                sleep_request(&call(libc::SYS_poll, [0, 0, (-1_i32) as u64, 0, 0, 0])),
+                None
+            );
+        }
+        let _ = tv;
+        // Reads and other waits are no sleeps.
+        assert_eq!(
+            sleep_request(&call(libc::SYS_read, [0, at, 1, 0, 0, 0])),
+            None
+        );
     }
 
     #[test]
