@@ -1305,6 +1305,7 @@ mod tests {
             run::RunOutcome {
                 transcript,
                 ending,
+                after_script: None,
                 unread_inputs: game.lines.len() - read.len(),
                 prompts_late: false,
                 output_truncated: false,
