@@ -21,6 +21,7 @@ use crate::parallel::in_parallel;
 use crate::report::Format;
 use crate::results::{
     BuildFailure, CaseResult, CaseStatus, CheckResult, Ended, GradeResult, RunSummary,
+    Visibility,
 };
 use crate::run::{self, Ending, RunOutcome, RunSpec};
 use crate::submission::{self, PrepareError, Submission};
@@ -214,7 +215,7 @@ pub fn grade(
     // `jobs` programs at once, and one thread more than that: it scores a case, steers a
     // random game or prepares the next run while the others' programs run.
     run::slots::set_limit(jobs);
-    let slots = in_parallel(selected.len(), jobs + 1, |index| {
+    let grade_one = |index: usize| {
         if run::interrupt::interrupted() {
             return None;
         }
@@ -228,7 +229,21 @@ pub fn grade(
             }
             Some(Resize::Unchangeable(reason)) => Ok(not_resizable(case, reason).into()),
         })
-    });
+    };
+    // A hidden case never runs beside a visible one: programs running at once can always
+    // signal to each other somehow (CPU load, timing), and a visible case's output is in the
+    // student's report. So every visible case runs to its end first, then the hidden ones
+    // (docs/security.md, "Concurrent runs").
+    let mut slots: Vec<Option<_>> = (0..selected.len()).map(|_| None).collect();
+    for hidden in [false, true] {
+        let phase: Vec<usize> = (0..selected.len())
+            .filter(|&i| (selected[i].visibility == Visibility::Hidden) == hidden)
+            .collect();
+        let done = in_parallel(phase.len(), jobs + 1, |k| grade_one(phase[k]));
+        for (&index, result) in phase.iter().zip(done) {
+            slots[index] = result;
+        }
+    }
     run::interrupt::check()?;
     let mut cases = Vec::with_capacity(slots.len());
     let mut set_aside = SetAside::default();

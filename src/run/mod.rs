@@ -372,13 +372,21 @@ fn unread_bytes(fd: RawFd) -> i32 {
 /// The directory of the toolchain `program` belongs to, when it lies outside the system
 /// directories (a JDK or Go under /opt): the run may read and execute it. The program's real
 /// path's directory, or the one above it when that is a `bin`.
-fn toolchain_dir(program: &str) -> Option<PathBuf> {
+fn toolchain_dir(program: &str, workdir: &std::path::Path) -> Option<PathBuf> {
+    // A relative path is the run's, from its working directory (`grade run -- ./prog`), never
+    // the grader's current directory: that one is not the program's and is not mounted.
     let path = if program.contains('/') {
-        PathBuf::from(program)
+        workdir.join(program)
     } else {
         crate::submission::find_on_path(program)?
     };
     let real = path.canonicalize().ok()?;
+    if workdir
+        .canonicalize()
+        .is_ok_and(|dir| real.starts_with(dir))
+    {
+        return None;
+    }
     let system = ["/usr/", "/bin/", "/sbin/", "/lib", "/etc/"];
     if system.iter().any(|s| real.starts_with(s)) {
         return None;
@@ -609,7 +617,7 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     let mut ns_plan = layers::namespaces::plan(uid, !off.namespaces, !off.netns);
     ns_plan.devpts &= !spec.terminal;
     let mut readable = spec.readable.clone();
-    readable.extend(toolchain_dir(program));
+    readable.extend(toolchain_dir(program, workdir));
     let rootfs = (ns_plan.mount && caps.namespaces.rootfs && !off.rootfs).then(|| {
         let plan = layers::rootfs::plan(workdir, &readable, tty_path.as_deref(), ns_plan.devpts);
         // The run's devpts is mounted in its new /dev instead.

@@ -22,7 +22,6 @@
 //! * doctor ([`describe`]): which of these hold here, and what is missing.
 
 use std::ffi::CString;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::sync::OnceLock;
 
 use super::LayerState;
@@ -267,48 +266,6 @@ pub struct Plan {
     /// Also a private `/dev/pts` (not for `--terminal` runs, whose terminal lives in the
     /// grader's devpts: `ttyname` must still find it).
     pub devpts: bool,
-    /// Join this network namespace (see [`shared_network`]) instead of creating one.
-    pub shared_network: Option<RawFd>,
-}
-
-/// One network namespace without network (a loopback that is down and that no run may bring
-/// up) for every run of this grader, instead of one per run: creating and tearing down a
-/// network namespace costs about a millisecond per run. Only as root (the namespace belongs
-/// to the initial user namespace, so no run can configure it) and where Landlock keeps
-/// abstract socket names apart (ABI 6 and later), the one thing runs could otherwise share
-/// through it. `None` where that does not hold: each run then gets its own.
-pub fn shared_network() -> Option<RawFd> {
-    static SHARED: OnceLock<Option<OwnedFd>> = OnceLock::new();
-    SHARED
-        .get_or_init(|| {
-            let off = crate::run::disabled_layers();
-            if !crate::run::sandbox::is_root()
-                || off.landlock
-                || crate::run::sandbox::landlock_abi() < 6
-            {
-                return None;
-            }
-            // A network namespace is per thread: a short-lived thread moves into a new one,
-            // and the descriptor it opens keeps the namespace alive after it ends.
-            std::thread::spawn(|| {
-                // SAFETY: unshare and open on a constant path, in this thread only.
-                unsafe {
-                    if libc::unshare(libc::CLONE_NEWNET) != 0 {
-                        return None;
-                    }
-                    let fd = libc::open(
-                        c"/proc/thread-self/ns/net".as_ptr(),
-                        libc::O_RDONLY | libc::O_CLOEXEC,
-                    );
-                    (fd >= 0).then(|| OwnedFd::from_raw_fd(fd))
-                }
-            })
-            .join()
-            .ok()
-            .flatten()
-        })
-        .as_ref()
-        .map(AsRawFd::as_raw_fd)
 }
 
 /// The plan for a run as `uid` (root's per-run uid) or as the grader's own uid (`None`);
@@ -323,13 +280,11 @@ pub fn plan(uid: Option<u32>, enabled: bool, network: bool) -> Plan {
         return plan;
     }
     let mut flags = RUN_NAMESPACES;
+    // A network namespace per run, as root too: abstract socket names are listed in
+    // /proc/net/unix to every process of a namespace, a channel between runs sharing one
+    // (issue 31); about a millisecond per run.
     if !network {
         flags &= !libc::CLONE_NEWNET;
-    } else if support.user || support.privileged {
-        plan.shared_network = shared_network();
-        if plan.shared_network.is_some() {
-            flags &= !libc::CLONE_NEWNET;
-        }
     }
     // SAFETY: geteuid/getegid cannot fail.
     let (u, g) = match uid {
@@ -365,13 +320,8 @@ impl Plan {
 /// # Safety
 /// Call only in the forked child before exec.
 pub unsafe fn apply_privileged(plan: &Plan) -> Result<(), i32> {
-    // SAFETY: setns on a descriptor the plan holds open; unshare takes no pointer.
+    // SAFETY: unshare takes no pointer.
     unsafe {
-        if let Some(fd) = plan.shared_network {
-            if libc::setns(fd, libc::CLONE_NEWNET) != 0 {
-                return Err(*libc::__errno_location());
-            }
-        }
         if plan.privileged_flags != 0 && libc::unshare(plan.privileged_flags) != 0 {
             return Err(*libc::__errno_location());
         }
@@ -503,13 +453,7 @@ pub fn describe(root: bool) -> Vec<LayerState> {
             name: "namespaces",
             active: true,
             required: false,
-            detail: if s.mount && shared_network().is_some() {
-                "own user, pid, mount, IPC and UTS namespaces per run and one network namespace \
-                 without network for all runs (socket names kept apart by Landlock): no shared \
-                 memory, keys or socket names between runs; a private /dev/pts and /proc; the \
-                 tree dies with the run"
-                    .into()
-            } else if s.mount {
+            detail: if s.mount {
                 "own user, pid, mount, IPC, network and UTS namespaces per run: no shared \
                  memory, keys or socket names between runs; a private /dev/pts and /proc; the \
                  tree dies with the run"

@@ -376,11 +376,24 @@ pub fn filter() -> Vec<libc::sock_filter> {
     const ALLOW: usize = 2;
     // Labels 3.. : "timeout argument i is zero -> allow" for each int-timeout argument index.
     let timeout_label = |arg: u32| 3 + arg as usize;
+    const NO_EFFECT: usize = 100;
+    const FCNTL: usize = 101;
+    const NOT_HERE: usize = 102;
     let mut prog = vec![
         Load(4),                               // arch
         JumpEq(AUDIT_ARCH, None, Some(ALLOW)), // foreign arch -> allow
         Load(0),                               // syscall number
     ];
+    // No kernel object a run can lock or watch is shared with another run (issue 31):
+    // file locks, leases and inotify on a file every run can open (a system binary) signal
+    // between concurrent runs. Locks and leases succeed without effect (a program that locks
+    // its own files goes on, the JVM's flock of its perf-data file included); inotify and
+    // fanotify are not available.
+    prog.extend([
+        JumpEq(libc::SYS_flock as u32, Some(NO_EFFECT), None),
+        JumpEq(libc::SYS_fcntl as u32, Some(FCNTL), None),
+    ]);
+    prog.extend(watch_syscalls().map(|nr| JumpEq(nr, Some(NOT_HERE), None)));
     prog.extend(waiting::read_syscalls().map(|nr| JumpEq(nr, Some(READ), None)));
     let timed: Vec<(u32, u32)> = waiting::waits_with_int_timeout().collect();
     prog.extend(
@@ -402,13 +415,50 @@ pub fn filter() -> Vec<libc::sock_filter> {
             JumpEq(0, Some(ALLOW), Some(NOTIFY)),
         ]);
     }
+    prog.push(Label(FCNTL));
+    prog.push(Load(24)); // args[1], low 32 bits: the command
+    prog.extend(
+        LOCK_COMMANDS
+            .iter()
+            .map(|&cmd| JumpEq(cmd, Some(NO_EFFECT), None)),
+    );
     prog.extend([
+        Ret(SECCOMP_RET_ALLOW),
+        Label(NO_EFFECT),
+        Ret(libc::SECCOMP_RET_ERRNO), // errno 0: the call returns 0 and does nothing
+        Label(NOT_HERE),
+        Ret(libc::SECCOMP_RET_ERRNO | libc::ENOSYS as u32),
         Label(NOTIFY),
         Ret(SECCOMP_RET_USER_NOTIF),
         Label(ALLOW),
         Ret(SECCOMP_RET_ALLOW),
     ]);
     assemble(&prog)
+}
+
+/// The `fcntl` commands that take a lock or a lease: answered with success and no effect.
+/// Testing for a lock (`F_GETLK`, `F_OFD_GETLK`) stays real and finds none a run could take.
+const LOCK_COMMANDS: [u32; 5] = [
+    libc::F_SETLK as u32,
+    libc::F_SETLKW as u32,
+    libc::F_OFD_SETLK as u32,
+    libc::F_OFD_SETLKW as u32,
+    libc::F_SETLEASE as u32,
+];
+
+/// The calls that watch files (inotify, fanotify): another run opening a shared file is an
+/// event, so they are not available in a run (`ENOSYS`).
+fn watch_syscalls() -> impl Iterator<Item = u32> {
+    #[cfg(target_arch = "x86_64")]
+    let old = [libc::SYS_inotify_init as u32];
+    #[cfg(not(target_arch = "x86_64"))]
+    let old: [u32; 0] = [];
+    [
+        libc::SYS_inotify_init1 as u32,
+        libc::SYS_fanotify_init as u32,
+    ]
+    .into_iter()
+    .chain(old)
 }
 
 /// One step of a filter before its forward jumps are resolved.
