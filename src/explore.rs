@@ -87,7 +87,7 @@ pub const COURSE_SEED_VARIABLE: &str = "GRADE_COURSE_SEED";
 /// The course seed from `GRADE_COURSE_SEED`, if set; a value that is not a number is an error
 /// (a typo would otherwise silently give every student the public games).
 pub fn course_seed_from_env() -> anyhow::Result<Option<u64>> {
-    match std::env::var(COURSE_SEED_VARIABLE) {
+    match crate::cli::scrub::course_seed_variable() {
         Err(std::env::VarError::NotPresent) => Ok(None),
         Err(std::env::VarError::NotUnicode(_)) => {
             bail!("{COURSE_SEED_VARIABLE}: not a number (a seed from 0 to 2^64-1)")

@@ -20,8 +20,7 @@ use crate::not_gradable::{Cause, NotGradable};
 use crate::parallel::in_parallel;
 use crate::report::Format;
 use crate::results::{
-    BuildFailure, CaseResult, CaseStatus, CheckResult, Ended, GradeResult, RunSummary,
-    Visibility,
+    BuildFailure, CaseResult, CaseStatus, CheckResult, Ended, GradeResult, RunSummary, Visibility,
 };
 use crate::run::{self, Ending, RunOutcome, RunSpec};
 use crate::submission::{self, PrepareError, Submission};

@@ -644,6 +644,9 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     let exec_span = profile::span("run: child setup, environment, exec vectors");
     // The process limit counts per user: per-run uid as root, per user namespace otherwise.
     let own_user = uid.is_some() || ns_plan.user_flags != 0;
+    // A pid namespace with its own /proc mounted: the supervisor lists the run's processes
+    // there (memory accounting without a cgroup).
+    let own_proc = ns_plan.pid && ns_plan.mount;
     let (gate_wait, gate_open) = slots::gate().map_err(RunError::Setup)?;
     let setup = sandbox::ChildSetup {
         gate_fd: gate_wait.as_raw_fd(),
@@ -747,6 +750,7 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         cgroups: &cgroups,
         uid,
         marker: format!("GRADE_RUN_ID={marker}").into_bytes(),
+        own_proc,
     };
     let mut sup = Supervisor {
         spec,
@@ -779,6 +783,7 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         ended_after_script: false,
         last_activity: Instant::now(),
         buf: vec![0u8; 64 * 1024],
+        tree_memory_peak: 0,
         pace: pace::Pace::new(spec.limits.wall, start),
     };
     supervise(
@@ -826,8 +831,14 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         tv(rusage.ru_utime) + tv(rusage.ru_stime)
     });
     let run_peak = cgroups.peak_memory();
-    let peak_memory_of_run = run_peak.is_some();
-    let peak = run_peak.or((rusage.ru_maxrss > 0).then(|| rusage.ru_maxrss as u64 * 1024));
+    // Without a cgroup, the tree's sampled sum where it had more than one process.
+    let tree_peak = (sup.tree_memory_peak > 0).then_some(sup.tree_memory_peak);
+    let peak_memory_of_run = run_peak.is_some() || tree_peak.is_some();
+    let largest = (rusage.ru_maxrss > 0).then(|| rusage.ru_maxrss as u64 * 1024);
+    let peak = run_peak.or(match (tree_peak, largest) {
+        (Some(tree), Some(one)) => Some(tree.max(one)),
+        (tree, one) => tree.or(one),
+    });
     let mut ending = classify(sup.killed_for, status, cpu, &spec.limits, &cgroups);
     // Without a memory cgroup the limit is RLIMIT_DATA: allocations fail (MemoryError,
     // bad_alloc, a crash) instead of an OOM kill. A failure at nearly the limit is the limit.

@@ -206,3 +206,92 @@ mod tests {
         assert!(all_processes().iter().any(|p| p.pid == me));
     }
 }
+
+/// The `/proc` directories of the run's live processes: where the run has a pid namespace
+/// and a `/proc` of its own (`own_proc`), every process in it, seen through the leader's
+/// root (`/proc/LEADER/root/proc/N`, a handful of entries); elsewhere the leader and its
+/// descendants by parent in the grader's `/proc` (a double-forked orphan is then missed).
+pub fn tree_dirs(leader: i32, own_proc: bool) -> Vec<std::path::PathBuf> {
+    if own_proc {
+        let proc = std::path::PathBuf::from(format!("/proc/{leader}/root/proc"));
+        let Ok(entries) = fs::read_dir(&proc) else {
+            return Vec::new();
+        };
+        return entries
+            .flatten()
+            .filter(|e| {
+                e.file_name()
+                    .to_str()
+                    .is_some_and(|n| n.parse::<u32>().is_ok())
+            })
+            .map(|e| e.path())
+            .collect();
+    }
+    let all = all_processes();
+    let mut tree = vec![leader];
+    loop {
+        let before = tree.len();
+        for p in &all {
+            if tree.contains(&p.ppid) && !tree.contains(&p.pid) {
+                tree.push(p.pid);
+            }
+        }
+        if tree.len() == before {
+            break;
+        }
+    }
+    tree.iter()
+        .map(|pid| std::path::PathBuf::from(format!("/proc/{pid}")))
+        .collect()
+}
+
+/// The anonymous memory of the process whose `/proc` directory is `dir`, in bytes: its
+/// resident memory less file-backed and shared pages (`statm`, read in constant time; pages
+/// still shared after a fork count in each process); `None` once it is gone.
+pub fn resident_anonymous(dir: &std::path::Path) -> Option<u64> {
+    let statm = fs::read_to_string(dir.join("statm")).ok()?;
+    let mut pages = statm
+        .split_whitespace()
+        .skip(1)
+        .map(|n| n.parse::<u64>().ok());
+    let (resident, shared) = (pages.next()??, pages.next()??);
+    // SAFETY: sysconf has no memory-safety preconditions.
+    let page = u64::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(4096);
+    Some(resident.saturating_sub(shared) * page)
+}
+
+/// The process's proportional share of anonymous memory (`Pss_Anon` in `smaps_rollup`: a
+/// page shared after a fork counts once across the tree), else [`resident_anonymous`]. It
+/// walks the process's page tables: read only to confirm a sum over the limit.
+pub fn proportional_anonymous(dir: &std::path::Path) -> Option<u64> {
+    let rollup = fs::read_to_string(dir.join("smaps_rollup")).unwrap_or_default();
+    let kib = rollup.lines().find_map(|l| {
+        l.strip_prefix("Pss_Anon:")?
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse::<u64>()
+            .ok()
+    });
+    kib.map(|k| k << 10).or_else(|| resident_anonymous(dir))
+}
+
+/// The anonymous memory of the run's tree (see [`tree_dirs`]), summed over its processes;
+/// `None` while it has a single process (its own `RLIMIT_DATA` holds it). The cheap sum
+/// ([`resident_anonymous`]) when it is within `limit`, else the proportional one, which
+/// counts pages shared after a fork once.
+pub fn tree_memory(leader: i32, own_proc: bool, limit: u64) -> Option<u64> {
+    let tree = tree_dirs(leader, own_proc);
+    if tree.len() < 2 {
+        return None;
+    }
+    let quick: u64 = tree.iter().filter_map(|dir| resident_anonymous(dir)).sum();
+    if quick <= limit {
+        return Some(quick);
+    }
+    Some(
+        tree.iter()
+            .filter_map(|dir| proportional_anonymous(dir))
+            .sum(),
+    )
+}

@@ -50,6 +50,9 @@ pub(super) struct Supervisor<'a> {
     pub(super) buf: Vec<u8>,
     /// Sleeps cut short and idle time (not counted toward the wall limit).
     pub(super) pace: pace::Pace,
+    /// Without a memory cgroup: the largest sum of the tree's memory seen while it had more
+    /// than one process (0: never), whose limit the supervisor enforces.
+    pub(super) tree_memory_peak: u64,
 }
 
 /// How long a program whose prompt never appeared gets, after the script ends and its stdin
@@ -280,6 +283,7 @@ pub(super) fn supervise(
 ) {
     let limits = &sup.spec.limits;
     let mut next_cpu_check = start + Duration::from_millis(20);
+    let mut next_memory_check = start + Duration::from_millis(20);
     let mut next_disk_check = start + Duration::from_millis(250);
     let mut poll_interval = Duration::from_micros(50);
     let mut listener_open = listener.is_some();
@@ -299,7 +303,9 @@ pub(super) fn supervise(
         if interrupt::interrupted() {
             return; // the caller kills the tree, cleans up and reports the interruption
         }
-        let mut timeout = (deadline - now).min(next_cpu_check.saturating_duration_since(now));
+        let mut timeout = (deadline - now)
+            .min(next_cpu_check.saturating_duration_since(now))
+            .min(next_memory_check.saturating_duration_since(now));
         if let Some(grace) = sup.grace_until {
             timeout = timeout.min(grace.saturating_duration_since(now));
         }
@@ -388,6 +394,21 @@ pub(super) fn supervise(
             return;
         }
         let now = Instant::now();
+        // Without a memory cgroup RLIMIT_DATA holds each process; the limit holds for the
+        // whole tree by accounting: its processes' memory summed, every 20 ms (100 ms where
+        // the grader's whole /proc must be read to find them).
+        if !tree.cgroups.memory_limited && now >= next_memory_check {
+            let every = if tree.own_proc { 20 } else { 100 };
+            next_memory_check = now + Duration::from_millis(every);
+            let m = procpoll::tree_memory(tree.leader, tree.own_proc, limits.memory_bytes);
+            if let Some(bytes) = m {
+                sup.tree_memory_peak = sup.tree_memory_peak.max(bytes);
+                if bytes > limits.memory_bytes {
+                    sup.killed_for = Some(Ending::MemoryLimit);
+                    return;
+                }
+            }
+        }
         if now >= next_cpu_check {
             next_cpu_check = now + Duration::from_millis(20);
             let cpu = tree.cgroups.cpu();

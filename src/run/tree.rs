@@ -14,6 +14,8 @@ pub(super) struct Tree<'a> {
     pub(super) cgroups: &'a cgroup::RunCgroups,
     pub(super) uid: Option<u32>,
     pub(super) marker: Vec<u8>,
+    /// The run has a pid namespace and a `/proc` of its own: its processes are listed there.
+    pub(super) own_proc: bool,
 }
 
 impl Tree<'_> {

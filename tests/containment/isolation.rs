@@ -105,7 +105,10 @@ fn a_hidden_cases_input_never_reaches_a_visible_case() {
         // secret, the visible one's output is in every report.
         let root = course(
             dir.path(),
-            &[("visible-probe", false, "public1"), ("hidden-probe", true, "zebra42")],
+            &[
+                ("visible-probe", false, "public1"),
+                ("hidden-probe", true, "zebra42"),
+            ],
         );
         let file = submission(dir.path(), "side_channel.c", "nim.c");
         for format in ["json", "text"] {
@@ -129,7 +132,10 @@ fn concurrent_runs_share_no_lock_or_socket_name() {
         // Two visible cases side by side: nothing the one publishes reaches the other.
         let root = course(
             dir.path(),
-            &[("probe-alpha", false, "alpha1"), ("probe-bravo", false, "bravo2")],
+            &[
+                ("probe-alpha", false, "alpha1"),
+                ("probe-bravo", false, "bravo2"),
+            ],
         );
         let file = submission(dir.path(), "side_channel.c", "nim.c");
         let report = grade_report(who, &file, &root, "json", &[]);
@@ -177,7 +183,13 @@ fn grade_run_mounts_the_program_not_the_directory_it_was_started_from() {
         });
         let t = crate::text(&json);
         assert!(t.contains("listing done"), "{who:?}: {json}");
-        for name in ["hidden-cases", "students", "secret.yaml", "zebra42", "alice"] {
+        for name in [
+            "hidden-cases",
+            "students",
+            "secret.yaml",
+            "zebra42",
+            "alice",
+        ] {
             assert!(
                 !t.contains(name),
                 "{who:?}: the run saw {name} where grade was started:\n{t}"

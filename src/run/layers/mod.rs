@@ -138,9 +138,11 @@ pub fn states() -> Vec<LayerState> {
         active: true,
         required: false,
         detail: if cg.memory_limited {
-            "a memory cgroup per run".into()
+            "whole tree, by cgroup: a memory cgroup per run".into()
         } else {
-            "RLIMIT_DATA per process".into()
+            "whole tree, by accounting: the anonymous memory of the run's processes summed \
+             every 20 ms (each one's proportional share), and RLIMIT_DATA per process"
+                .into()
         },
     });
     v

@@ -4,7 +4,6 @@
  * them did. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,10 +17,12 @@ int main(void) {
         if (pid == 0) {
             char *p = malloc((size_t)MIB << 20);
             if (!p) _exit(1);
-            memset(p, i + 1, (size_t)MIB << 20);
+            /* Every page written through a volatile pointer: the compiler cannot drop it. */
+            volatile char *v = p;
+            for (size_t k = 0; k < ((size_t)MIB << 20); k += 4096) v[k] = (char)(i + 1);
             /* Short sleeps run for real (longer ones are cut short by the grader). */
             for (int t = 0; t < 100; t++) usleep(10000);
-            _exit(p[12345] == i + 1 ? 0 : 1);
+            _exit(v[4096] == i + 1 ? 0 : 1);
         }
         if (pid < 0) {
             printf("fork failed\n");
