@@ -179,34 +179,6 @@ pub fn fd0_of(tid: u32) -> Option<StdinId> {
         .map(|m| (m.dev(), m.ino()))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn stat_with_odd_command_names_parses() {
-        let s = "123 (a) b (c)) S 1 123 123 0 -1";
-        assert_eq!(parse_stat(s), Some(('S', 1, 123)));
-    }
-
-    #[test]
-    fn syscall_lines_parse() {
-        let c = parse_syscall(7, "7 0x7ffd1234 0x1 0xffffffff 0x0 0x0 0x0 0x7ffd 0x7f00\n");
-        let c = c.expect("a syscall");
-        assert_eq!((c.tid, c.nr), (7, 7));
-        assert_eq!(c.args[0], 0x7ffd1234);
-        assert_eq!(c.args[2] as i32, -1);
-        assert!(parse_syscall(7, "running\n").is_none());
-        assert!(parse_syscall(7, "-1 0x7ffd 0x7f00\n").is_none());
-    }
-
-    #[test]
-    fn own_process_is_listed() {
-        let me = std::process::id() as i32;
-        assert!(all_processes().iter().any(|p| p.pid == me));
-    }
-}
-
 /// The `/proc` directories of the run's live processes: where the run has a pid namespace
 /// and a `/proc` of its own (`own_proc`), every process in it, seen through the leader's
 /// root (`/proc/LEADER/root/proc/N`, a handful of entries); elsewhere the leader and its
@@ -294,4 +266,32 @@ pub fn tree_memory(leader: i32, own_proc: bool, limit: u64) -> Option<u64> {
             .filter_map(|dir| proportional_anonymous(dir))
             .sum(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stat_with_odd_command_names_parses() {
+        let s = "123 (a) b (c)) S 1 123 123 0 -1";
+        assert_eq!(parse_stat(s), Some(('S', 1, 123)));
+    }
+
+    #[test]
+    fn syscall_lines_parse() {
+        let c = parse_syscall(7, "7 0x7ffd1234 0x1 0xffffffff 0x0 0x0 0x0 0x7ffd 0x7f00\n");
+        let c = c.expect("a syscall");
+        assert_eq!((c.tid, c.nr), (7, 7));
+        assert_eq!(c.args[0], 0x7ffd1234);
+        assert_eq!(c.args[2] as i32, -1);
+        assert!(parse_syscall(7, "running\n").is_none());
+        assert!(parse_syscall(7, "-1 0x7ffd 0x7f00\n").is_none());
+    }
+
+    #[test]
+    fn own_process_is_listed() {
+        let me = std::process::id() as i32;
+        assert!(all_processes().iter().any(|p| p.pid == me));
+    }
 }
