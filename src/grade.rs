@@ -235,9 +235,11 @@ pub fn grade(
     // (docs/security.md, "Concurrent runs").
     let mut slots: Vec<Option<_>> = (0..selected.len()).map(|_| None).collect();
     for hidden in [false, true] {
-        let phase: Vec<usize> = (0..selected.len())
+        let mut phase: Vec<usize> = (0..selected.len())
             .filter(|&i| (selected[i].visibility == Visibility::Hidden) == hidden)
             .collect();
+        // Longest first, so that the phase's last case does not start while others idle.
+        phase.sort_by_key(|&i| std::cmp::Reverse(expected_runs_and_inputs(selected[i])));
         let done = in_parallel(phase.len(), jobs + 1, |k| grade_one(phase[k]));
         for (&index, result) in phase.iter().zip(done) {
             slots[index] = result;
@@ -289,6 +291,22 @@ pub fn grade(
     };
     result.total(&set.rubric);
     Ok(result)
+}
+
+/// A rough measure of how long a case takes to grade: its runs times the lines each one
+/// reads (random games: every game; samples: every sample). Orders a phase longest first.
+fn expected_runs_and_inputs(case: &Case) -> usize {
+    let runs = match &case.explore {
+        Some(spec) => spec.games.max(1),
+        None => case.samples.max(1),
+    };
+    // A random game reads about as many lines as a long scripted game.
+    let inputs = if case.explore.is_some() {
+        40
+    } else {
+        case.input.len()
+    };
+    runs.saturating_mul(inputs.max(1))
 }
 
 /// A submission rebuilt for another board size, or why not.
