@@ -198,7 +198,7 @@ fn html_reports_and_the_class_page_render_in_a_browser() {
         );
     }
     assert!(
-        class_page.contains("<a href=\"bo.html\">bo</a>"),
+        class_page.contains("<a href=\"students/bo.html\">bo</a>"),
         "{class_page}"
     );
     assert!(
