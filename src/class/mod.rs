@@ -979,6 +979,15 @@ mod tests {
     }
 
     #[test]
+    fn a_hidden_cases_ending_stays_out_of_the_gradebook() {
+        let mut result = crate::report::tests::sample();
+        result.cases[2].run.ended = crate::results::Ended::MemoryLimit;
+        let row = row_of("ana", &report::for_students(&result));
+        assert!(!row.notes.contains("hidden_endgame"), "{}", row.notes);
+        assert!(row.notes.contains("replay: timed out"), "{}", row.notes);
+    }
+
+    #[test]
     fn shards_partition_a_class() {
         let shards: Vec<Shard> = (1..=3).map(|k| Shard { index: k, count: 3 }).collect();
         for n in 0..200 {
