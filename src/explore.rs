@@ -102,12 +102,26 @@ pub fn course_seed_from_env() -> anyhow::Result<Option<u64>> {
 /// The seed a random-games case plays from: its own seed mixed with the course seed (the
 /// command line's or environment's first, else the case directory's, else none), so the same
 /// course plays the same games for every student.
+///
+/// Reports print this seed (it replays the games with `grade explore --seed`), so it must
+/// tell nothing of the course seed, which picks every student's variant and every other
+/// case's games: it is HMAC-SHA-256 keyed with the course seed over the case's seed, cut to
+/// 64 bits — one-way, and unrelated between two cases of one course.
 pub fn case_seed(case_seed: u64, course_seed: Option<u64>) -> u64 {
+    use hmac::{Hmac, Mac};
     match course_seed {
         None | Some(0) => case_seed,
         Some(course) => {
-            let mut rng = crate::games::SplitMix64::new(course);
-            case_seed ^ rng.next_u64()
+            // HMAC takes a key of any length, 8 bytes included.
+            let Ok(mut mac) = Hmac::<sha2::Sha256>::new_from_slice(&course.to_le_bytes()) else {
+                return case_seed;
+            };
+            mac.update(b"grade random-games seed\0");
+            mac.update(&case_seed.to_le_bytes());
+            let digest = mac.finalize().into_bytes();
+            let mut first = [0u8; 8];
+            first.copy_from_slice(&digest[..8]);
+            u64::from_le_bytes(first)
         }
     }
 }
@@ -1412,6 +1426,69 @@ mod tests {
         assert_eq!(case_seed(1, Some(0)), 1);
         assert_ne!(case_seed(1, Some(7)), 1);
         assert_ne!(case_seed(1, Some(7)), case_seed(1, Some(8)));
+        // The same course and case: the same games, every time.
+        assert_eq!(case_seed(1, Some(7)), case_seed(1, Some(7)));
+    }
+
+    /// HMAC-SHA-256 of RFC 4231's test case 2 (key "Jefe"), computed by the same crates: the
+    /// derivation is the standard function, not a look-alike.
+    #[test]
+    fn the_derivation_is_hmac_sha256_keyed_with_the_course_seed() {
+        use hmac::{Hmac, Mac};
+        let mut mac = Hmac::<sha2::Sha256>::new_from_slice(b"Jefe").expect("any key length");
+        mac.update(b"what do ya want for nothing?");
+        let hex: String = mac
+            .finalize()
+            .into_bytes()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(
+            hex,
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+        );
+        // The printed seed is the first 8 bytes of HMAC(course seed, label ‖ case seed).
+        let mut mac = Hmac::<sha2::Sha256>::new_from_slice(&7u64.to_le_bytes()).expect("key");
+        mac.update(b"grade random-games seed\0");
+        mac.update(&1u64.to_le_bytes());
+        let digest = mac.finalize().into_bytes();
+        assert_eq!(
+            case_seed(1, Some(7)).to_le_bytes(),
+            digest[..8],
+            "the derivation"
+        );
+    }
+
+    /// What a student holds: the printed seeds of the cases of one course, and the public
+    /// case seeds. Under an invertible mix (`case ^ f(course)`) two cases' printed seeds differ
+    /// by exactly their case seeds' difference, and `f(course)` is one XOR away; under the
+    /// keyed hash they are unrelated, and neither is the course seed.
+    #[test]
+    fn printed_seeds_are_no_invertible_function_of_the_course_seed() {
+        let courses = [7u64, 12_345, 0x5eed_0fc0_52e5_1a7b, u64::MAX];
+        for &course in &courses {
+            for (a, b) in [(1u64, 2u64), (1, 3), (4, 1000)] {
+                let (pa, pb) = (case_seed(a, Some(course)), case_seed(b, Some(course)));
+                assert_ne!(pa ^ pb, a ^ b, "course {course}: cases {a}, {b}");
+                assert_ne!(pa ^ a, pb ^ b, "course {course}: one mask for every case");
+                assert_ne!(pa.wrapping_sub(a), pb.wrapping_sub(b), "an added mask");
+                assert_ne!(pa, course);
+            }
+        }
+        // Different courses: different games for the same case.
+        let printed: std::collections::BTreeSet<u64> = (1..=1000u64)
+            .map(|course| case_seed(1, Some(course)))
+            .collect();
+        assert_eq!(printed.len(), 1000);
+        // Neighbouring course seeds give seeds about half of whose bits differ.
+        for course in 1..100u64 {
+            let flipped =
+                (case_seed(1, Some(course)) ^ case_seed(1, Some(course + 1))).count_ones();
+            assert!(
+                (12..=52).contains(&flipped),
+                "course {course}: {flipped} bits"
+            );
+        }
     }
 
     #[test]

@@ -251,11 +251,24 @@ pub fn grade(
     let mut paused = 0;
     let mut read_first = 0;
     for slot in slots {
-        let graded =
+        let mut graded =
             slot.ok_or_else(|| NotGradable::new(Cause::Grader, "a case was not graded"))??;
-        set_aside.add(&graded.set_aside);
-        paused += usize::from(graded.paused);
-        read_first += usize::from(graded.read_first);
+        if graded.result.visibility == Visibility::Hidden {
+            // What a hidden run did stays with the hidden case (its notes are the instructor's
+            // alone): counted in the submission's notes it would be a channel for its input.
+            let notes = &mut graded.result.notes;
+            notes.extend(graded.set_aside.note());
+            if graded.read_first {
+                notes.push("the program read all of its input before printing anything".into());
+            }
+            if graded.paused {
+                notes.push("after the game was over the program asked for more input".into());
+            }
+        } else {
+            set_aside.add(&graded.set_aside);
+            paused += usize::from(graded.paused);
+            read_first += usize::from(graded.read_first);
+        }
         cases.push(graded.result);
     }
     notes.extend(set_aside.note());
@@ -1012,6 +1025,7 @@ fn summary(outcome: &RunOutcome) -> RunSummary {
         prompts_late: outcome.prompts_late,
         output_truncated: outcome.output_truncated,
         detection: outcome.detection.name().to_string(),
+        withheld: false,
     }
 }
 

@@ -5,6 +5,9 @@
 
 use serde::Serialize;
 
+// Every type here reads back from its JSON (a class's stored results, read again for the
+// class page, are redacted with the same code as a fresh result: `report::for_students`).
+
 /// Whether a case's input and expected output may be shown to the student.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -17,7 +20,7 @@ pub enum Visibility {
 }
 
 /// The overall state of a case.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum CaseStatus {
     /// Every check passed.
@@ -29,7 +32,7 @@ pub enum CaseStatus {
 }
 
 /// How the student's program ended, in the report's vocabulary.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Ended {
     /// Exited by itself.
@@ -71,7 +74,7 @@ impl Ended {
 }
 
 /// What the runner reports about one run of the student's program.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct RunSummary {
     /// How it ended.
     pub ended: Ended,
@@ -83,7 +86,7 @@ pub struct RunSummary {
     pub wall_ms: u64,
     /// Time the program slept, in milliseconds: sleeps cut short (at the length asked for)
     /// and idle time, neither counted toward the wall limit. Absent when 0.
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub slept_ms: u64,
     /// CPU time in milliseconds.
     pub cpu_ms: u64,
@@ -101,6 +104,10 @@ pub struct RunSummary {
     pub output_truncated: bool,
     /// How input requests were detected ("seccomp", "proc-polling", "quiescence").
     pub detection: String,
+    /// Set on a hidden case's run in a student's view ([`RunSummary::withheld`]): none of its
+    /// figures are the run's, and the JSON report leaves the run out.
+    #[serde(skip)]
+    pub withheld: bool,
 }
 
 impl RunSummary {
@@ -120,7 +127,34 @@ impl RunSummary {
             prompts_late: false,
             output_truncated: false,
             detection: String::new(),
+            withheld: false,
         }
+    }
+
+    /// What a student's report holds for a hidden case's run: no figure at all (exit status,
+    /// signal, times, memory, input lines read, output cut, how it ended), since a program can
+    /// write its hidden input into any of them. Only a build that failed, which every case
+    /// shows alike, is kept.
+    pub fn withheld(build_failed: bool) -> RunSummary {
+        let ended = if build_failed {
+            Ended::BuildFailed
+        } else {
+            Ended::Exit
+        };
+        RunSummary {
+            withheld: true,
+            ..RunSummary::not_run(ended, 0)
+        }
+    }
+
+    /// Whether this is a [`RunSummary::withheld`] run (left out of the JSON report).
+    pub fn is_withheld(&self) -> bool {
+        self.withheld
+    }
+
+    /// The run read back from JSON without one: withheld.
+    fn absent() -> RunSummary {
+        RunSummary::withheld(false)
     }
 }
 
@@ -130,7 +164,7 @@ fn is_zero(n: &u64) -> bool {
 }
 
 /// The first place where the student's output and the reference differ, for feedback.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
 pub struct Difference {
     /// What was being compared at the difference (e.g. "line 7", "board 3, row 2", "item 4").
     pub location: String,
@@ -159,7 +193,7 @@ impl Difference {
 }
 
 /// The result of one check of one case.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct CheckResult {
     /// The check's name (unique within the case).
     pub name: String,
@@ -179,7 +213,7 @@ pub struct CheckResult {
 }
 
 /// The result of one case.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct CaseResult {
     /// The case name.
     pub name: String,
@@ -195,7 +229,11 @@ pub struct CaseResult {
     pub status: CaseStatus,
     /// Each check's result.
     pub checks: Vec<CheckResult>,
-    /// How the program's run went.
+    /// How the program's run went (left out of a student's report for a hidden case).
+    #[serde(
+        default = "RunSummary::absent",
+        skip_serializing_if = "RunSummary::is_withheld"
+    )]
     pub run: RunSummary,
     /// The input lines sent (empty for hidden cases).
     pub input: Vec<String>,
@@ -211,7 +249,7 @@ pub struct CaseResult {
 }
 
 /// A submission that did not build: the compiler's messages.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct BuildFailure {
     /// The command that failed.
     pub command: String,
@@ -220,7 +258,7 @@ pub struct BuildFailure {
 }
 
 /// One containment layer of the sandbox the submission ran in, as reports show it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct SandboxLayer {
     /// The layer's short name (`landlock`, `namespaces`, `descriptors`, …).
     pub name: String,
@@ -235,7 +273,7 @@ pub struct SandboxLayer {
 }
 
 /// A place in the student's code a requirement or the compiler points at.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Finding {
     /// The file, relative to the submission.
     pub file: String,
@@ -265,7 +303,7 @@ impl Finding {
 }
 
 /// Whether a requirement on the code was met.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RequirementStatus {
     /// The code does what the handout asks.
@@ -277,7 +315,7 @@ pub enum RequirementStatus {
 }
 
 /// One handout requirement on the code itself (not on what it prints).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct RequirementResult {
     /// Short name, used to reweight or switch it off in assignment.yaml.
     pub name: String,
@@ -324,7 +362,7 @@ impl RubricPart {
 
 /// One line of an assignment's rubric (e.g. the handout's "Submitted 1 / Compiled 9 /
 /// Output 90"): what it counts and what it earned.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct RubricLine {
     /// The rubric's name for the line ("Output").
     pub name: String,
@@ -390,7 +428,7 @@ pub fn column_name(kind: PartKind, name: &str) -> String {
 }
 
 /// The variant of the assignment a submission was graded against (docs/variants.md).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct VariantInfo {
     /// The values that differ from the handout's (`matches=25`), or `handout`.
     pub label: String,
@@ -399,12 +437,10 @@ pub struct VariantInfo {
     /// How it was chosen: `course` (assignment.yaml's `parameters:`), `student` (picked from
     /// `variants:` for the student) or `asked` (`--variant`).
     pub chosen_by: String,
-    /// The name the per-student pick hashed.
+    /// The name the per-student pick hashed. (The course seed it hashed with is never part
+    /// of a report: it is the instructor's secret.)
     #[serde(skip_serializing_if = "Option::is_none")]
     pub student: Option<String>,
-    /// The course seed of the per-student pick.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub seed: Option<u64>,
     /// Which variant of `variants:` the student got, counted from 1.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub number: Option<usize>,
@@ -416,27 +452,24 @@ pub struct VariantInfo {
     pub references: String,
     /// What this variant changes in the grading besides the game (a requirement that looks
     /// for the handout's value not graded).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
 }
 
 impl VariantInfo {
-    /// One line for reports: "matches=25 (variant 2 of 3 for alice, course seed 7)".
+    /// One line for reports: "matches=25 (variant 2 of 3 for alice; reference recorded)".
     pub fn describe(&self) -> String {
-        let mut how = match (&self.student, self.number, self.of) {
+        let how = match (&self.student, self.number, self.of) {
             (Some(student), Some(n), Some(of)) => format!("variant {n} of {of} for {student}"),
             _ if self.chosen_by == "asked" => "asked for".to_string(),
             _ => "the course's".to_string(),
         };
-        if let Some(seed) = self.seed {
-            how.push_str(&format!(", course seed {seed}"));
-        }
         format!("{} ({how}; reference {})", self.label, self.references)
     }
 }
 
 /// The result of grading one submission against one assignment's cases.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct GradeResult {
     /// The assignment name.
     pub assignment: String,
@@ -453,21 +486,21 @@ pub struct GradeResult {
     pub build_failure: Option<BuildFailure>,
     /// What the student should know about the submission as a whole (e.g. which of several
     /// `main` classes was run).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
     /// Total wall time of grading in milliseconds (building and running).
     pub wall_ms: u64,
     /// The sandbox layers student code ran under (empty when not recorded).
     pub sandbox: Vec<SandboxLayer>,
     /// The handout's requirements on the code itself, checked on a parse of the sources.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub requirements: Vec<RequirementResult>,
     /// What the compiler warned about (the build still succeeded), as it printed it.
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub warnings: String,
     /// The assignment's rubric, when its case directory states one: then `score` and
     /// `max_score` are the rubric's totals.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rubric: Vec<RubricLine>,
     /// The variant graded against, when it is not simply the handout's game.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -64,7 +64,7 @@ fn reports_and_gradebook_rows_are_named_after_students() {
     let out = dir.path().join("out");
     let (code, table, progress) = grade_class(&files, &out, &[]);
     assert_eq!(code, 1, "bo loses points\n{table}");
-    assert!(out.join("ana.txt").is_file() && out.join("bo.txt").is_file());
+    assert!(out.join("students/ana.txt").is_file() && out.join("students/bo.txt").is_file());
     assert!(progress.contains("[1/2] ana: full marks"), "{progress}");
     assert!(progress.contains("[2/2] bo: lost points"), "{progress}");
     let rows = sorted_rows(&out.join("gradebook.csv"));
@@ -179,7 +179,7 @@ fn html_reports_and_the_class_page_render_in_a_browser() {
     let out = dir.path().join("out");
     let (code, _, _) = grade_class(&files, &out, &["--format", "html"]);
     assert_eq!(code, 1);
-    let bo = rendered(&out.join("bo.html"));
+    let bo = rendered(&out.join("students/bo.html"));
     assert!(bo.contains("id=\"score\""), "{bo}");
     assert!(bo.contains("error-more-than-three"), "{bo}");
     // The difference keeps whitespace visible, as in the text report.
@@ -198,7 +198,7 @@ fn html_reports_and_the_class_page_render_in_a_browser() {
         );
     }
     assert!(
-        class_page.contains("<a href=\"bo.html\">bo</a>"),
+        class_page.contains("<a href=\"students/bo.html\">bo</a>"),
         "{class_page}"
     );
     assert!(

@@ -10,6 +10,8 @@
 mod isolation;
 #[path = "containment/output.rs"]
 mod output;
+#[path = "containment/reports.rs"]
+mod reports;
 mod support;
 
 use std::os::unix::fs::PermissionsExt;
@@ -836,7 +838,7 @@ fn ctrl_c_kills_the_runs_cleans_up_and_keeps_finished_work() {
         // Wait until b is running (its working directory exists), then press Ctrl-C. (Each of b's
         // runs is stopped as blocked after 3 s, and b has 13 cases.)
         let started = std::time::Instant::now();
-        while run_dirs(&tmp).is_empty() || !out_dir.join("a.txt").exists() {
+        while run_dirs(&tmp).is_empty() || !out_dir.join("students/a.txt").exists() {
             assert!(
                 started.elapsed() < Duration::from_secs(60),
                 "{who:?}: b never started"

@@ -371,9 +371,9 @@ fn a_class_is_graded_into_a_gradebook() {
     let buggy = score_of("buggy_taken");
     assert!(buggy < TOTAL && buggy > 0.0, "{gradebook}");
     for report in [
-        "correct_styled.py.txt",
-        "buggy_taken.c.txt",
-        "buggy_taken.c.instructor.txt",
+        "students/correct_styled.py.txt",
+        "students/buggy_taken.c.txt",
+        "instructor/buggy_taken.c.txt",
         "index.html",
     ] {
         assert!(out.join(report).is_file(), "{report} in {}", out.display());

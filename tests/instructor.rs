@@ -138,18 +138,17 @@ fn gradebook(out: &Path, column: &str) -> Vec<(String, String, String, String, S
 }
 
 /// Every file under `out` a student may be shown: the reports named after students, the class
-/// page, the gradebook and changes.csv — everything but the instructor's reports and the
-/// grader's own state in `.grade/`.
+/// page, the gradebook and changes.csv — everything but the instructor's reports
+/// (`instructor/`) and the grader's own state in `.grade/`.
 fn student_facing(out: &Path) -> Vec<PathBuf> {
     walkdir::WalkDir::new(out)
         .into_iter()
         .filter_map(Result::ok)
         .filter(|e| e.file_type().is_file())
         .map(|e| e.into_path())
-        .filter(|p| !p.components().any(|c| c.as_os_str() == ".grade"))
         .filter(|p| {
-            !p.file_name()
-                .is_some_and(|n| n.to_string_lossy().contains(".instructor."))
+            !p.strip_prefix(out)
+                .is_ok_and(|r| r.starts_with(".grade") || r.starts_with("instructor"))
         })
         .collect()
 }
@@ -192,7 +191,7 @@ fn hidden_cases_reach_the_instructors_reports_and_no_student_facing_file() {
         };
         // The instructor's report shows the hidden case in full: the input sent and what
         // differed, marked as hidden from students.
-        let instructor = std::fs::read_to_string(out.join(format!("bo.instructor.{ext}")))
+        let instructor = std::fs::read_to_string(out.join(format!("instructor/bo.{ext}")))
             .expect("bo's instructor report");
         assert!(
             instructor.contains("[hidden from students]"),
@@ -204,7 +203,7 @@ fn hidden_cases_reach_the_instructors_reports_and_no_student_facing_file() {
         // Linked from the class page.
         let page = std::fs::read_to_string(out.join("index.html")).expect("class page");
         assert!(
-            page.contains(&format!("href=\"bo.instructor.{ext}\"")),
+            page.contains(&format!("href=\"instructor/bo.{ext}\"")),
             "{page}"
         );
     }
@@ -623,7 +622,7 @@ fn a_students_own_faults_stay_scores() {
     assert_eq!(rows[1].3, "lost points");
     assert_eq!(rows[1].4, "0", "{rows:?}");
     // eve's report says what the run cost and which limit stopped it.
-    let report = std::fs::read_to_string(out.join("eve.txt")).expect("eve's report");
+    let report = std::fs::read_to_string(out.join("students/eve.txt")).expect("eve's report");
     assert!(report.contains("Resources: wall "), "{report}");
     assert!(report.contains("timed out (wall-clock limit)"), "{report}");
 }

@@ -556,7 +556,6 @@ pub fn for_student(
     let mut varied = with_variant(tree, set, &set.variants[index], "student")?;
     if let Some(info) = &mut varied.variant_info {
         info.student = Some(student.to_string());
-        info.seed = Some(seed);
         info.number = Some(index + 1);
         info.of = Some(set.variants.len());
     }
@@ -587,7 +586,6 @@ fn variant_info(set: &CaseSet, chosen_by: &str) -> crate::results::VariantInfo {
         parameters: set.variant.values(assignment),
         chosen_by: chosen_by.to_string(),
         student: None,
-        seed: None,
         number: None,
         of: None,
         notes: handout_requirements_off(set)
@@ -1209,10 +1207,9 @@ mod tests {
         let alice = for_student(&per_student, &set, "alice", Some(7)).expect("alice");
         assert_eq!(alice.cases[0].reference_args, ["--matches", "25"]);
         let info = alice.variant_info.expect("alice's variant");
-        assert_eq!(
-            (info.number, info.of, info.seed),
-            (Some(2), Some(2), Some(7))
-        );
+        assert_eq!((info.number, info.of), (Some(2), Some(2)));
+        // The course seed is the instructor's secret: the report names the variant only.
+        assert!(!info.describe().contains('7'), "{}", info.describe());
         assert_eq!(info.references, "recorded");
         let bob = for_student(&per_student, &set, "bob", Some(7)).expect("bob");
         assert!(bob.cases[0].reference_args.is_empty());

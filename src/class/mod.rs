@@ -58,8 +58,13 @@ impl Shard {
 }
 
 /// The student each submission belongs to: its file or directory name (an archive's without
-/// `.zip`/`.tar.gz`); when several share one (`class/*/nim.cpp`), the directory it is in;
-/// repeats numbered.
+/// `.zip`/`.tar.gz`); when several share one (`class/*/nim.cpp`), the directory it is in.
+///
+/// A name becomes a file name (`OUTDIR/students/NAME.EXT`, `OUTDIR/instructor/NAME.EXT`), so
+/// it is made one safe path component first: `/` and control characters become `_`, leading
+/// dots are dropped (no hidden file, no `.` or `..`), and an empty name is `submission`. Then
+/// names equal ignoring case are told apart by a number (`bob`, `Bob-2`): every report keeps
+/// a file of its own on a case-insensitive file system, or in a zip opened on one.
 pub fn student_names(submissions: &[PathBuf]) -> Vec<String> {
     let base = |p: &Path| {
         p.file_name().map_or_else(
@@ -81,40 +86,50 @@ pub fn student_names(submissions: &[PathBuf]) -> Vec<String> {
             },
         )
     };
+    let safe = |name: &str| {
+        let name: String = name
+            .chars()
+            .map(|c| if c == '/' || c.is_control() { '_' } else { c })
+            .collect::<String>()
+            .trim_start_matches('.')
+            .to_string();
+        if name.is_empty() {
+            "submission".to_string()
+        } else {
+            name
+        }
+    };
     let bases: Vec<String> = submissions.iter().map(|p| base(p)).collect();
-    let mut names = Vec::with_capacity(submissions.len());
+    let mut names: Vec<String> = Vec::with_capacity(submissions.len());
     for (path, name) in submissions.iter().zip(&bases) {
         let shared = bases.iter().filter(|b| *b == name).count() > 1;
         let chosen = match path.parent().and_then(|p| p.file_name()) {
-            Some(parent) if shared => parent.to_string_lossy().into_owned(),
-            _ => name.clone(),
+            Some(parent) if shared => safe(&parent.to_string_lossy()),
+            _ => safe(name),
         };
+        let taken = |n: &str| names.iter().any(|t| t.to_lowercase() == n.to_lowercase());
         let mut unique = chosen.clone();
         let mut n = 1;
-        while names.contains(&unique) {
+        while taken(&unique) {
             n += 1;
             unique = format!("{chosen}-{n}");
         }
         names.push(unique);
     }
     names
-        .into_iter()
-        .map(|n| {
-            // A name becomes a file name: keep it to one safe path component.
-            n.chars()
-                .map(|c| if c == '/' || c.is_control() { '_' } else { c })
-                .collect::<String>()
-                .trim_start_matches('.')
-                .to_string()
-        })
-        .map(|n| {
-            if n.is_empty() {
-                "submission".to_string()
-            } else {
-                n
-            }
-        })
-        .collect()
+}
+
+/// Where a class's student reports go, under the output directory: `students/NAME.EXT`,
+/// where no student's name can reach the class's own files (`index.html`, `gradebook.csv`,
+/// `changes.csv`) or an instructor's report.
+pub const STUDENTS_DIR: &str = "students";
+
+/// Where a class's instructor reports go (hidden cases in full): `instructor/NAME.EXT`.
+pub const INSTRUCTOR_DIR: &str = "instructor";
+
+/// A student's report, relative to the output directory: `students/NAME.EXT`.
+pub fn student_report(student: &str, extension: &str) -> String {
+    format!("{STUDENTS_DIR}/{student}.{extension}")
 }
 
 /// What identifies a grading: the grader's version, the cases, and the submission's files.
@@ -578,7 +593,8 @@ fn store(
 /// students this run covers. Kept apart so that grading one submission knows nothing of classes.
 #[derive(Debug, Default, Clone)]
 pub struct ClassOptions {
-    /// Write one report per submission into this directory (named after the student), plus
+    /// Write one report per submission into this directory (`students/NAME.EXT`, the
+    /// instructor's in `instructor/NAME.EXT`), plus
     /// gradebook.csv; a re-run skips students whose result is still valid.
     pub output_dir: Option<PathBuf>,
     /// Grade again the students whose stored result in `output_dir` is still valid.
@@ -593,8 +609,9 @@ pub struct ClassOptions {
 /// The note a student's row and progress line carry when a stored result did not verify.
 const UNVERIFIED: &str = "the stored result did not verify (edited?), so it was graded again";
 
-/// Grades several submissions, writing one report each (named after the student), an
-/// instructor's report beside it (hidden cases in full), `gradebook.csv`, the class page and,
+/// Grades several submissions, writing one report each (`students/NAME.EXT`), an
+/// instructor's report (`instructor/NAME.EXT`, hidden cases in full), `gradebook.csv`, the
+/// class page (`index.html`) and,
 /// over an earlier run, `changes.csv` into `--output-dir`; or the reports to standard output
 /// in text. With `--dry-run` nothing is written: what a regrade would change is printed.
 pub fn grade_class(
@@ -649,9 +666,15 @@ pub fn grade_class(
     let mut after: BTreeMap<String, changes::Snapshot> = BTreeMap::new();
     let mut rows: Vec<Row> = Vec::new();
     let mut summaries: Vec<report::html::StudentSummary> = Vec::new();
-    let report_name = |student: &str| format!("{student}.{}", options.format.extension());
+    let report_name = |student: &str| student_report(student, options.format.extension());
     let instructor_name =
         |student: &str| report::audience::instructor_file(student, options.format.extension());
+    if let Some(dir) = output_dir {
+        for sub in [STUDENTS_DIR, INSTRUCTOR_DIR] {
+            std::fs::create_dir_all(dir.join(sub))
+                .with_context(|| format!("cannot create {}", dir.join(sub).display()))?;
+        }
+    }
     let (mut all_full, mut any_error, mut failures) = (true, false, 0);
     for (done, (submission, student)) in chosen.iter().enumerate() {
         if run::interrupt::interrupted() {
@@ -674,7 +697,9 @@ pub fn grade_class(
         let mut unverified = false;
         if let (Some(dir), Some(key)) = (&class.output_dir, &key) {
             match resumed(dir, student, key, seal.as_ref()) {
-                (Stored::Kept(row), result) => {
+                // Kept only with its report where this grader writes it (an earlier version
+                // wrote reports elsewhere): else graded again.
+                (Stored::Kept(row), result) if dir.join(report_name(student)).is_file() => {
                     // Unchanged by construction: the earlier snapshot stands.
                     if let Some(old) = before.as_ref().and_then(|b| b.students.get(*student)) {
                         after.insert((*student).clone(), old.clone());
@@ -684,7 +709,7 @@ pub fn grade_class(
                         report: Some(report_name(student)),
                         instructor_report: Some(instructor_name(student))
                             .filter(|name| dir.join(name).is_file()),
-                        result: result.map(|r| student_json(&r)),
+                        result: result.and_then(|r| student_json(&r)),
                         ..Default::default()
                     });
                     all_full &= row.status == "full marks";
@@ -699,7 +724,7 @@ pub fn grade_class(
                     continue;
                 }
                 (Stored::Unverified, _) => unverified = true,
-                (Stored::Missing, _) => {}
+                (Stored::Missing | Stored::Kept(_), _) => {}
             }
         }
         // Each student's variant (the same cases for all when the course has none).
@@ -889,24 +914,12 @@ pub fn grade_class(
     })
 }
 
-/// A stored result (with everything the instructor's report shows) as the class page may
-/// read it: hidden cases stripped.
-fn student_json(stored: &serde_json::Value) -> serde_json::Value {
-    let mut value = stored.clone();
-    for case in value["cases"].as_array_mut().into_iter().flatten() {
-        if case["visibility"] == "hidden" {
-            case["input"] = serde_json::json!([]);
-            case["notes"] = serde_json::json!([]);
-            case["stderr"] = serde_json::json!("");
-            for check in case["checks"].as_array_mut().into_iter().flatten() {
-                check["detail"] = serde_json::json!(report::HIDDEN_DETAIL);
-                if let Some(map) = check.as_object_mut() {
-                    map.remove("difference");
-                }
-            }
-        }
-    }
-    value
+/// A stored result as the class page may read it: read back as a result and shown as a
+/// student's report shows it, by the one redaction every report uses
+/// ([`report::for_students`]); None when it does not read as a result.
+fn student_json(stored: &serde_json::Value) -> Option<serde_json::Value> {
+    let result: GradeResult = serde_json::from_value(stored.clone()).ok()?;
+    serde_json::to_value(report::for_students(&result)).ok()
 }
 
 #[cfg(test)]
@@ -936,6 +949,42 @@ mod tests {
             .map(PathBuf::from)
             .collect();
         assert_eq!(student_names(&archives), vec!["jdoe-lab1", "ana", "bo"]);
+        // A name is one file name of its own: no leading dot, no `.`/`..`, and none equal to
+        // another ignoring case (numbered apart, after the dots are dropped).
+        let tricky: Vec<PathBuf> = [
+            "c/.hidden",
+            "c/hidden",
+            "c/...",
+            "c/Bob",
+            "c/bob",
+            "c/BOB-2",
+            "c/..",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+        assert_eq!(
+            student_names(&tricky),
+            vec![
+                "hidden",
+                "hidden-2",
+                "submission",
+                "Bob",
+                "bob-2",
+                "BOB-2-2",
+                "submission-2"
+            ]
+        );
+        assert_eq!(student_report("index", "html"), "students/index.html");
+    }
+
+    #[test]
+    fn a_hidden_cases_ending_stays_out_of_the_gradebook() {
+        let mut result = crate::report::tests::sample();
+        result.cases[2].run.ended = crate::results::Ended::MemoryLimit;
+        let row = row_of("ana", &report::for_students(&result));
+        assert!(!row.notes.contains("hidden_endgame"), "{}", row.notes);
+        assert!(row.notes.contains("replay: timed out"), "{}", row.notes);
     }
 
     #[test]

@@ -428,8 +428,9 @@ pub struct GradeOptionArgs {
     pub no_cache: bool,
 
     /// Who the report is for: `instructor` shows hidden cases in full (input, first
-    /// difference, rule). With --output-dir an instructor report, NAME.instructor.EXT, is
-    /// always written beside each student's; student reports never show hidden details.
+    /// difference, rule). With --output-dir an instructor report, instructor/NAME.EXT, is
+    /// always written alongside each student's students/NAME.EXT; student reports never show
+    /// hidden details.
     #[arg(long, value_enum, default_value_t = Audience::Student)]
     pub audience: Audience,
 

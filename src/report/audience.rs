@@ -65,9 +65,11 @@ pub fn instructor_view(result: &GradeResult) -> GradeResult {
     shown
 }
 
-/// The file name of the instructor's report beside a student's `NAME.EXT`: `NAME.instructor.EXT`.
+/// Where a class's instructor report for `student` goes, relative to the output directory:
+/// `instructor/NAME.EXT`, apart from the students' `students/NAME.EXT`, so that no student's
+/// name (`bob.instructor`) is another student's instructor report.
 pub fn instructor_file(student: &str, extension: &str) -> String {
-    format!("{student}.instructor.{extension}")
+    format!("{}/{student}.{extension}", crate::class::INSTRUCTOR_DIR)
 }
 
 /// Renders `result` for `audience` in `format` to `path` or standard output (see
@@ -128,8 +130,8 @@ mod tests {
         }
         assert_eq!(
             instructor_file("ana", "html"),
-            "ana.instructor.html",
-            "beside ana.html"
+            "instructor/ana.html",
+            "apart from students/ana.html"
         );
     }
 }

@@ -239,7 +239,8 @@ mod tests {
         let (_, results) = results_of(&sample());
         assert_eq!(results["score"], json!(7.5));
         assert!(results["execution_time"].is_number());
-        assert_eq!(results["execution_time"], json!(2.345));
+        // The visible cases' time alone (41 + 52 + 2000 ms): the hidden case's is withheld.
+        assert_eq!(results["execution_time"], json!(2.093));
         let tests = results["tests"].as_array().unwrap();
         assert_eq!(tests.len(), 4);
         for (index, test) in tests.iter().enumerate() {

@@ -45,6 +45,15 @@ pub fn url_segment(name: &str) -> String {
     out
 }
 
+/// A relative path beside the page (`students/NAME.html`) as a link: each component
+/// [`url_segment`]-encoded, joined by `/`.
+pub fn url_path(path: &str) -> String {
+    path.split('/')
+        .map(url_segment)
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
 /// The policy every page carries: no script, no request anywhere; inline style and inline
 /// images only (the pages need nothing else), so even markup that slipped past the escaping
 /// could run nothing.
@@ -365,7 +374,7 @@ pub fn class_page_with(assignment: &str, students: &[StudentSummary], sections: 
         let name = match &student.report {
             Some(link) => format!(
                 "<a href=\"{}\">{}</a>",
-                url_segment(link),
+                url_path(link),
                 escape(&student.student)
             ),
             None => escape(&student.student),
@@ -376,7 +385,7 @@ pub fn class_page_with(assignment: &str, students: &[StudentSummary], sections: 
             .map_or(String::new(), |link| {
                 format!(
                     "<td><a class=\"instructor\" href=\"{}\">instructor view</a></td>",
-                    url_segment(link)
+                    url_path(link)
                 )
             });
         let _ = writeln!(

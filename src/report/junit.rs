@@ -162,9 +162,11 @@ fn test_case(result: &GradeResult, case: &CaseResult) -> TestCase {
         status
     };
     let mut test_case = TestCase::new(case.name.as_str(), status);
-    test_case
-        .set_classname(result.assignment.as_str())
-        .set_time(Duration::from_millis(case.run.wall_ms));
+    test_case.set_classname(result.assignment.as_str());
+    // A hidden case's time is withheld: no time at all, rather than a 0 that reads as a figure.
+    if !case.run.withheld {
+        test_case.set_time(Duration::from_millis(case.run.wall_ms));
+    }
     // What the run cost, as properties a CI dashboard can chart.
     if super::resources::ran(&case.run) && case.visibility == Visibility::Visible {
         for (name, value) in super::resources::properties(&case.run) {

@@ -23,7 +23,9 @@ use std::path::Path;
 
 use anyhow::Context as _;
 
-use crate::results::{CaseResult, CheckResult, GradeResult, Visibility};
+use crate::results::{
+    CaseResult, CaseStatus, CheckResult, Ended, GradeResult, RunSummary, Visibility,
+};
 
 /// The report formats `--format` accepts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -140,15 +142,30 @@ pub const HIDDEN_DETAIL: &str = "hidden case: details not shown";
 
 /// A copy of `result` that is safe to show to the student who submitted it.
 ///
-/// Hidden cases keep their name, description, points, status, run summary and each
-/// check's name, kind, points and pass/fail; their input, stderr and notes are emptied,
-/// differences removed and check details replaced by [`HIDDEN_DETAIL`]. Each visible case
-/// names its [`first_difference`] (the cause its feedback opens with). Then every string is
-/// escaped and bounded ([`escape::for_display`]): no control character reaches a terminal
-/// and no quoted line makes a report huge. Every exporter renders this copy, never the raw
-/// result.
+/// Hidden cases keep their name, description, points, pass/fail and each check's name, kind,
+/// points and pass/fail; their input, stderr and notes are emptied, differences removed,
+/// check details replaced by [`HIDDEN_DETAIL`] and their run withheld
+/// ([`RunSummary::withheld`]: no exit status, signal, time, memory or how the run ended), and
+/// a hidden case that could not be run reads as failed. The grading's total time is then the
+/// visible cases' alone. Each visible case names its [`first_difference`] (the cause its
+/// feedback opens with). Then every string is escaped and bounded ([`escape::for_display`]):
+/// no control character reaches a terminal and no quoted line makes a report huge. Every
+/// exporter renders this copy, never the raw result.
 pub fn for_students(result: &GradeResult) -> GradeResult {
     let mut shown = result.clone();
+    if shown
+        .cases
+        .iter()
+        .any(|c| c.visibility == Visibility::Hidden && !c.run.withheld)
+    {
+        // The total would carry the hidden runs' time (a program can sleep its input away).
+        shown.wall_ms = shown
+            .cases
+            .iter()
+            .filter(|c| c.visibility == Visibility::Visible)
+            .map(|c| c.run.wall_ms)
+            .sum();
+    }
     for case in &mut shown.cases {
         redact_case(case);
         case.first_difference = if case.visibility == Visibility::Hidden {
@@ -184,6 +201,12 @@ fn redact_case(case: &mut CaseResult) {
     case.input.clear();
     case.stderr.clear();
     case.notes.clear();
+    // Every figure of the run is a channel for the input; so is an error's kind.
+    let build_failed = case.run.ended == Ended::BuildFailed;
+    case.run = RunSummary::withheld(build_failed);
+    if case.status == CaseStatus::Error && !build_failed {
+        case.status = CaseStatus::Failed;
+    }
     for check in &mut case.checks {
         check.difference = None;
         check.detail = HIDDEN_DETAIL.to_string();
@@ -248,7 +271,7 @@ pub fn points_of(score: f64, max_score: f64) -> String {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::results::{BuildFailure, CaseStatus, CheckResult, Difference, Ended, RunSummary};
+    use crate::results::{BuildFailure, CheckResult, Difference};
 
     /// The hidden case's input: must never appear in any report.
     pub(crate) const SECRET_INPUT: &str = "SECRET-INPUT-7731";
@@ -273,6 +296,7 @@ pub(crate) mod tests {
             prompts_late: false,
             output_truncated: false,
             detection: "seccomp".to_string(),
+            withheld: false,
         }
     }
 
@@ -538,6 +562,76 @@ pub(crate) mod tests {
         assert_eq!(points(87.5), "87.5");
         assert_eq!(points(100.0), "100");
         assert_eq!(points_of(3.5, 5.0), "3.5/5");
+    }
+
+    /// A hidden case whose run signals through every figure: exit status 173, 0.77 s of CPU,
+    /// 77 MiB, a timeout's ending, its output cut, its inputs unread.
+    fn signalling() -> GradeResult {
+        let mut result = sample();
+        let hidden = &mut result.cases[2];
+        hidden.run = RunSummary {
+            ended: Ended::Timeout,
+            exit_code: Some(173),
+            signal: Some(31),
+            wall_ms: 1773,
+            slept_ms: 1731,
+            cpu_ms: 773,
+            peak_memory_kib: Some(77 * 1024 + 173),
+            peak_memory_note: Some("note 173".into()),
+            unread_inputs: 17,
+            prompts_late: true,
+            output_truncated: true,
+            detection: "seccomp".into(),
+            withheld: false,
+        };
+        hidden.status = CaseStatus::Error;
+        result.wall_ms = 9173;
+        result
+    }
+
+    #[test]
+    fn a_hidden_cases_run_reaches_no_format_and_the_instructors_keeps_it() {
+        let result = signalling();
+        let visible_ms: u64 = [0, 1, 3].iter().map(|&i| result.cases[i].run.wall_ms).sum();
+        let shown = for_students(&result);
+        let hidden = &shown.cases[2];
+        assert_eq!(hidden.run, RunSummary::withheld(false));
+        assert_eq!(
+            hidden.status,
+            CaseStatus::Failed,
+            "an error's kind is a channel"
+        );
+        assert_eq!(shown.wall_ms, visible_ms, "the visible cases' time alone");
+        assert_eq!(
+            for_students(&shown),
+            shown,
+            "redacting twice changes nothing"
+        );
+        for format in Format::ALL {
+            let render = |r: &GradeResult| {
+                let bytes = exporter(format, RenderOptions::default())
+                    .export(r)
+                    .expect("renders");
+                String::from_utf8(bytes).expect("utf-8")
+            };
+            let student = render(&result);
+            for figure in ["173", "1.77", "0.77", "77.2 MiB", "78997", "9173", "9.17"] {
+                assert!(
+                    !student.contains(figure),
+                    "{format:?} shows {figure}:\n{student}"
+                );
+            }
+            let instructor = render(&audience::instructor_view(&result));
+            assert!(
+                instructor.contains("1773") || instructor.contains("1.77"),
+                "{format:?}:\n{instructor}"
+            );
+        }
+        // The class's gradebook row says nothing of it either.
+        let json = serde_json::to_value(&shown).expect("json");
+        assert_eq!(json["cases"][2].get("run"), None);
+        let back: GradeResult = serde_json::from_value(json).expect("reads back");
+        assert_eq!(for_students(&back).cases[2], shown.cases[2]);
     }
 
     #[test]

@@ -110,7 +110,7 @@ fn the_runner_parser_reads_both_syntaxes_and_stops() {
 }
 
 /// A directory `nobody` can read and write.
-fn open_dir(prefix: &str) -> tempfile::TempDir {
+pub(crate) fn open_dir(prefix: &str) -> tempfile::TempDir {
     let dir = tempfile::Builder::new()
         .prefix(prefix)
         .tempdir()
@@ -120,7 +120,7 @@ fn open_dir(prefix: &str) -> tempfile::TempDir {
 }
 
 /// Makes everything under `dir` readable and writable by `nobody`.
-fn open_up(dir: &Path) {
+pub(crate) fn open_up(dir: &Path) {
     let ok = std::process::Command::new("chmod")
         .args(["-R", "a+rwX"])
         .arg(dir)
@@ -388,10 +388,10 @@ fn the_class_page_links_only_beside_itself_and_runs_no_script() {
         }
         // Every page forbids scripts: were a script to slip into one (an escaping bug), the
         // browser would still not run it.
-        let mut pages: Vec<PathBuf> = std::fs::read_dir(&out_dir)
-            .expect("ls")
+        let mut pages: Vec<PathBuf> = walkdir::WalkDir::new(&out_dir)
+            .into_iter()
             .filter_map(Result::ok)
-            .map(|e| e.path())
+            .map(|e| e.into_path())
             .filter(|p| p.extension().is_some_and(|e| e == "html"))
             .collect();
         pages.sort();
