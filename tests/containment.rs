@@ -6,6 +6,8 @@
 //! runners run). Hostile programs live in tests/programs/runner/. A missing toolchain skips a
 //! test, except under CI=true where it fails.
 
+#[path = "containment/layouts.rs"]
+mod layouts;
 #[path = "containment/output.rs"]
 mod output;
 mod support;
