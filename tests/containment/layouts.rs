@@ -23,6 +23,9 @@ struct Correct {
     assignment: &'static str,
     case: &'static str,
     tools: &'static [&'static str],
+    /// Built again in every layout (`--no-cache`): the quick builds. The slow compilers' (C++,
+    /// Java) are built once per user, in the test's own build cache, and run in every layout.
+    rebuild: bool,
 }
 
 /// One correct program per language of the handouts and of most courses.
@@ -33,6 +36,7 @@ const CORRECT: &[Correct] = &[
         assignment: "nim",
         case: "example-execution",
         tools: &["gcc"],
+        rebuild: true,
     },
     Correct {
         language: "C++",
@@ -40,6 +44,7 @@ const CORRECT: &[Correct] = &[
         assignment: "nim",
         case: "example-execution",
         tools: &["g++"],
+        rebuild: false,
     },
     Correct {
         language: "Python",
@@ -47,6 +52,7 @@ const CORRECT: &[Correct] = &[
         assignment: "silver_dollar",
         case: "missing-coin",
         tools: &["python3"],
+        rebuild: true,
     },
     Correct {
         language: "Java",
@@ -54,6 +60,7 @@ const CORRECT: &[Correct] = &[
         assignment: "silver_dollar",
         case: "missing-coin",
         tools: &["javac", "java"],
+        rebuild: false,
     },
     Correct {
         language: "JavaScript",
@@ -61,6 +68,7 @@ const CORRECT: &[Correct] = &[
         assignment: "nim",
         case: "example-execution",
         tools: &["node"],
+        rebuild: true,
     },
 ];
 
@@ -333,6 +341,14 @@ fn every_install_layout_grades_every_language() {
                 .expect("tempdir");
             std::fs::set_permissions(out.path(), std::fs::Permissions::from_mode(0o1777))
                 .expect("chmod");
+            // A build cache of the test's own, per user.
+            let cache = (
+                "XDG_CACHE_HOME".to_string(),
+                temp.path()
+                    .join(format!("cache-{who:?}"))
+                    .display()
+                    .to_string(),
+            );
             let mut jobs: Vec<Job> = programs
                 .iter()
                 .map(|(c, path)| Job {
@@ -344,13 +360,18 @@ fn every_install_layout_grades_every_language() {
                         c.case.into(),
                         "--format".into(),
                         "json".into(),
-                    ],
-                    env: Vec::new(),
+                    ]
+                    .into_iter()
+                    .chain(c.rebuild.then(|| "--no-cache".to_string()))
+                    .collect(),
+                    env: vec![cache.clone()],
                 })
                 .collect();
+            // The doctor's one-line programs are built once per user too; each layout still
+            // runs them in its sandbox.
             jobs.push(Job {
                 args: vec!["doctor".into()],
-                env: Vec::new(),
+                env: vec![cache.clone()],
             });
             let Some(done) = run_in_layout(&layout, who, &jobs, out.path()) else {
                 continue;
