@@ -160,7 +160,7 @@ pub fn grade(
         Err(error @ PrepareError::MissingTool { .. }) => {
             return Err(NotGradable::new(Cause::Toolchain, error.to_string()).into())
         }
-        Err(error @ PrepareError::NoBuildDirectory(_)) => {
+        Err(error @ (PrepareError::NoBuildDirectory(_) | PrepareError::BuildNotRun(_))) => {
             return Err(NotGradable::new(Cause::Machine, error.to_string()).into())
         }
         Err(other) => return Err(other.into()),
@@ -780,6 +780,30 @@ fn redraw_until_the_rule_is_reached(
     vec![outcome]
 }
 
+/// A random-games case that could not be played to the end: a game the program could not be
+/// started for (its own doing: the case lost, as a fixed case's), or a fault of the machine
+/// (a run's spawn or sandbox) or of the reference — never the student's score.
+fn explore_failure(case: &Case, error: anyhow::Error) -> anyhow::Result<GradedCase> {
+    if crate::not_gradable::not_gradable(&error).is_some() || run::interrupt::interrupted() {
+        return Err(error);
+    }
+    let run_error = error
+        .chain()
+        .find_map(|e| e.downcast_ref::<run::RunError>());
+    match run_error {
+        Some(run::RunError::Interrupted) => Err(error),
+        Some(run_error) if !machine_fault(run_error) => Ok(CaseResult {
+            notes: vec![format!("the program could not be run: {run_error}")],
+            ..not_run(case, CaseStatus::Error, Ended::Signal, 0)
+        }
+        .into()),
+        Some(_) => {
+            Err(NotGradable::new(Cause::Machine, format!("{}: {error:#}", case.name)).into())
+        }
+        None => Err(NotGradable::new(Cause::Grader, format!("{}: {error:#}", case.name)).into()),
+    }
+}
+
 /// One case graded, and what reading its output as a terminal shows it set aside (said once
 /// for the whole submission, in [`GradeResult::notes`]).
 struct GradedCase {
@@ -811,7 +835,10 @@ fn grade_case(
     options: &GradeOptions,
 ) -> anyhow::Result<GradedCase> {
     if let Some(spec) = case.explore {
-        return explore_case(case, spec, submission, options).map(GradedCase::from);
+        return match explore_case(case, spec, submission, options) {
+            Ok(result) => Ok(result.into()),
+            Err(error) => explore_failure(case, error),
+        };
     }
     let outcomes = if case.samples > 1 {
         run_samples(case, submission, options)
@@ -960,31 +987,11 @@ fn grade_case(
     })
 }
 
-/// Whether a run that could not be made failed for the grading machine's reasons (no room
-/// for its directory, no pipes or processes left, the sandbox refused) rather than the
-/// program's own (not found, not executable, not a program): the first make the submission
-/// not gradable, the second lose the case.
+/// Whether a run that could not be made failed for the grading machine's reasons rather than
+/// the program's own ([`run::RunError::is_machine_fault`]): the first make the submission not
+/// gradable, the second lose the case.
 fn machine_fault(error: &run::RunError) -> bool {
-    match error {
-        run::RunError::Setup(_) => true,
-        run::RunError::Interrupted => false,
-        run::RunError::Spawn { source, .. } => {
-            !matches!(
-                source.raw_os_error(),
-                Some(
-                    libc::ENOENT
-                        | libc::EACCES
-                        | libc::ENOEXEC
-                        | libc::ETXTBSY
-                        | libc::ELOOP
-                        | libc::ENOTDIR
-                        | libc::EISDIR
-                        | libc::E2BIG
-                        | libc::ENAMETOOLONG
-                )
-            ) && source.kind() != std::io::ErrorKind::InvalidInput
-        }
-    }
+    error.is_machine_fault()
 }
 
 /// Keeps at most `limit` bytes of `text` (on a character boundary), marking the cut.

@@ -79,6 +79,10 @@ pub enum PrepareError {
     /// The grading machine could not make the private directory a submission is built in
     /// (no space, no writable temporary directory): not the student's doing.
     NoBuildDirectory(String),
+    /// A build step could not be run for the machine's or the grader's reasons (its spawn or
+    /// a step of its sandbox failed: no descriptors or processes left, a mount refused): not
+    /// the student's doing, never "did not build".
+    BuildNotRun(String),
 }
 
 impl fmt::Display for PrepareError {
@@ -101,6 +105,7 @@ impl fmt::Display for PrepareError {
             PrepareError::NoBuildDirectory(reason) => {
                 write!(f, "cannot create a build directory: {reason}")
             }
+            PrepareError::BuildNotRun(reason) => write!(f, "the build could not be run: {reason}"),
         }
     }
 }
@@ -514,7 +519,9 @@ fn run_build_with(
             messages: messages.replace(&format!("{}/", dir.display()), ""),
         })
     };
-    let outcome = run::run(&spec).map_err(|e| failed(format!("cannot run {tool}: {e}")))?;
+    // The tool was found: a run that cannot be made is the machine's (or an interruption),
+    // whatever the errno.
+    let outcome = run::run(&spec).map_err(|e| PrepareError::BuildNotRun(format!("{tool}: {e}")))?;
     let mut messages = outcome.transcript.output_text(Stream::Stdout);
     messages.push_str(&outcome.transcript.output_text(Stream::Stderr));
     match outcome.ending {

@@ -8,6 +8,8 @@
 
 #[path = "containment/isolation.rs"]
 mod isolation;
+#[path = "containment/layouts.rs"]
+mod layouts;
 #[path = "containment/output.rs"]
 mod output;
 #[path = "containment/reports.rs"]

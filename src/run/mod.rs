@@ -55,6 +55,13 @@
 //!   cannot signal the grader or other runs ([`layers::uid`]).
 //!
 //! See docs/security.md for what holds as root and unprivileged.
+//!
+//! # Faults (tests only)
+//! `GRADE_TEST_FAULT=spawn:N` makes the N-th run of the process and every later one (builds
+//! included, counted from 1) fail to start as a grader out of descriptors does (EMFILE);
+//! `GRADE_TEST_FAULT=step:N` makes a step of their sandbox fail in the child (ENOENT). The
+//! tests use it to check that a fault of the machine is never a student's score
+//! (tests/containment/layouts.rs); it changes nothing about what a run may reach.
 
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
@@ -274,7 +281,8 @@ pub struct RunOutcome {
 /// Why a run could not even start (not the program's fault).
 #[derive(Debug)]
 pub enum RunError {
-    /// The working directory or a file in it could not be created.
+    /// The run could not be prepared: its working directory or a file in it, its pipes,
+    /// its Landlock ruleset.
     Setup(std::io::Error),
     /// The grader was interrupted (Ctrl-C, SIGTERM): the run was not started, or was killed
     /// and cleaned up.
@@ -291,7 +299,7 @@ pub enum RunError {
 impl std::fmt::Display for RunError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            RunError::Setup(e) => write!(f, "cannot prepare the run's working directory: {e}"),
+            RunError::Setup(e) => write!(f, "cannot prepare the run: {e}"),
             RunError::Interrupted => write!(f, "{}", interrupt::Interrupted),
             RunError::Spawn { program, source } => write!(f, "cannot start {program}: {source}"),
         }
@@ -299,6 +307,35 @@ impl std::fmt::Display for RunError {
 }
 
 impl std::error::Error for RunError {}
+
+impl RunError {
+    /// Whether the run could not be made for the grading machine's or the grader's reasons
+    /// (no room for its directory, no descriptors, pipes or processes left, a sandbox step
+    /// that failed) rather than the program's own (not found, not executable, not a
+    /// program): the first make a submission not gradable, never a student's score.
+    pub fn is_machine_fault(&self) -> bool {
+        match self {
+            RunError::Setup(_) => true,
+            RunError::Interrupted => false,
+            RunError::Spawn { source, .. } => {
+                !matches!(
+                    source.raw_os_error(),
+                    Some(
+                        libc::ENOENT
+                            | libc::EACCES
+                            | libc::ENOEXEC
+                            | libc::ETXTBSY
+                            | libc::ELOOP
+                            | libc::ENOTDIR
+                            | libc::EISDIR
+                            | libc::E2BIG
+                            | libc::ENAMETOOLONG
+                    )
+                ) && source.kind() != std::io::ErrorKind::InvalidInput
+            }
+        }
+    }
+}
 
 /// What this machine allows, probed once per grader process.
 #[derive(Clone, Debug)]
@@ -464,6 +501,34 @@ pub(crate) fn disabled_layers() -> Disabled {
     }
 }
 
+/// A fault injected into runs by `GRADE_TEST_FAULT` (see the module's documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fault {
+    /// The spawn fails with EMFILE.
+    Spawn,
+    /// A sandbox step fails in the child.
+    Step,
+}
+
+/// The fault for this run, if `GRADE_TEST_FAULT` asks for one from this run on (each call
+/// counts one run).
+fn injected_fault() -> Option<Fault> {
+    static FAULT: OnceLock<Option<(Fault, u64)>> = OnceLock::new();
+    static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let (fault, from) = (*FAULT.get_or_init(|| {
+        let value = std::env::var("GRADE_TEST_FAULT").ok()?;
+        let (kind, from) = value.split_once(':')?;
+        let fault = match kind {
+            "spawn" => Fault::Spawn,
+            "step" => Fault::Step,
+            _ => return None,
+        };
+        Some((fault, from.parse().ok()?))
+    }))?;
+    let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+    (run >= from).then_some(fault)
+}
+
 fn forced_detection() -> Option<Detection> {
     match std::env::var("GRADE_DETECTION").ok()?.as_str() {
         "seccomp" => Some(Detection::Seccomp),
@@ -485,6 +550,7 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
         return Err(RunError::Interrupted);
     }
     profile::run_started();
+    let fault = injected_fault();
     let probes = profile::span("run: probes (first run of the process)");
     let caps = capabilities();
     drop(probes);
@@ -683,6 +749,7 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
             &*mark_prog as *const libc::sock_fprog
         },
         uid,
+        fail_step: fault == Some(Fault::Step),
     };
 
     let node_options = node_preload.as_deref().map(|preload| {
@@ -712,9 +779,14 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     // `--jobs` places (see `slots`), which it holds until it is reaped.
     let mut ticket = None;
     let spawn_span = profile::span("run: spawn (the grader waits until exec)");
-    let spawned = sandbox::spawn(&setup, &exec, || {
-        ticket = Some(slots::programs().request(gate_open));
-    });
+    let spawned = if fault == Some(Fault::Spawn) {
+        drop(gate_open);
+        Err(io::Error::from_raw_os_error(libc::EMFILE))
+    } else {
+        sandbox::spawn(&setup, &exec, || {
+            ticket = Some(slots::programs().request(gate_open));
+        })
+    };
     drop(spawn_span);
     drop(gate_wait);
     let start = Instant::now();

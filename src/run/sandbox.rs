@@ -8,7 +8,7 @@ use std::ffi::CString;
 use std::io;
 use std::os::fd::RawFd;
 use std::path::Path;
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 pub use super::layers::landlock::{
     build_landlock, landlock_abi, protect, Landlock, DEVICES, SYSTEM_DIRS,
@@ -43,7 +43,24 @@ pub struct ChildSetup {
     pub marker_prog: *const libc::sock_fprog,
     /// Drop to this uid/gid (root only).
     pub uid: Option<u32>,
+    /// `GRADE_TEST_FAULT=step:N` (tests only, see `crate::run`): the root filesystem's step
+    /// fails with ENOENT, as a sandbox step that cannot be done on this machine would.
+    pub fail_step: bool,
 }
+
+/// A step of the sandbox that failed in the child before the program's exec (a mount, a
+/// namespace, a limit): the machine's or the grader's failing, never the program's, whatever
+/// its errno (ENOENT from a mount is not "program not found").
+#[derive(Debug)]
+pub struct SandboxStepFailed(pub io::Error);
+
+impl std::fmt::Display for SandboxStepFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the sandbox could not be set up: {}", self.0)
+    }
+}
+
+impl std::error::Error for SandboxStepFailed {}
 
 // SAFETY: the raw pointer refers to a filter owned by the run, alive until spawn returns.
 unsafe impl Send for ChildSetup {}
@@ -170,6 +187,7 @@ pub fn spawn(
         setup,
         exec,
         error: AtomicI32::new(0),
+        at_exec: AtomicBool::new(false),
         program: AtomicI32::new(0),
         inner_stack: std::ptr::null_mut(),
         stamps: super::profile::ChildStamps::new(),
@@ -234,7 +252,13 @@ pub fn spawn(
             if program > 0 {
                 wait_for(program);
             }
-            return Err(io::Error::from_raw_os_error(error));
+            let error = io::Error::from_raw_os_error(error);
+            if !shared.at_exec.load(Ordering::SeqCst) {
+                // Not the program: a step of the sandbox (its own error, without an errno a
+                // caller could take for the program's).
+                return Err(io::Error::other(SandboxStepFailed(error)));
+            }
+            return Err(error);
         }
         Ok(program)
     }
@@ -246,6 +270,8 @@ struct Shared<'a> {
     exec: &'a Exec,
     /// The errno of the step that failed, or 0.
     error: AtomicI32,
+    /// Every step before the program's `execve` was done: an error now is the exec's.
+    at_exec: AtomicBool,
     /// The program's pid in the grader's pid namespace (with a pid namespace).
     program: AtomicI32,
     /// Top of the second child's stack.
@@ -287,7 +313,7 @@ extern "C" fn outer_main(arg: *mut libc::c_void) -> libc::c_int {
     let result = unsafe {
         apply_outer(shared.setup, shared.exec, &shared.stamps).and_then(|()| {
             if !shared.setup.namespaces.pid {
-                return apply_inner(shared.setup, shared.exec, &shared.stamps);
+                return apply_inner(shared.setup, shared.exec, &shared.stamps, &shared.at_exec);
             }
             // CLONE_PARENT: the program is the grader's child, and the one process of the
             // run; this one ends as soon as it has exec'd. CLONE_FILES: what the program's
@@ -318,7 +344,9 @@ extern "C" fn inner_main(arg: *mut libc::c_void) -> libc::c_int {
     let shared = unsafe { &*(arg as *const Shared) };
     shared.stamps.stamp(7);
     // SAFETY: in the child between clone and exec.
-    if let Err(errno) = unsafe { apply_inner(shared.setup, shared.exec, &shared.stamps) } {
+    if let Err(errno) =
+        unsafe { apply_inner(shared.setup, shared.exec, &shared.stamps, &shared.at_exec) }
+    {
         shared.error.store(errno, Ordering::SeqCst);
     }
     // SAFETY: ends this child only.
@@ -422,6 +450,7 @@ unsafe fn apply_inner(
     s: &ChildSetup,
     exec: &Exec,
     stamps: &super::profile::ChildStamps,
+    at_exec: &AtomicBool,
 ) -> Result<(), i32> {
     use crate::run::layers::{fds, namespaces};
     // SAFETY: syscalls with valid arguments, in the child only.
@@ -434,6 +463,9 @@ unsafe fn apply_inner(
             return Err(errno());
         }
         stamps.stamp(8);
+        if s.fail_step {
+            return Err(libc::ENOENT);
+        }
         match &s.rootfs {
             Some(root) => crate::run::layers::rootfs::apply(root)?,
             None => namespaces::mount_proc(&s.namespaces)?,
@@ -496,6 +528,7 @@ unsafe fn apply_inner(
             }
         }
         stamps.stamp(14);
+        at_exec.store(true, Ordering::SeqCst);
         // As execvp: the next candidate on ENOENT and the like, EACCES if any was refused,
         // /bin/sh for a script without `#!`.
         let mut refused = false;

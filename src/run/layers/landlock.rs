@@ -34,10 +34,28 @@ pub const SYSTEM_DIRS: &[&str] = &[
 /// binary (it embeds the reference transcripts) and instructors' case directories.
 static PROTECTED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
-/// Where the paths that every run's rules name live: their descriptors are kept open.
+/// Where the paths that every run's rules name live: their descriptors are kept open. Not
+/// `/dev` (only its devices, [`DEVICES`]): a temporary directory there (`TMPDIR=/dev/shm`)
+/// holds every run's working directory, and a descriptor kept per run ran a class out of
+/// descriptors half way.
 const STABLE: &[&str] = &[
-    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/proc", "/sys", "/dev",
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/proc", "/sys",
 ];
+
+/// Whether the descriptor of a rule's `path` is kept for the grader's life: a system directory
+/// or device every run names again (never anything in the temporary directory, where working
+/// and build directories come and go), or an entry of the prepared `/etc`.
+fn is_stable(path: &Path) -> bool {
+    static TEMP: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    let temp = TEMP.get_or_init(|| std::env::temp_dir().canonicalize().ok());
+    if super::rootfs::in_prepared_etc(path) {
+        return true;
+    }
+    if temp.as_ref().is_some_and(|t| path.starts_with(t)) {
+        return false;
+    }
+    STABLE.iter().any(|s| path.starts_with(s)) || DEVICES.iter().any(|d| path == Path::new(d))
+}
 
 /// The descriptors of stable rule paths (see [`STABLE`]), and whether each is a directory.
 static OPENED: Mutex<std::collections::BTreeMap<PathBuf, (PathFd, bool)>> =
@@ -269,14 +287,22 @@ pub fn build_landlock(
         // A missing system directory is not an error. What lies in the system directories is
         // opened once per grader (every run names the same ones).
         // (Not terminals: a pty's number is reused for a new one.)
-        let stable = (STABLE.iter().any(|s| path.starts_with(s)) && !path.starts_with("/dev/pts"))
-            || super::rootfs::in_prepared_etc(&path);
+        let stable = is_stable(&path);
         let fresh;
         let (fd, is_dir) = match opened.get(&path) {
             Some((fd, is_dir)) => (fd.as_fd(), *is_dir),
             None => {
-                let Ok(fd) = PathFd::new(&path) else {
-                    continue;
+                // A path that exists but cannot be opened (no descriptor left) would leave the
+                // run without a rule it needs: the run is refused, not started short of it.
+                let fd = match PathFd::new(&path) {
+                    Ok(fd) => fd,
+                    Err(_)
+                        if std::fs::metadata(&path)
+                            .is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) =>
+                    {
+                        continue
+                    }
+                    Err(e) => return Err(format!("{}: {e}", path.display())),
                 };
                 let is_dir = std::fs::metadata(&path)
                     .map(|m| m.is_dir())

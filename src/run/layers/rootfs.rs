@@ -175,6 +175,10 @@ struct Builder {
     made: Vec<PathBuf>,
     /// Trees mounted from the old root (their insides exist already).
     mounted: Vec<PathBuf>,
+    /// Links and files created in the root's tmpfs: a tree walked twice (the system's `/usr`
+    /// split around a grader copy in `/usr/local/bin`, then named again as Python's prefix)
+    /// must not create them twice (`symlink` fails with EEXIST where `mkdir` is forgiven).
+    entries: std::collections::BTreeSet<PathBuf>,
 }
 
 /// A step before its paths are C strings (the system part is cached in this form).
@@ -204,11 +208,23 @@ enum StepSpec {
 }
 
 impl Builder {
-    /// Whether `path` already exists in the new root (made, or inside a mounted tree).
+    /// Whether `path` already exists in the new root (made, linked, or inside a mounted tree).
     fn exists(&self, path: &Path) -> bool {
         path == Path::new("/")
             || self.made.iter().any(|d| d == path)
+            || self.entries.contains(path)
             || self.mounted.iter().any(|m| path.starts_with(m))
+    }
+
+    /// The link `link -> target`, once: a link met again (the same tree walked twice, a
+    /// toolchain's directory inside a system one) is already there.
+    fn symlink(&mut self, target: PathBuf, link: &Path) {
+        if self.exists(link) {
+            return;
+        }
+        self.entries.insert(link.to_path_buf());
+        self.steps
+            .push(StepSpec::Symlink(target, link.to_path_buf()));
     }
 
     /// `mkdir -p` in the new root.
@@ -238,8 +254,7 @@ impl Builder {
         if meta.file_type().is_symlink() {
             if let (Ok(target), Some(parent)) = (std::fs::read_link(source), source.parent()) {
                 self.dir(parent);
-                self.steps
-                    .push(StepSpec::Symlink(target, source.to_path_buf()));
+                self.symlink(target, source);
             }
             return;
         }
@@ -254,6 +269,7 @@ impl Builder {
                     self.steps.push(StepSpec::Dir(source.to_path_buf()));
                 }
             } else if !self.exists(source) {
+                self.entries.insert(source.to_path_buf());
                 self.steps.push(StepSpec::File(source.to_path_buf()));
             }
             self.steps.push(StepSpec::Bind {
@@ -607,10 +623,7 @@ pub fn plan(workdir: &Path, readable: &[PathBuf], terminal: Option<&Path>, devpt
         // no mount of their own.
         (SHM_DIR, "/dev/shm"),
     ] {
-        b.steps.push(StepSpec::Symlink(
-            PathBuf::from(target),
-            PathBuf::from(link),
-        ));
+        b.symlink(PathBuf::from(target), Path::new(link));
     }
     b.steps.push(StepSpec::Dir(PathBuf::from("/dev/pts")));
     b.steps.push(StepSpec::Dir(PathBuf::from(SHM_DIR)));
@@ -872,6 +885,49 @@ mod tests {
             StepSpec::Symlink(target, link) if target == Path::new("cat") && *link == base.join("a/bin/dog")
         )));
         assert!(!format!("{:?}", b.steps).contains("a/bin/grade"));
+    }
+
+    #[test]
+    fn a_tree_met_twice_makes_each_link_and_file_once() {
+        // Debian's /usr/local (`man -> share/man`) split around a grader copy in its bin,
+        // then named again whole and by a subdirectory (Python's prefix is /usr).
+        let root = tempfile::tempdir().expect("tempdir");
+        let base = root.path().canonicalize().expect("canonical");
+        for dir in ["usr/local/bin", "usr/local/share/man", "usr/bin"] {
+            std::fs::create_dir_all(base.join(dir)).expect("mkdir");
+        }
+        std::fs::write(base.join("usr/local/bin/grade"), "secret").expect("write");
+        std::fs::write(base.join("usr/local/bin/tool"), "tool").expect("write");
+        std::os::unix::fs::symlink("share/man", base.join("usr/local/man")).expect("symlink");
+        std::os::unix::fs::symlink("tool", base.join("usr/local/bin/alias")).expect("symlink");
+        let protected = [base.join("usr/local/bin/grade")];
+        let mut b = Builder::default();
+        b.tree(&base.join("usr"), &protected, false);
+        b.tree(&base.join("usr"), &protected, false);
+        b.tree(&base.join("usr/local"), &protected, false);
+        b.tree(&base.join("usr/local/man"), &protected, false);
+        let links: Vec<&PathBuf> = b
+            .steps
+            .iter()
+            .filter_map(|s| match s {
+                StepSpec::Symlink(_, link) => Some(link),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            links,
+            vec![
+                &base.join("usr/local/bin/alias"),
+                &base.join("usr/local/man")
+            ]
+        );
+        let files = b
+            .steps
+            .iter()
+            .filter(|s| matches!(s, StepSpec::File(f) if *f == base.join("usr/local/bin/tool")))
+            .count();
+        assert_eq!(files, 1);
+        assert!(!format!("{:?}", b.steps).contains("usr/local/bin/grade"));
     }
 
     #[test]
