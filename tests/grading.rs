@@ -632,7 +632,8 @@ fn a_whole_class_is_graded_into_one_report_each_and_a_summary() {
         "buggy_accepts_four.cpp.xml",
         "no_compile.c.xml",
     ] {
-        let report = std::fs::read_to_string(out.path().join(name)).expect("one report each");
+        let report = std::fs::read_to_string(out.path().join("students").join(name))
+            .expect("one report each, under students/");
         assert!(report.starts_with("<?xml"), "{name}");
     }
     let gradebook = std::fs::read_to_string(out.path().join("gradebook.csv")).expect("gradebook");
