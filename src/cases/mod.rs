@@ -445,6 +445,7 @@ pub(crate) fn merge_limits(base: Limits, spec: &LimitsSpec) -> Result<Limits, St
             .output_kb
             .map_or(base.output_bytes, |k| (k as usize) << 10),
         processes: spec.processes.unwrap_or(base.processes),
+        sanitized: base.sanitized,
     })
 }
 
