@@ -32,17 +32,19 @@ pub const SHOWN: usize = 5;
 /// The environment of an instrumented run, set by the grader (after the student's, so it
 /// wins): keep running after an error, no LeakSanitizer (it needs ptrace, which the seccomp
 /// filter refuses), ASan's runtime may follow the preloaded line-buffering library, no
-/// colours, and ASan's own RSS limit at the run's memory limit (the limit that holds when no
-/// memory cgroup can: RLIMIT_DATA cannot, ASan reserves terabytes of shadow memory).
+/// colours, and ASan's quarantine of freed memory within the run's memory limit. (ASan's
+/// `hard_rss_limit_mb` is not used: its background thread sleeping every 100 ms reads as a
+/// sleeping program to the runner's pause detection.)
 pub fn env(memory_bytes: u64) -> Vec<(String, String)> {
-    let mib = (memory_bytes >> 20).max(1);
+    // Freed memory ASan keeps back to catch use after free: at most a quarter of the limit.
+    let quarantine = ((memory_bytes >> 20) / 4).clamp(1, 256);
     vec![
         (
             "ASAN_OPTIONS".into(),
             format!(
                 "halt_on_error=0:detect_leaks=0:verify_asan_link_order=0:abort_on_error=0:\
                  color=never:symbolize=1:print_summary=1:detect_stack_use_after_return=0:\
-                 allocator_may_return_null=1:hard_rss_limit_mb={mib}"
+                 allocator_may_return_null=1:quarantine_size_mb={quarantine}"
             ),
         ),
         (
