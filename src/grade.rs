@@ -64,6 +64,9 @@ pub struct GradeOptions {
     pub explore_budget: Option<crate::explore::Budget>,
     /// Leave the random-games cases out (a course that wants only fixed cases).
     pub no_explore: bool,
+    /// Skip the sanitizer pass of C and C++ submissions (`--no-sanitize`): no instrumented
+    /// build, and the `sanitizer` checks are not applicable.
+    pub no_sanitize: bool,
     /// The course seed of random-games cases (`--course-seed` or `GRADE_COURSE_SEED`), over
     /// the case directory's.
     pub course_seed: Option<u64>,
@@ -141,6 +144,13 @@ pub fn grade(
         no_cache: options.no_cache,
         main_file: set.main_file.clone(),
         main: options.main.clone(),
+        // Built only when a selected case has a `sanitizer` check (and for C and C++ only).
+        sanitize: !options.no_sanitize
+            && selected.iter().any(|c| {
+                c.checks
+                    .iter()
+                    .any(|k| matches!(k.kind, CheckKind::Sanitizer))
+            }),
     };
     // The code is read on its own parse, whether or not it builds, once `prepare` has
     // accepted the tree (its entry cap keeps a folder of 50 000 folders from being walked).
@@ -542,6 +552,49 @@ fn run_once(
     run::run_with(&spec, case.driver.source().as_mut())
 }
 
+/// The sanitizer pass of one case: the case run again with the build instrumented with
+/// AddressSanitizer and UBSan, in the same sandbox and limits (docs/sanitizers.md), and the
+/// verdict of its `sanitizer` check. None when the case has no such check, the submission no
+/// instrumented build (another language, `--no-sanitize`) or the run could not be made.
+fn sanitizer_verdict(
+    case: &Case,
+    submission: &Submission,
+    options: &GradeOptions,
+) -> Option<check::Evaluation> {
+    if options.no_sanitize
+        || case.samples > 1
+        || !case
+            .checks
+            .iter()
+            .any(|c| matches!(c.kind, CheckKind::Sanitizer))
+    {
+        return None;
+    }
+    let mut command = submission.sanitized.clone()?;
+    command.extend(case.args.iter().cloned());
+    let limits = run::Limits {
+        sanitized: true,
+        ..limits_for(case, options)
+    };
+    let mut env = submission.env.clone();
+    env.extend(crate::sanitizer::env(limits.memory_bytes));
+    let spec = RunSpec {
+        command,
+        files: case.files.clone(),
+        readable: submission.readable.clone(),
+        env,
+        input: case.input.clone(),
+        end_of_input: case.end_of_input,
+        limits,
+        terminal: options.terminal,
+        workdir: None,
+    };
+    let outcome = run::run_with(&spec, case.driver.source().as_mut()).ok()?;
+    Some(crate::sanitizer::evaluate(&crate::sanitizer::findings(
+        &outcome.transcript,
+    )))
+}
+
 /// Runs the program `case.samples` times (in parallel up to `jobs`); the first error wins.
 fn run_samples(
     case: &Case,
@@ -925,7 +978,14 @@ fn grade_case(
         }),
         samples: &samples,
     };
-    let mut checks: Vec<CheckResult> = check::score(&case_checks, &student, reference, case.points);
+    let sanitizer = sanitizer_verdict(case, submission, options);
+    let mut checks: Vec<CheckResult> = check::score_sanitized(
+        &case_checks,
+        &student,
+        reference,
+        case.points,
+        sanitizer.as_ref(),
+    );
     if let Some(why) = &unusable_start {
         for check in checks.iter_mut().filter(|c| c.kind != "strip_start") {
             check.passed = false;

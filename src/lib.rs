@@ -24,6 +24,7 @@ pub mod parallel;
 pub mod report;
 pub mod results;
 pub mod run;
+pub mod sanitizer;
 pub mod submission;
 pub mod terminal;
 pub mod transcript;

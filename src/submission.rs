@@ -47,6 +47,9 @@ pub struct Submission {
     pub notes: Vec<String>,
     /// What the compiler warned about (`-Wall -Wextra`, `-Xlint`) in a build that succeeded.
     pub warnings: String,
+    /// The command of the build instrumented with AddressSanitizer and UBSan (C and C++,
+    /// when asked for and when it built): the sanitizer pass runs it.
+    pub sanitized: Option<Vec<String>>,
     /// Where the program's code is read for the checks on the code when it is not the path
     /// given: one file graded with the files of its folder that it uses.
     pub read_code_from: Option<PathBuf>,
@@ -142,6 +145,9 @@ pub struct PrepareOptions {
     pub main: Option<String>,
     /// Build again even when the build cache holds this very build (`--no-cache`).
     pub no_cache: bool,
+    /// C and C++: also build the program with AddressSanitizer and UBSan (the sanitizer
+    /// pass, docs/sanitizers.md); `--no-sanitize` turns it off.
+    pub sanitize: bool,
 }
 
 /// The note on a submission whose build came from the build cache.
@@ -273,6 +279,7 @@ pub fn prepare(path: &Path, options: &PrepareOptions) -> Result<Submission, Prep
         read_code_from,
         language: plan.language,
         command: built.command,
+        sanitized: (!built.sanitized.is_empty()).then_some(built.sanitized),
         readable,
         env: built.env,
         notes,
@@ -509,6 +516,7 @@ fn run_build_with(
             memory_bytes: 2 << 30,
             output_bytes: 256 << 10,
             processes: 256,
+            sanitized: false,
         },
         terminal: false,
         workdir: Some(dir.to_path_buf()),

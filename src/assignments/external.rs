@@ -287,6 +287,7 @@ pub fn register(dir: &Path) -> Result<&'static ExternalAssignment, CaseError> {
             java_main: header.java_main.clone(),
             main_file: header.main_file.clone(),
             no_cache: false,
+            sanitize: false,
         },
         reference_args: header
             .reference_args

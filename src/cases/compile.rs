@@ -163,6 +163,11 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
             *weight,
             CheckKind::Interactive,
         ),
+        CheckSpec::Sanitizer { name, weight } => (
+            name.clone().unwrap_or_else(|| "sanitizer".into()),
+            *weight,
+            CheckKind::Sanitizer,
+        ),
         CheckSpec::Exit { name, weight, code } => (
             name.clone().unwrap_or_else(|| "exit".into()),
             *weight,

@@ -445,6 +445,7 @@ pub(crate) fn merge_limits(base: Limits, spec: &LimitsSpec) -> Result<Limits, St
             .output_kb
             .map_or(base.output_bytes, |k| (k as usize) << 10),
         processes: spec.processes.unwrap_or(base.processes),
+        sanitized: base.sanitized,
     })
 }
 
@@ -745,6 +746,21 @@ pub fn load_variant(
             Some(specs) => compile_checks(specs, &source)?,
             None => default_checks.clone(),
         };
+        // The sanitizer check is about the program, not what a case compares: a case with
+        // checks of its own keeps the assignment's (unless it names one itself).
+        if !checks
+            .iter()
+            .any(|c| matches!(c.kind, crate::check::CheckKind::Sanitizer))
+        {
+            checks.extend(
+                default_checks
+                    .iter()
+                    .filter(|c| matches!(c.kind, crate::check::CheckKind::Sanitizer))
+                    .filter(|c| !checks.iter().any(|own| own.name == c.name))
+                    .cloned()
+                    .collect::<Vec<_>>(),
+            );
+        }
         for extra in compile_checks(&file.extra_checks, &source)? {
             if checks.iter().any(|c| c.name == extra.name) {
                 return Err(error(format!(

@@ -431,6 +431,15 @@ pub enum CheckSpec {
         /// Share of the case's points (default 1; 0 makes the check informational).
         weight: Option<f64>,
     },
+    /// C and C++: the program run again built with AddressSanitizer and UBSan shows no
+    /// memory error or undefined behaviour (docs/sanitizers.md). Not applicable to other
+    /// languages or with `--no-sanitize`.
+    Sanitizer {
+        /// Check name (defaults to "sanitizer").
+        name: Option<String>,
+        /// Share of the case's points (default 1; 0 makes the check informational).
+        weight: Option<f64>,
+    },
     /// Whether the program ended when the reference did (and not before).
     Exit {
         /// Check name (defaults to "exit").

@@ -80,6 +80,8 @@ pub enum CheckKind {
     Exit { code: bool },
     /// Whether the program printed as it played, rather than reading all its input first.
     Interactive,
+    /// C and C++: whether the instrumented run (AddressSanitizer, UBSan) found nothing.
+    Sanitizer,
 }
 
 impl CheckKind {
@@ -107,6 +109,7 @@ impl CheckKind {
             CheckKind::Volume { .. } => "volume",
             CheckKind::Exit { .. } => "exit",
             CheckKind::Interactive => "interactive",
+            CheckKind::Sanitizer => "sanitizer",
         }
     }
 }
@@ -418,6 +421,8 @@ impl Check {
             CheckKind::Exit { code } => evaluate_exit(student, reference, *code),
             // Decided on the run as it was, before its inputs were placed (see `score`).
             CheckKind::Interactive => evaluate_interactive(false),
+            // Decided on the instrumented run (see `score_sanitized`).
+            CheckKind::Sanitizer => Evaluation::not_applicable(),
             CheckKind::Volume { max_ratio } => {
                 let (s, r) = views.get();
                 lines::evaluate_volume(s, r, *max_ratio)
@@ -553,6 +558,18 @@ pub fn score(
     reference: &Recording,
     points: f64,
 ) -> Vec<CheckResult> {
+    score_sanitized(checks, student, reference, points, None)
+}
+
+/// [`score`] with the verdict of the case's instrumented run for its `sanitizer` check (none:
+/// not applicable, as for a program in another language).
+pub fn score_sanitized(
+    checks: &[Check],
+    student: &StudentRun,
+    reference: &Recording,
+    points: f64,
+    sanitizer: Option<&Evaluation>,
+) -> Vec<CheckResult> {
     let read_first = read_all_input_first(student);
     let (transcript, placed) = settled(student, reference);
     let settled_run = StudentRun {
@@ -561,14 +578,21 @@ pub fn score(
         prompts_late: student.prompts_late && !placed,
         ..*student
     };
-    let results = score_run(checks, &settled_run, reference, points, read_first);
+    let results = score_run(
+        checks,
+        &settled_run,
+        reference,
+        points,
+        read_first,
+        sanitizer,
+    );
     if !placed {
         return results;
     }
     // Output that came all at once after the inputs is also what a program that never
     // flushes prints (it was played at a terminal, its prompts held back): compared the way
     // such a program is, message by message, it may do better. Either reading is fair.
-    let as_printed = score_run(checks, student, reference, points, read_first);
+    let as_printed = score_run(checks, student, reference, points, read_first, sanitizer);
     let total = |results: &[CheckResult]| results.iter().map(|c| c.score).sum::<f64>();
     if total(&as_printed) >= total(&results) {
         as_printed
@@ -584,12 +608,16 @@ fn score_run(
     reference: &Recording,
     points: f64,
     read_first: bool,
+    sanitizer: Option<&Evaluation>,
 ) -> Vec<CheckResult> {
     let views = CaseViews::new(student, &reference.transcript);
     let evaluations: Vec<Evaluation> = checks
         .iter()
         .map(|c| match c.kind {
             CheckKind::Interactive => evaluate_interactive(read_first),
+            CheckKind::Sanitizer => sanitizer
+                .cloned()
+                .unwrap_or_else(Evaluation::not_applicable),
             _ => c.evaluate(&views, student, reference),
         })
         .collect();

@@ -447,6 +447,11 @@ pub struct GradeOptionArgs {
     #[arg(long, conflicts_with = "explore_budget")]
     pub no_explore: bool,
 
+    /// C and C++: skip the sanitizer pass (the program built again with AddressSanitizer
+    /// and UBSan and run on the fixed cases; docs/sanitizers.md).
+    #[arg(long)]
+    pub no_sanitize: bool,
+
     /// The course seed of the random-games cases (default: $GRADE_COURSE_SEED, else the
     /// `seed` of the cases' assignment.yaml, else none): the same for the whole class.
     #[arg(long, value_name = "N")]
@@ -481,6 +486,7 @@ impl From<&GradeOptionArgs> for GradeOptions {
             audience: args.audience,
             explore_budget: args.explore_budget,
             no_explore: args.no_explore,
+            no_sanitize: args.no_sanitize,
             course_seed: args.course_seed,
         }
     }

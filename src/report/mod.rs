@@ -213,6 +213,14 @@ fn redact_case(case: &mut CaseResult) {
     }
 }
 
+/// The case's failed `sanitizer` check, if any: undefined behaviour the instrumented run of
+/// a C or C++ program found (docs/sanitizers.md), shown even when it cost no points.
+pub fn undefined_behaviour(case: &CaseResult) -> Option<&CheckResult> {
+    case.checks
+        .iter()
+        .find(|c| c.kind == "sanitizer" && !c.passed)
+}
+
 /// Whether a check cost points (or, for an informational one, found a difference).
 pub fn check_lost(check: &CheckResult) -> bool {
     !check.passed || check.score + 1e-9 < check.max_score

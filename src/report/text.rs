@@ -135,6 +135,7 @@ fn render(result: &GradeResult, style: Style) -> String {
         );
         let details = !full_marks(case)
             || !case.notes.is_empty()
+            || super::undefined_behaviour(case).is_some()
             || (super::resources::noteworthy(&case.run) && case.visibility == Visibility::Visible);
         if !details && case.visibility == Visibility::Visible {
             out.push('\n');
@@ -303,6 +304,18 @@ pub(crate) fn case_feedback(case: &CaseResult, style: Style) -> String {
                     style.dim(&format!("… {} more lines", lines.len() - MAX_STDERR_LINES))
                 );
             }
+        }
+    }
+    if !failed {
+        // Full marks, yet the instrumented run found undefined behaviour (a `sanitizer`
+        // check of weight 0): said all the same, it is a bug.
+        if let Some(check) = super::undefined_behaviour(case) {
+            let _ = writeln!(
+                out,
+                "{} {}",
+                style.bold("Sanitizer check (no points taken):"),
+                check.detail
+            );
         }
     }
     for note in &case.notes {

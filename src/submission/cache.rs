@@ -162,6 +162,8 @@ struct StoredBuild {
     env: Vec<(String, String)>,
     notes: Vec<String>,
     warnings: String,
+    #[serde(default)]
+    sanitized: Vec<String>,
 }
 
 /// Builds a submission with `run`, unless the build cache holds the same build (the same
@@ -210,6 +212,8 @@ fn build_key(build: &Build<'_>) -> io::Result<Key> {
     key.with("java_main", &text(&build.options.java_main))
         .with("main_file", &text(&build.options.main_file))
         .with("main", &text(&build.options.main))
+        .with("sanitize", &[u8::from(build.options.sanitize)])
+        .with("sanitizer flags", crate::sanitizer::BUILD.as_bytes())
         .with("entry", entry.as_bytes())
         .files(build.dir)
 }
@@ -243,6 +247,7 @@ fn restore_build(cache: &Path, key: &Key, dir: &Path) -> Option<Built> {
         env: how.env.iter().map(|(k, v)| (k.clone(), put(v))).collect(),
         notes,
         warnings: how.warnings,
+        sanitized: how.sanitized.iter().map(|c| put(c)).collect(),
     })
 }
 
@@ -273,6 +278,7 @@ fn store_build(cache: &Path, key: &Key, dir: &Path, built: &Built) {
             .collect(),
         notes: built.notes.clone(),
         warnings: built.warnings.clone(),
+        sanitized: built.sanitized.iter().map(|c| hide(c)).collect(),
     };
     let Ok(json) = serde_json::to_vec(&how) else {
         return;

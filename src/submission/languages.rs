@@ -74,6 +74,8 @@ pub struct Built {
     pub notes: Vec<String>,
     /// What the compiler warned about in a build that succeeded (C, C++, Java).
     pub warnings: String,
+    /// The command of the instrumented build (C, C++ with `sanitize`); empty when none.
+    pub sanitized: Vec<String>,
 }
 
 /// Every language and build system, in the order they are tried on a folder: build systems
@@ -482,13 +484,7 @@ fn build_native(
     };
     let binary = build.dir.join("program");
     // Every common warning on: handouts grade "free of warnings"; warnings never fail a build.
-    let mut args = vec![
-        "-O2".to_string(),
-        "-Wall".to_string(),
-        "-Wextra".to_string(),
-        "-o".to_string(),
-        arg(&binary),
-    ];
+    let mut args: Vec<String> = Vec::new();
     let mut include_dirs: Vec<PathBuf> = walkdir::WalkDir::new(build.dir)
         .into_iter()
         .filter_map(Result::ok)
@@ -522,13 +518,72 @@ fn build_native(
         args.push("none".into());
     }
     args.push("-lm".into());
-    let warnings = run_build_in(build, &BuildStep::new(compiler, args))?;
+    let mut plain: Vec<String> = ["-O2", "-Wall", "-Wextra", "-o"]
+        .iter()
+        .map(|a| a.to_string())
+        .collect();
+    plain.push(arg(&binary));
+    plain.extend(args.iter().cloned());
+    let warnings = run_build_in(build, &BuildStep::new(compiler, plain))?;
+    let sanitized = if build.options.sanitize {
+        sanitized_build(build, compiler, &args, &mut notes)
+    } else {
+        Vec::new()
+    };
     Ok(Built {
         command: vec![arg(&binary)],
         notes,
         warnings,
+        sanitized,
         ..Built::default()
     })
+}
+
+/// The same program built again with AddressSanitizer and UBSan (`crate::sanitizer::FLAGS`),
+/// its sources named relative to the submission so that findings name the student's files; the command that runs it, or none (with a note) when it does not build.
+fn sanitized_build(
+    build: &Build<'_>,
+    compiler: &str,
+    sources: &[String],
+    notes: &mut Vec<String>,
+) -> Vec<String> {
+    let binary = build.dir.join(crate::sanitizer::BINARY);
+    let mut args: Vec<String> = crate::sanitizer::FLAGS
+        .iter()
+        .map(|a| a.to_string())
+        .collect();
+    // The directory the compiler ran in, as libasan's symboliser joins it to a file name.
+    args.push(format!("-fdebug-prefix-map={}=.", build.dir.display()));
+    args.push("-w".into());
+    args.push("-o".into());
+    args.push(arg(&binary));
+    // Sources named relative to the build directory (where the compiler runs): UBSan's
+    // locations and the debug information libasan symbolises with then name the student's
+    // files as in the submission, never the grader's temporary directory.
+    let place = format!("{}/", build.dir.display());
+    args.extend(sources.iter().map(|s| match s.strip_prefix(&place) {
+        Some(relative) if !relative.starts_with('-') => relative.to_string(),
+        _ => s.clone(),
+    }));
+    match run_build_in(build, &BuildStep::new(compiler, args)) {
+        Ok(_) => vec![arg(&binary)],
+        Err(error) => {
+            let why = match error {
+                PrepareError::BuildFailed(failure) => failure
+                    .messages
+                    .lines()
+                    .find(|l| !l.trim().is_empty())
+                    .unwrap_or("the compiler failed")
+                    .to_string(),
+                other => other.to_string(),
+            };
+            notes.push(format!(
+                "the build with AddressSanitizer and UBSan failed ({why}): the sanitizer checks \
+                 were not run (nothing lost)"
+            ));
+            Vec::new()
+        }
+    }
 }
 
 fn build_cpp(build: &Build<'_>) -> Result<Built, PrepareError> {

@@ -19,6 +19,10 @@ pub struct Limits {
     pub output_bytes: usize,
     /// Processes (and threads) the run may have at once.
     pub processes: u32,
+    /// The program is built with AddressSanitizer, which reserves terabytes of address space
+    /// for its shadow memory: no RLIMIT_DATA for it (the memory cgroup holds the limit, or
+    /// else ASan's own `hard_rss_limit_mb`; docs/sanitizers.md).
+    pub sanitized: bool,
 }
 
 impl Default for Limits {
@@ -29,6 +33,7 @@ impl Default for Limits {
             memory_bytes: 512 << 20,
             output_bytes: 1 << 20,
             processes: 64,
+            sanitized: false,
         }
     }
 }
@@ -113,7 +118,7 @@ pub fn rlimits(
     ];
     let nofile_hard = current_hard(libc::RLIMIT_NOFILE).min(1024);
     v.push((libc::RLIMIT_NOFILE, nofile_hard, nofile_hard));
-    if !memory_by_cgroup {
+    if !memory_by_cgroup && !limits.sanitized {
         v.push((libc::RLIMIT_DATA, limits.memory_bytes, limits.memory_bytes));
     }
     if per_run_uid {
@@ -169,5 +174,17 @@ mod tests {
         assert!(v.iter().any(|r| r.0 == libc::RLIMIT_DATA));
         assert!(!v.iter().any(|r| r.0 == libc::RLIMIT_AS));
         assert!(v.iter().any(|r| r.0 == libc::RLIMIT_NPROC));
+    }
+
+    #[test]
+    fn a_sanitized_run_has_no_data_limit_asan_reserves_its_shadow() {
+        let limits = Limits {
+            sanitized: true,
+            ..Limits::default()
+        };
+        let v = rlimits(&limits, false, true);
+        assert!(!v
+            .iter()
+            .any(|r| r.0 == libc::RLIMIT_DATA || r.0 == libc::RLIMIT_AS));
     }
 }
