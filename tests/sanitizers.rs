@@ -235,3 +235,46 @@ fn as_nobody_the_finding_is_the_same() {
         "{detail}"
     );
 }
+
+#[test]
+fn without_a_memory_cgroup_the_instrumented_run_is_held_to_the_memory_limit() {
+    if !support::have("gcc") || !support::have("python3") {
+        return;
+    }
+    // The largest descendant's peak memory, from a wrapper whose only child is this grading
+    // (the test process's own children include other tests' programs).
+    let grade = assert_cmd::cargo::cargo_bin("grade");
+    let out = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import resource, subprocess, sys\n\
+             subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n\
+             print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)",
+        ])
+        .arg(&grade)
+        .arg("tests/programs/nim/sanitizer_memory_hog.c")
+        .args([
+            "-a",
+            "nim",
+            "--no-explore",
+            "--no-cache",
+            "--case",
+            "computer-first",
+        ])
+        .args(["--memory-limit", "64"])
+        .env("GRADE_NO_CGROUP", "1")
+        .output()
+        .expect("python3 runs grade");
+    let peak_kib: u64 = String::from_utf8_lossy(&out.stdout)
+        .trim()
+        .parse()
+        .unwrap_or_else(|e| panic!("no peak ({e}): {}", String::from_utf8_lossy(&out.stderr)));
+    // The program touches 400 MiB; held to 64 MiB (checked every 20 ms, so a little more
+    // gets through) the largest process of the grading — the compiler included — stays far
+    // below it.
+    assert!(
+        peak_kib < 250 * 1024,
+        "a process of the grading reached {} MiB under --memory-limit 64",
+        peak_kib / 1024
+    );
+}

@@ -252,9 +252,9 @@ pub fn proportional_anonymous(dir: &std::path::Path) -> Option<u64> {
 /// `None` while it has a single process (its own `RLIMIT_DATA` holds it). The cheap sum
 /// ([`resident_anonymous`]) when it is within `limit`, else the proportional one, which
 /// counts pages shared after a fork once.
-pub fn tree_memory(leader: i32, own_proc: bool, limit: u64) -> Option<u64> {
+pub fn tree_memory(leader: i32, own_proc: bool, limit: u64, alone_too: bool) -> Option<u64> {
     let tree = tree_dirs(leader, own_proc);
-    if tree.len() < 2 {
+    if tree.len() < if alone_too { 1 } else { 2 } {
         return None;
     }
     let quick: u64 = tree.iter().filter_map(|dir| resident_anonymous(dir)).sum();
@@ -287,6 +287,22 @@ mod tests {
         assert_eq!(c.args[2] as i32, -1);
         assert!(parse_syscall(7, "running\n").is_none());
         assert!(parse_syscall(7, "-1 0x7ffd 0x7f00\n").is_none());
+    }
+
+    #[test]
+    fn a_lone_process_is_accounted_only_when_asked() {
+        // A child with no child of its own: a tree of one. Several processes are always
+        // summed (RLIMIT_DATA holds a lone one), a sanitized program's even alone.
+        let Ok(mut child) = std::process::Command::new("sleep").arg("5").spawn() else {
+            return;
+        };
+        let pid = child.id() as i32;
+        let alone = tree_memory(pid, false, u64::MAX, false);
+        let asked = tree_memory(pid, false, u64::MAX, true);
+        let _ = child.kill();
+        let _ = child.wait();
+        assert_eq!(alone, None);
+        assert!(asked.is_some_and(|bytes| bytes > 0), "{asked:?}");
     }
 
     #[test]

@@ -396,11 +396,17 @@ pub(super) fn supervise(
         let now = Instant::now();
         // Without a memory cgroup RLIMIT_DATA holds each process; the limit holds for the
         // whole tree by accounting: its processes' memory summed, every 20 ms (100 ms where
-        // the grader's whole /proc must be read to find them).
+        // the grader's whole /proc must be read to find them). A sanitized program has no
+        // RLIMIT_DATA (ASan reserves its shadow), so it is accounted even alone.
         if !tree.cgroups.memory_limited && now >= next_memory_check {
             let every = if tree.own_proc { 20 } else { 100 };
             next_memory_check = now + Duration::from_millis(every);
-            let m = procpoll::tree_memory(tree.leader, tree.own_proc, limits.memory_bytes);
+            let m = procpoll::tree_memory(
+                tree.leader,
+                tree.own_proc,
+                limits.memory_bytes,
+                limits.sanitized,
+            );
             if let Some(bytes) = m {
                 sup.tree_memory_peak = sup.tree_memory_peak.max(bytes);
                 if bytes > limits.memory_bytes {
