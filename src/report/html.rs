@@ -329,6 +329,7 @@ pub fn class_page_with(assignment: &str, students: &[StudentSummary], sections: 
             escape(&failed_builds.join(", "))
         }
     );
+    body.push_str(&sanitizer_section(&graded));
     let not_gradable: Vec<String> = students
         .iter()
         .filter_map(|s| {
@@ -397,10 +398,82 @@ pub fn class_page_with(assignment: &str, students: &[StudentSummary], sections: 
     page(&format!("{assignment}: class"), &body)
 }
 
+/// How many of the students whose C/C++ program ran under the sanitizer pass have a finding
+/// (docs/sanitizers.md), and who: empty when no student's program was instrumented.
+fn sanitizer_section(graded: &[(&StudentSummary, &serde_json::Value)]) -> String {
+    let mut checked = 0;
+    let mut found: Vec<&str> = Vec::new();
+    for (student, result) in graded {
+        let sanitizer_checks: Vec<&serde_json::Value> = result["cases"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|case| case["checks"].as_array().into_iter().flatten())
+            .filter(|check| check["kind"] == "sanitizer")
+            .filter(|check| check["detail"] != "nothing to compare")
+            .collect();
+        if sanitizer_checks.is_empty() {
+            continue;
+        }
+        checked += 1;
+        if sanitizer_checks
+            .iter()
+            .any(|check| check["passed"] == false)
+        {
+            found.push(student.student.as_str());
+        }
+    }
+    if checked == 0 {
+        return String::new();
+    }
+    format!(
+        "<h2>Memory errors and undefined behaviour</h2>\n<p id=\"sanitizer\">{} of {checked} \
+         C/C++ programs had a finding of AddressSanitizer or UBSan{}</p>\n",
+        found.len(),
+        if found.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", escape(&found.join(", ")))
+        }
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::report::tests::{assert_no_secrets, sample};
+
+    #[test]
+    fn the_class_page_counts_the_programs_with_sanitizer_findings() {
+        let case = |passed: bool, detail: &str| {
+            serde_json::json!({"cases": [{"name": "a", "checks": [
+                {"kind": "sanitizer", "passed": passed, "detail": detail}
+            ]}]})
+        };
+        let students: Vec<StudentSummary> = [
+            ("ann", case(false, "1 problem found")),
+            ("bo", case(true, "no memory error")),
+            ("cy", case(true, "nothing to compare")),
+        ]
+        .into_iter()
+        .map(|(name, result)| StudentSummary {
+            student: name.into(),
+            result: Some(result),
+            ..StudentSummary::default()
+        })
+        .collect();
+        let graded: Vec<(&StudentSummary, &serde_json::Value)> = students
+            .iter()
+            .map(|s| (s, s.result.as_ref().expect("a result")))
+            .collect();
+        // cy's program was not instrumented (another language): two were checked, ann's found.
+        assert_eq!(
+            sanitizer_section(&graded),
+            "<h2>Memory errors and undefined behaviour</h2>\n<p id=\"sanitizer\">1 of 2 C/C++ \
+             programs had a finding of AddressSanitizer or UBSan: ann</p>\n"
+        );
+        assert_eq!(sanitizer_section(&graded[2..]), "");
+    }
 
     #[test]
     fn a_students_page_escapes_and_keeps_hidden_cases_hidden() {

@@ -176,6 +176,16 @@ fn test_case(result: &GradeResult, case: &CaseResult) -> TestCase {
     if case.visibility == Visibility::Visible && !case.stderr.is_empty() {
         test_case.set_system_err(case.stderr.as_str());
     }
+    // Full marks, yet undefined behaviour found (a `sanitizer` check of weight 0): a passing
+    // testcase says so in its output, as the text report does.
+    if case.visibility == Visibility::Visible && lost <= 1e-9 {
+        if let Some(check) = super::undefined_behaviour(case) {
+            test_case.set_system_out(format!(
+                "Sanitizer check (no points taken): {}",
+                check.detail
+            ));
+        }
+    }
     test_case
 }
 
@@ -186,6 +196,41 @@ mod tests {
 
     fn xml_of(result: &GradeResult) -> String {
         String::from_utf8(JunitExporter.export(result).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn a_passing_case_with_a_sanitizer_finding_says_so_in_its_output() {
+        let mut result = sample();
+        let case = result
+            .cases
+            .iter_mut()
+            .find(|c| c.status == CaseStatus::Passed && c.visibility == Visibility::Visible)
+            .expect("a passed visible case");
+        case.checks.push(crate::results::CheckResult {
+            name: "sanitizer".into(),
+            kind: "sanitizer".into(),
+            passed: false,
+            score: 0.0,
+            max_score: 0.0,
+            detail: "1 problem found: signed integer overflow (line 69 of nim.c)".into(),
+            difference: None,
+        });
+        let name = case.name.clone();
+        let xml = xml_of(&result);
+        let report = Report::deserialize_from_str(&xml).unwrap();
+        let testcase = report.test_suites[0]
+            .test_cases
+            .iter()
+            .find(|t| t.name.as_str() == name)
+            .expect("the case");
+        assert!(matches!(testcase.status, TestCaseStatus::Success { .. }));
+        assert_eq!(
+            testcase.system_out.as_ref().map(|s| s.as_str()),
+            Some(
+                "Sanitizer check (no points taken): 1 problem found: signed integer overflow \
+                 (line 69 of nim.c)"
+            )
+        );
     }
 
     #[test]
