@@ -125,7 +125,13 @@ impl Exporter for HtmlExporter {
         }
         body.push_str("</table>\n");
         body.push_str(&requirements_html(&result));
-        for case in result.cases.iter().filter(|c| c.score + 1e-9 < c.max_score) {
+        // Details for a case that lost points, and for one with full marks whose instrumented
+        // run found undefined behaviour (a `sanitizer` check of weight 0), as the text says.
+        for case in result.cases.iter().filter(|c| {
+            c.score + 1e-9 < c.max_score
+                || (c.visibility == crate::results::Visibility::Visible
+                    && super::undefined_behaviour(c).is_some())
+        }) {
             let _ = writeln!(
                 body,
                 "<h2 id=\"case-{0}\">{0}</h2>\n<p>{1}</p>\n<pre>{2}</pre>",
@@ -442,6 +448,27 @@ fn sanitizer_section(graded: &[(&StudentSummary, &serde_json::Value)]) -> String
 mod tests {
     use super::*;
     use crate::report::tests::{assert_no_secrets, sample};
+
+    #[test]
+    fn a_full_marks_case_with_a_sanitizer_finding_is_shown_in_detail() {
+        let mut result = sample();
+        let case = result
+            .cases
+            .iter_mut()
+            .find(|c| c.visibility == crate::results::Visibility::Visible && c.score >= c.max_score)
+            .expect("a visible case with full marks");
+        case.checks.push(crate::report::tests::sanitizer_finding(
+            "1 problem found: out-of-bounds index (line 52 of c6.cpp)",
+        ));
+        let html = String::from_utf8(HtmlExporter.export(&result).expect("html")).expect("utf8");
+        assert!(
+            html.contains(
+                "Sanitizer check (no points taken): 1 problem found: out-of-bounds index \
+                 (line 52 of c6.cpp)"
+            ),
+            "{html}"
+        );
+    }
 
     #[test]
     fn the_class_page_counts_the_programs_with_sanitizer_findings() {

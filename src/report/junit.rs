@@ -206,15 +206,9 @@ mod tests {
             .iter_mut()
             .find(|c| c.status == CaseStatus::Passed && c.visibility == Visibility::Visible)
             .expect("a passed visible case");
-        case.checks.push(crate::results::CheckResult {
-            name: "sanitizer".into(),
-            kind: "sanitizer".into(),
-            passed: false,
-            score: 0.0,
-            max_score: 0.0,
-            detail: "1 problem found: signed integer overflow (line 69 of nim.c)".into(),
-            difference: None,
-        });
+        case.checks.push(crate::report::tests::sanitizer_finding(
+            "1 problem found: signed integer overflow (line 69 of nim.c)",
+        ));
         let name = case.name.clone();
         let xml = xml_of(&result);
         let report = Report::deserialize_from_str(&xml).unwrap();

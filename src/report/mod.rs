@@ -439,6 +439,19 @@ pub(crate) mod tests {
     }
 
     /// The same cases after a build failure: nothing ran, everything scores 0.
+    /// A failed `sanitizer` check of weight 0 (full marks, undefined behaviour found).
+    pub(crate) fn sanitizer_finding(detail: &str) -> CheckResult {
+        CheckResult {
+            name: "sanitizer".into(),
+            kind: "sanitizer".into(),
+            passed: false,
+            score: 0.0,
+            max_score: 0.0,
+            detail: detail.into(),
+            difference: None,
+        }
+    }
+
     pub(crate) fn build_failure() -> GradeResult {
         let mut result = sample();
         result.score = 0.0;
