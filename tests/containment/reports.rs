@@ -44,7 +44,7 @@ fn numbers(text: &str) -> Vec<String> {
 }
 
 /// Fails when `text`, a student's view of a grading whose only case is the hidden one, shows
-/// any figure of that case's run: its exit status, its peak memory (77 MiB and up, in KiB or
+/// any figure of that case's run: its exit status, its peak memory (75 MiB and up, in KiB or
 /// MiB), or any time other than zero (the hidden run's time in any unit, or a total that
 /// includes it).
 fn assert_no_figures(who: As, what: &str, text: &str) {
@@ -57,7 +57,7 @@ fn assert_no_figures(who: As, what: &str, text: &str) {
         !text.contains("MiB")
             && !numbers.iter().any(|n| n
                 .parse::<f64>()
-                .is_ok_and(|v| (77.0 * 1024.0..=96.0 * 1024.0).contains(&v))),
+                .is_ok_and(|v| (75.0 * 1024.0..=96.0 * 1024.0).contains(&v))),
         "{who:?} {what}: the hidden case's peak memory is shown:\n{text}"
     );
     // Times: JSON milliseconds and seconds, JUnit's time attributes, "0.41 s" in text.
@@ -201,7 +201,8 @@ fn a_hidden_cases_run_figures_reach_no_student() {
         assert_eq!(run["exit_code"], 173, "{who:?}: {report:#}");
         assert!(run["cpu_ms"].as_u64() >= Some(350), "{who:?}: {run}");
         assert!(
-            run["peak_memory_kib"].as_u64() >= Some(77 * 1024),
+            // It touches 77 MiB; what is measured resident can fall a few pages short.
+            run["peak_memory_kib"].as_u64() >= Some(75 * 1024),
             "{who:?}: {run}"
         );
 
