@@ -161,8 +161,9 @@ fn java_pauses_run_for_real_and_do_not_count() {
             "{:#?}",
             lost_points(&report)
         );
-        // More pauses than the 20 s wall limit holds, slept for real.
-        assert!(long["run"]["slept_ms"].as_u64() > Some(10_000), "{long}");
+        // 16 pauses of 500 ms before the 16 moves (8 s), slept for real (Thread.sleep is not
+        // cut short) and counted as sleep; the machine's load moves the figure a little.
+        assert!(long["run"]["slept_ms"].as_u64() > Some(6_000), "{long}");
     }
 }
 
