@@ -536,9 +536,21 @@ fn run_once(
     submission: &Submission,
     options: &GradeOptions,
 ) -> Result<RunOutcome, run::RunError> {
-    let mut command = submission.command.clone();
+    let spec = case_run(case, submission, &submission.command, options);
+    run::run_with(&spec, case.driver.source().as_mut())
+}
+
+/// The run of `case` with `program` (the submission's command, or its instrumented build):
+/// the case's arguments, files, input and limits, the submission's environment.
+fn case_run(
+    case: &Case,
+    submission: &Submission,
+    program: &[String],
+    options: &GradeOptions,
+) -> RunSpec {
+    let mut command = program.to_vec();
     command.extend(case.args.iter().cloned());
-    let spec = RunSpec {
+    RunSpec {
         command,
         files: case.files.clone(),
         readable: submission.readable.clone(),
@@ -548,8 +560,7 @@ fn run_once(
         limits: limits_for(case, options),
         terminal: options.terminal,
         workdir: None,
-    };
-    run::run_with(&spec, case.driver.source().as_mut())
+    }
 }
 
 /// The sanitizer pass of one case: the case run again with the build instrumented with
@@ -570,25 +581,10 @@ fn sanitizer_verdict(
     {
         return None;
     }
-    let mut command = submission.sanitized.clone()?;
-    command.extend(case.args.iter().cloned());
-    let limits = run::Limits {
-        sanitized: true,
-        ..limits_for(case, options)
-    };
-    let mut env = submission.env.clone();
-    env.extend(crate::sanitizer::env(limits.memory_bytes));
-    let spec = RunSpec {
-        command,
-        files: case.files.clone(),
-        readable: submission.readable.clone(),
-        env,
-        input: case.input.clone(),
-        end_of_input: case.end_of_input,
-        limits,
-        terminal: options.terminal,
-        workdir: None,
-    };
+    let mut spec = case_run(case, submission, submission.sanitized.as_ref()?, options);
+    spec.limits.sanitized = true;
+    spec.env
+        .extend(crate::sanitizer::env(spec.limits.memory_bytes));
     let outcome = run::run_with(&spec, case.driver.source().as_mut()).ok()?;
     Some(crate::sanitizer::evaluate(&crate::sanitizer::findings(
         &outcome.transcript,
