@@ -38,7 +38,7 @@ fn grade_class(files: &[PathBuf], out: &Path, extra: &[&str]) -> (i32, String, S
         ])
         .arg(out)
         .args(extra)
-        .output()
+        .logged_output()
         .expect("grade runs");
     (
         output.status.code().unwrap_or(-1),
@@ -159,7 +159,7 @@ fn rendered(page: &Path) -> String {
     let output = std::process::Command::new("chromium")
         .args(["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom"])
         .arg(format!("file://{}", page.display()))
-        .output()
+        .logged_output()
         .expect("chromium runs");
     assert!(
         output.status.success(),

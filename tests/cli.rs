@@ -2,7 +2,10 @@
 //! one-line errors for bad input.
 
 use assert_cmd::Command;
+
+mod support;
 use predicates::prelude::*;
+use support::LoggedOutput;
 
 fn grade() -> Command {
     Command::cargo_bin("grade").expect("the grade binary is built")
@@ -170,7 +173,7 @@ fn played_strip(args: &[&str]) -> (String, Option<u64>) {
         .args(["play", "silver_dollar"])
         .args(args)
         .write_stdin("10\n")
-        .output()
+        .logged_output()
         .expect("grade runs");
     assert!(output.status.success());
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
@@ -335,7 +338,7 @@ fn completions_and_the_manual_page_come_from_the_cli_definition() {
     for shell in ["bash", "zsh", "fish"] {
         let output = grade()
             .args(["completions", shell])
-            .output()
+            .logged_output()
             .expect("grade completions runs");
         assert!(output.status.success(), "{shell}");
         let text = String::from_utf8_lossy(&output.stdout);
@@ -343,7 +346,7 @@ fn completions_and_the_manual_page_come_from_the_cli_definition() {
             assert!(text.contains(word), "{shell} completion lacks {word}");
         }
     }
-    let output = grade().arg("man").output().expect("grade man runs");
+    let output = grade().arg("man").logged_output().expect("grade man runs");
     assert!(output.status.success());
     let page = String::from_utf8_lossy(&output.stdout);
     assert!(page.contains(".TH grade 1"), "{page}");
@@ -360,7 +363,7 @@ fn a_reader_that_stops_early_ends_grade_quietly() {
         .arg("-c")
         .arg("\"$0\" list nim | head -c 1 >/dev/null; \"$0\" list nim 2>&1 >&- | cat; exec \"$0\" show nim example-execution | true")
         .arg(&binary)
-        .output()
+        .logged_output()
         .expect("sh runs");
     let stderr = String::from_utf8_lossy(&output.stderr);
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -371,7 +374,7 @@ fn a_reader_that_stops_early_ends_grade_quietly() {
 #[test]
 fn the_manual_names_only_pages_that_exist() {
     // One page on standard output: the commands are listed in it, no grade-COMMAND(1).
-    let output = grade().arg("man").output().expect("grade man runs");
+    let output = grade().arg("man").logged_output().expect("grade man runs");
     assert!(output.status.success());
     let page = String::from_utf8_lossy(&output.stdout);
     assert_eq!(page.matches(".TH grade 1").count(), 1, "{page}");
@@ -417,7 +420,7 @@ fn assignment_names_complete_in_bash_zsh_and_fish() {
     for shell in ["zsh", "fish"] {
         let output = grade()
             .args(["completions", shell])
-            .output()
+            .logged_output()
             .expect("grade completions runs");
         assert!(output.status.success(), "{shell}");
         let script = String::from_utf8_lossy(&output.stdout);
@@ -432,7 +435,7 @@ fn assignment_names_complete_in_bash_zsh_and_fish() {
     // bash: the values offered after --assignment are the five names, not file names.
     let output = grade()
         .args(["completions", "bash"])
-        .output()
+        .logged_output()
         .expect("grade completions runs");
     let script = String::from_utf8_lossy(&output.stdout);
     let after = script
@@ -444,4 +447,38 @@ fn assignment_names_complete_in_bash_zsh_and_fish() {
         words.contains("m silver_dollar connect6 collect nim"),
         "{words}"
     );
+}
+
+/// Run only by [`a_failing_test_shows_the_stderr_and_status_of_its_runs`]: a test that runs a
+/// command which fails, then fails on an unrelated assertion.
+#[test]
+#[ignore = "fails on purpose; run by a_failing_test_shows_the_stderr_and_status_of_its_runs"]
+fn fails_after_a_run_on_purpose() {
+    let output = std::process::Command::new("sh")
+        .args(["-c", "echo 'why it went wrong' >&2; exit 3"])
+        .logged_output()
+        .expect("sh runs");
+    assert!(output.stdout.starts_with(b"a report"), "no report printed");
+}
+
+/// CI shows why a test failed: the stderr and exit status of the commands it ran, not only the
+/// assertion that failed after them.
+#[test]
+fn a_failing_test_shows_the_stderr_and_status_of_its_runs() {
+    let me = std::env::current_exe().expect("the test binary's path");
+    let output = std::process::Command::new(me)
+        .args([
+            "--ignored",
+            "--exact",
+            "fails_after_a_run_on_purpose",
+            "--test-threads=1",
+        ])
+        .output()
+        .expect("the test binary runs");
+    let printed = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{printed}");
+    assert!(printed.contains("no report printed"), "{printed}");
+    assert!(printed.contains("why it went wrong"), "{printed}");
+    assert!(printed.contains("exit status: 3"), "{printed}");
 }

@@ -15,6 +15,7 @@ mod output;
 #[path = "containment/reports.rs"]
 mod reports;
 mod support;
+use support::LoggedOutput;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -153,7 +154,7 @@ fn run_raw(who: As, command: &[String], extra: &[&str], env: &[(&str, &str)]) ->
         .arg("--")
         .args(command)
         .envs(env.iter().copied());
-    cmd.output().expect("grade runs")
+    cmd.logged_output().expect("grade runs")
 }
 
 fn text(json: &serde_json::Value) -> String {
@@ -195,7 +196,7 @@ fn inherited_descriptors_do_not_reach_the_program() {
         let mut sh = Command::new("/bin/sh");
         sh.arg("-c").arg(script).arg("sh").arg(inner.get_program());
         sh.args(inner.get_args());
-        let out = sh.output().expect("sh runs grade");
+        let out = sh.logged_output().expect("sh runs grade");
         let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
             panic!(
                 "{who:?}: no JSON ({e}): {}",
@@ -237,7 +238,7 @@ fn shared_memory_does_not_cross_runs_or_outlive_them() {
         assert!(text(&found).contains("shm absent"), "{who:?}: {found}");
         // Nothing left behind in the grader's own IPC namespace.
         let hex = format!("0x{:08x}", key.parse::<u32>().unwrap_or(0));
-        let list = Command::new("ipcs").arg("-m").output();
+        let list = Command::new("ipcs").arg("-m").logged_output();
         if let Ok(list) = list {
             let list = String::from_utf8_lossy(&list.stdout);
             assert!(!list.contains(&hex), "{who:?}: segment left behind: {list}");
@@ -263,7 +264,7 @@ fn posix_shared_memory_works_in_a_run_and_does_not_cross_runs() {
         // Planted in the grader's own /dev/shm: no run may see it either.
         let planted = Command::new(&find[0])
             .args(["posix-create", &name])
-            .output()
+            .logged_output()
             .expect("isolation runs");
         assert!(
             String::from_utf8_lossy(&planted.stdout).contains("posix works"),
@@ -487,7 +488,7 @@ fn a_correct_java_program_gets_full_marks_unprivileged_and_without_cgroups() {
             .arg(&submission)
             .args(["--assignment", "silver_dollar", "--format", "json"])
             .env("GRADE_NO_CGROUP", "1")
-            .output()
+            .logged_output()
             .expect("grade runs");
         let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
             panic!(
@@ -514,7 +515,7 @@ fn all_formats(who: As, submission: &Path) -> Vec<(&'static str, Vec<u8>)> {
                 .arg(submission)
                 .args(["--assignment", "nim", "--format", format])
                 .args(["--case", "computer-first-computer-wins"])
-                .output()
+                .logged_output()
                 .expect("grade runs");
             assert!(
                 out.status.code().is_some_and(|c| c == 1),
@@ -608,7 +609,7 @@ fn a_missing_layer_is_reported_at_the_top_or_refused() {
             ])
             .env("GRADE_DISABLE", "landlock")
             .env("NO_COLOR", "1")
-            .output()
+            .logged_output()
             .expect("grade runs");
         let text = String::from_utf8_lossy(&out.stdout);
         let second = text.lines().nth(1).unwrap_or("");
@@ -622,7 +623,7 @@ fn a_missing_layer_is_reported_at_the_top_or_refused() {
             .args(["--assignment", "nim", "--format", "json"])
             .args(["--case", "computer-first-computer-wins"])
             .env("GRADE_DISABLE", "landlock")
-            .output()
+            .logged_output()
             .expect("grade runs");
         let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
         let landlock = json["sandbox"]
@@ -638,7 +639,7 @@ fn a_missing_layer_is_reported_at_the_top_or_refused() {
             .arg(&submission)
             .args(["--assignment", "nim", "--require-sandbox"])
             .env("GRADE_DISABLE", "landlock")
-            .output()
+            .logged_output()
             .expect("grade runs");
         assert_eq!(out.status.code(), Some(2));
         assert!(String::from_utf8_lossy(&out.stderr).contains("landlock"));
@@ -652,7 +653,7 @@ fn a_missing_layer_is_reported_at_the_top_or_refused() {
                 "json",
             ])
             .args(["--case", "computer-first-computer-wins"])
-            .output()
+            .logged_output()
             .expect("grade runs");
         assert_ne!(
             out.status.code(),
@@ -675,7 +676,7 @@ fn no_copy_of_the_grader_runs_inside_a_grading() {
         let out = grade_as(who)
             .arg(student.path())
             .args(["--assignment", "nim", "--format", "json"])
-            .output()
+            .logged_output()
             .expect("grade runs");
         let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
             panic!(
@@ -768,7 +769,7 @@ fn a_symlinked_submission_or_entry_is_never_followed() {
     let out = grade_as(As::Me)
         .arg(&link)
         .args(["--assignment", "nim"])
-        .output()
+        .logged_output()
         .expect("grade runs");
     assert_eq!(out.status.code(), Some(2));
     let all = format!(
@@ -785,7 +786,7 @@ fn a_symlinked_submission_or_entry_is_never_followed() {
     let out = grade_as(As::Me)
         .arg(&sub)
         .args(["--assignment", "nim", "--format", "json"])
-        .output()
+        .logged_output()
         .expect("grade runs");
     let all = format!(
         "{}{}",
@@ -935,7 +936,7 @@ fn parallel_terminal_runs_never_see_each_others_descriptors() {
 fn a_run_sees_only_its_own_processes_where_proc_can_be_private() {
     let _g = serial();
     for who in users() {
-        let doctor = grade_as(who).arg("doctor").output().expect("doctor");
+        let doctor = grade_as(who).arg("doctor").logged_output().expect("doctor");
         if !String::from_utf8_lossy(&doctor.stdout).contains("a private /dev/pts and /proc") {
             println!("skipped for {who:?}: no private /proc on this kernel (doctor says so)");
             continue;
@@ -1116,7 +1117,7 @@ fn assert_unreachable(
         .args(secrets)
         .arg("/usr/bin/env")
         .envs(env.iter().map(|(k, v)| (*k, v.as_str())));
-    let out = cmd.output().expect("grade runs");
+    let out = cmd.logged_output().expect("grade runs");
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!(
             "{layout}, {who:?}: no JSON ({e}): {}",
@@ -1308,7 +1309,7 @@ fn an_instructors_cases_anywhere_are_out_of_reach_of_a_graded_submission() {
             .arg(&program)
             .args(["--assignment", "nim", "--format", "json", "--cases"])
             .arg(course.path())
-            .output()
+            .logged_output()
             .expect("grade runs");
         let report = String::from_utf8_lossy(&out.stdout);
         assert!(
@@ -1405,7 +1406,7 @@ fn a_run_without_its_own_root_is_reported_and_refused() {
             .arg(support::program("nim/correct_c.c"))
             .args(["--assignment", "nim", "--require-sandbox"])
             .env("GRADE_DISABLE", "rootfs")
-            .output()
+            .logged_output()
             .expect("grade runs");
         assert_eq!(out.status.code(), Some(2), "{who:?}");
         assert!(

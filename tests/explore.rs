@@ -52,7 +52,7 @@ fn explore_json(
         .arg(path)
         .args(["-a", assignment, "--format", "json"])
         .args(extra)
-        .output()
+        .logged_output()
         .expect("grade explore runs");
     let code = output.status.code().unwrap_or(-1);
     let json = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
@@ -130,7 +130,7 @@ fn a_saved_case_passes_verify_and_catches_the_bug() {
         .arg(&path)
         .args(["-a", "collect", "--games", "40", "--save-case"])
         .arg(dir.path())
-        .output()
+        .logged_output()
         .expect("grade explore runs");
     assert_eq!(output.status.code(), Some(1));
     let text = String::from_utf8_lossy(&output.stdout);
@@ -171,7 +171,7 @@ fn silver_dollar_is_explored_from_the_programs_own_strips_without_a_false_alarm(
         .arg("explore")
         .arg(program("silver_dollar/correct_python.py"))
         .args(["-a", "silver_dollar", "--games", "8", "--format", "json"])
-        .output()
+        .logged_output()
         .expect("grade explore runs");
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");

@@ -57,7 +57,7 @@ fn grade_tictactoe(program: &Path, extra: &[&str]) -> (i32, serde_json::Value) {
         .arg(assignment_dir())
         .args(["--format", "json"])
         .args(extra)
-        .output()
+        .logged_output()
         .expect("grade runs");
     let code = output.status.code().unwrap_or(-1);
     let report = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
@@ -91,7 +91,7 @@ fn bless_records_the_reference_programs_transcripts_and_verify_checks_them() {
     let bless = grade()
         .args(["bless", "--root"])
         .arg(&root)
-        .output()
+        .logged_output()
         .expect("bless runs");
     let stdout = String::from_utf8_lossy(&bless.stdout);
     assert!(
@@ -145,7 +145,7 @@ fn bless_records_the_reference_programs_transcripts_and_verify_checks_them() {
     let verify = grade()
         .args(["verify", "--root"])
         .arg(&root)
-        .output()
+        .logged_output()
         .expect("verify runs");
     assert_eq!(verify.status.code(), Some(1));
     let stdout = String::from_utf8_lossy(&verify.stdout);
@@ -223,7 +223,7 @@ fn every_report_format_grades_the_external_assignment() {
             .arg(assignment_dir())
             .args(["--format", format, "--output"])
             .arg(&output)
-            .output()
+            .logged_output()
             .expect("grade runs");
         let stderr = String::from_utf8_lossy(&run.stderr);
         assert_eq!(run.status.code(), Some(1), "{format}: {stderr}");
@@ -248,7 +248,7 @@ fn explore_finds_a_difference_and_shrinks_it_to_one_line() {
         .arg("--cases")
         .arg(assignment_dir())
         .args(["--games", "30", "--format", "json"])
-        .output()
+        .logged_output()
         .expect("explore runs");
     assert_eq!(
         run.status.code(),
@@ -293,7 +293,7 @@ fn explore_finds_a_difference_and_shrinks_it_to_one_line() {
         .arg(&root)
         .args(["--games", "10", "--save-case"])
         .arg(&root)
-        .output()
+        .logged_output()
         .expect("explore runs");
     assert_eq!(saved.status.code(), Some(1));
     let cases = std::fs::read_dir(root.join("cases"))
@@ -342,7 +342,7 @@ fn a_class_is_graded_into_a_gradebook() {
         .arg(assignment_dir())
         .arg("--output-dir")
         .arg(&out)
-        .output()
+        .logged_output()
         .expect("grade runs");
     assert_eq!(
         run.status.code(),
@@ -444,7 +444,7 @@ fn the_gradescope_package_ships_the_assignment_and_grades_with_it() {
 
 /// Runs grade with `args`; the exit status must be 2 and stderr one line naming `file`.
 fn one_line_error(args: &[&std::ffi::OsStr], file: &Path, what: &str) {
-    let run = grade().args(args).output().expect("grade runs");
+    let run = grade().args(args).logged_output().expect("grade runs");
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(2), "{what}: {stderr}");
     assert_eq!(stderr.trim_end().lines().count(), 1, "{what}: {stderr}");

@@ -340,12 +340,12 @@ fn report(program: &Path, assignment: &str, case: &str) -> Option<Graded> {
             .arg(program)
             .args(args)
             .env("NO_COLOR", "1")
-            .output(),
+            .logged_output(),
         None => grade()
             .arg(program)
             .args(args)
             .env("NO_COLOR", "1")
-            .output(),
+            .logged_output(),
     }
     .expect("grade runs");
     if output.status.code() == Some(2) {

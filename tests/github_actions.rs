@@ -5,6 +5,7 @@
 //! summary and the annotations are checked as GitHub and Classroom's reporter read them.
 
 mod support;
+use support::LoggedOutput;
 
 use std::path::Path;
 use std::process::Command;
@@ -156,7 +157,7 @@ fn the_documented_classroom_workflow_reports_the_score() {
                 value.as_str().expect("a value"),
             );
         }
-        let out = shell.output().expect("bash runs");
+        let out = shell.logged_output().expect("bash runs");
         let name = text(step, "name").unwrap_or("a step");
         assert!(
             out.status.success(),

@@ -120,7 +120,7 @@ fn under_github_actions_lost_checks_are_annotated_and_summarised() {
         ])
         .env("GITHUB_ACTIONS", "true")
         .env("GITHUB_STEP_SUMMARY", &summary)
-        .output()
+        .logged_output()
         .expect("grade runs");
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -278,7 +278,7 @@ fn the_documented_local_trial_runs_as_written() {
         .args(["-euo", "pipefail", "-c", block])
         .current_dir(dir.path())
         .env("PATH", path)
-        .output()
+        .logged_output()
         .expect("bash runs the block");
     assert!(
         output.status.success(),

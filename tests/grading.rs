@@ -381,7 +381,7 @@ fn every_format_is_valid(
             .arg(submission)
             .args(["-a", assignment, "--case", case, "--format", format])
             .env("NO_COLOR", "1")
-            .output()
+            .logged_output()
             .expect("grade runs");
         assert_eq!(output.status.code(), Some(1), "{format}");
         let text = String::from_utf8(output.stdout).expect("reports are UTF-8");
@@ -600,7 +600,7 @@ fn an_installed_grader_binary_is_unreadable_to_submissions_even_under_opt() {
     );
     let output = std::process::Command::new(&installed)
         .args(["run", "--", "/bin/sh", "-c", &script])
-        .output()
+        .logged_output()
         .expect("the installed grade runs");
     let _ = std::fs::remove_dir_all(&base);
     let text = String::from_utf8_lossy(&output.stdout);
@@ -622,7 +622,7 @@ fn a_whole_class_is_graded_into_one_report_each_and_a_summary() {
         .arg(program("misc/no_compile.c"))
         .args(["-a", "nim", "--format", "junit", "--output-dir"])
         .arg(out.path())
-        .output()
+        .logged_output()
         .expect("grade runs");
     assert_eq!(output.status.code(), Some(1), "some submission lost points");
     let table = String::from_utf8_lossy(&output.stdout);

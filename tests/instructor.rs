@@ -40,7 +40,7 @@ fn course(dir: &Path) -> PathBuf {
     let bless = grade()
         .args(["bless", "nim", "--root"])
         .arg(&root)
-        .output()
+        .logged_output()
         .expect("bless runs");
     assert!(
         bless.status.success(),
@@ -82,7 +82,7 @@ fn class(dir: &Path, students: &[(&str, &str)]) -> Vec<PathBuf> {
 }
 
 fn run_grade(args: &[&std::ffi::OsStr]) -> (i32, String, String) {
-    let output = grade().args(args).output().expect("grade runs");
+    let output = grade().args(args).logged_output().expect("grade runs");
     (
         output.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&output.stdout).into_owned(),
@@ -385,7 +385,7 @@ fn an_instructors_term_grade_reweigh_regrade_and_export() {
             .arg(&ids)
             .arg("-o")
             .arg(&file)
-            .output()
+            .logged_output()
             .expect("export runs");
         assert!(
             export.status.success(),
@@ -505,7 +505,7 @@ fn a_toolchain_missing_here_is_not_gradable_never_a_zero() {
         .arg(&out)
         .args(["--to", "moodle", "--column", "Nim", "-o"])
         .arg(&export)
-        .output()
+        .logged_output()
         .expect("export");
     assert!(status.status.success());
     let text = std::fs::read_to_string(&export).expect("export");
@@ -518,7 +518,7 @@ fn a_toolchain_missing_here_is_not_gradable_never_a_zero() {
         .arg(&cy)
         .arg("--results")
         .arg(&results)
-        .output()
+        .logged_output()
         .expect("grade gradescope runs");
     assert_eq!(output.status.code(), Some(2));
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -543,7 +543,7 @@ fn a_machine_without_a_temporary_directory_is_not_gradable() {
         .arg(&files[0])
         .args(["-a", "nim", "--case", "error-more-than-three", "--no-cache"])
         .env("TMPDIR", dir.path().join("no-such-directory"))
-        .output()
+        .logged_output()
         .expect("grade runs");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");

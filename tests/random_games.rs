@@ -87,7 +87,7 @@ fn every_boundary_bug_costs_points_in_the_default_grade_and_explore_finds_it() {
             .arg("explore")
             .arg(&path)
             .args(["-a", assignment, "--games", "40", "--shrink-time", "5s"])
-            .output()
+            .logged_output()
             .expect("grade explore runs");
         assert_eq!(
             output.status.code(),
@@ -256,7 +256,7 @@ fn the_course_seed_comes_from_the_environment_or_the_case_directory() {
         .arg(&path)
         .args(["-a", "nim"])
         .env("GRADE_COURSE_SEED", "secret")
-        .output()
+        .logged_output()
         .expect("grade runs");
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("GRADE_COURSE_SEED=secret: not a number"));
@@ -336,7 +336,7 @@ fn explore_reports_the_rules_it_exercised() {
         .arg("explore")
         .arg(program(relative))
         .args(["-a", "nim", "--games", "40", "--format", "json"])
-        .output()
+        .logged_output()
         .expect("grade explore runs");
     assert_eq!(output.status.code(), Some(0));
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
@@ -361,7 +361,7 @@ fn explore_reports_the_rules_it_exercised() {
         .arg("explore")
         .arg(program(relative))
         .args(["-a", "nim", "--games", "40"])
-        .output()
+        .logged_output()
         .expect("grade explore runs");
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(
@@ -428,7 +428,7 @@ fn grade_explore_plays_silver_dollar_and_reports_the_strip_and_the_moves() {
         .arg("explore")
         .arg(program(relative))
         .args(["-a", "silver_dollar", "--games", "8", "--shrink-time", "4s"])
-        .output()
+        .logged_output()
         .expect("grade explore runs");
     let text = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(1), "{text}");

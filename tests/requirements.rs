@@ -7,7 +7,7 @@
 mod support;
 
 use serde_json::Value;
-use support::{grade, grade_json, have, program, tools_for};
+use support::{grade, grade_json, have, program, tools_for, LoggedOutput};
 
 /// The requirement `name` of a JSON report.
 fn requirement<'r>(report: &'r Value, name: &str) -> &'r Value {
@@ -108,7 +108,7 @@ fn connect6_with_globals_and_hard_coded_size_loses_each_requirement_where_it_is_
         .arg(program("requirements/connect6_globals.cpp"))
         .args(["-a", "connect6", "--case", "turn-order"])
         .env("NO_COLOR", "1")
-        .output()
+        .logged_output()
         .expect("grade runs");
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.contains("Code requirements"), "{text}");
@@ -410,7 +410,7 @@ fn a_case_directory_reweights_or_switches_off_requirements() {
     let output = grade()
         .arg(&path)
         .args(["-a", "nim", "--cases", &typo.path().to_string_lossy()])
-        .output()
+        .logged_output()
         .expect("grade runs");
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);

@@ -10,7 +10,10 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
+
+mod support;
 use serde_json::Value;
+use support::LoggedOutput;
 
 static LOCK: Mutex<()> = Mutex::new(());
 
@@ -35,7 +38,7 @@ fn skip(tool: &str) -> bool {
 fn have(tool: &str) -> bool {
     StdCommand::new(tool)
         .arg("--version")
-        .output()
+        .logged_output()
         .map(|o| o.status.success())
         .unwrap_or(false)
 }
@@ -215,7 +218,7 @@ fn grade_run_env(command: &[String], input: &[&str], flags: &[&str], env: &[(&st
         .args(command)
         .timeout(Duration::from_secs(30));
     let start = Instant::now();
-    let output = cmd.output().expect("grade run");
+    let output = cmd.logged_output().expect("grade run");
     let elapsed = start.elapsed();
     assert!(
         output.status.success(),
@@ -419,7 +422,7 @@ fn fallback_detection_methods_keep_the_order() {
             .arg(input_file.path())
             .arg("--")
             .args(&cmd)
-            .output()
+            .logged_output()
             .expect("run");
         let json: Value = serde_json::from_slice(&out.stdout).expect("json");
         assert_eq!(json["detection"], method);
@@ -685,7 +688,7 @@ fn hostile_setsid_escapee_without_cgroup_is_swept() {
         .arg(format!("GRADE_TEST_MARKER={marker}"))
         .arg("--")
         .args(&cmd)
-        .output()
+        .logged_output()
         .expect("run");
     let json: Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(json["ending"], "exited", "{json}");
@@ -742,7 +745,7 @@ fn hostile_binary_output_survives_escaped() {
         .arg(bin_dir())
         .arg("--")
         .args(&cmd)
-        .output()
+        .logged_output()
         .expect("run");
     // The readable form is what a terminal shows: the NUL is invisible there, and "\r\n"
     // is a line end.
@@ -798,7 +801,7 @@ fn hostile_snooper_finds_nothing() {
         .arg(format!("GRADE_TEST_MARKER={marker}"))
         .arg("--")
         .args(&cmd)
-        .output()
+        .logged_output()
         .expect("run");
     let json: Value = serde_json::from_slice(&out.stdout).expect("json");
     let all = json.to_string();
@@ -852,7 +855,7 @@ fn doctor_reports_every_layer() {
     let out = Command::cargo_bin("grade")
         .expect("grade")
         .arg("doctor")
-        .output()
+        .logged_output()
         .expect("doctor");
     let text = String::from_utf8_lossy(&out.stdout);
     for layer in [
@@ -978,7 +981,7 @@ fn grade_run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
         .arg("run")
         .args(args)
         .timeout(Duration::from_secs(30))
-        .output()
+        .logged_output()
         .expect("grade run");
     (
         output.status.code().unwrap_or(-1),

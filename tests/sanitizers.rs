@@ -5,6 +5,7 @@
 //! sources by hand (the line of the bug, marked `BUG` in each program).
 
 mod support;
+use support::LoggedOutput;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
@@ -25,7 +26,7 @@ fn graded(program: &str, assignment: &str, case: &str, extra: &[&str]) -> Value 
         ])
         .args(["--format", "json"])
         .args(extra)
-        .output()
+        .logged_output()
         .expect("grade runs");
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!(
@@ -161,7 +162,7 @@ fn no_sanitize_leaves_the_check_out_and_other_languages_never_have_it() {
             "m",
             "--no-explore",
         ])
-        .output()
+        .logged_output()
         .expect("grade runs");
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(!text.contains("Sanitizer check"), "{text}");
@@ -181,7 +182,7 @@ fn the_text_report_shows_a_finding_of_a_case_with_full_marks() {
             "--case",
             "edge-corner-win",
         ])
-        .output()
+        .logged_output()
         .expect("grade runs");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -223,7 +224,7 @@ fn as_nobody_the_finding_is_the_same() {
         .env("HOME", dir.path())
         .env("TMPDIR", dir.path())
         .env_remove("XDG_CACHE_HOME")
-        .output()
+        .logged_output()
         .expect("grade runs as nobody");
     let report: Value = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stderr)));
@@ -263,7 +264,7 @@ fn without_a_memory_cgroup_the_instrumented_run_is_held_to_the_memory_limit() {
         ])
         .args(["--memory-limit", "64"])
         .env("GRADE_NO_CGROUP", "1")
-        .output()
+        .logged_output()
         .expect("python3 runs grade");
     let peak_kib: u64 = String::from_utf8_lossy(&out.stdout)
         .trim()

@@ -186,7 +186,7 @@ fn score(
             .arg("--results")
             .arg(&results)
             .args(&cases_arg)
-            .output()
+            .logged_output()
             .expect("grade runs");
         let text = std::fs::read_to_string(&results).unwrap_or_else(|e| {
             panic!(

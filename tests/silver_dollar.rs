@@ -180,7 +180,7 @@ fn the_moves_typed_are_listed_and_the_first_differing_strip_shown() {
 fn the_list_shows_the_driven_cases() {
     let output = grade()
         .args(["list", "silver_dollar"])
-        .output()
+        .logged_output()
         .expect("grade list runs");
     let text = String::from_utf8_lossy(&output.stdout);
     let cases = [

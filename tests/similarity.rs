@@ -5,7 +5,7 @@
 mod support;
 
 use serde_json::Value;
-use support::{grade, program};
+use support::{grade, program, LoggedOutput};
 
 /// Runs `grade similarity` with JSON output.
 fn similarity(assignment: &str, submissions: &[&str], extra: &[&str]) -> Value {
@@ -14,7 +14,7 @@ fn similarity(assignment: &str, submissions: &[&str], extra: &[&str]) -> Value {
         .args(submissions.iter().map(|s| program(s)))
         .args(["-a", assignment, "--format", "json"])
         .args(extra)
-        .output()
+        .logged_output()
         .expect("grade runs");
     assert_eq!(
         output.status.code(),
@@ -181,7 +181,7 @@ fn text_and_html_are_worded_as_evidence_and_show_the_shared_code_side_by_side() 
         .arg("similarity")
         .args(&pair)
         .args(["-a", "nim"])
-        .output()
+        .logged_output()
         .expect("grade runs");
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(text.contains("not a finding of plagiarism"), "{text}");
@@ -196,7 +196,7 @@ fn text_and_html_are_worded_as_evidence_and_show_the_shared_code_side_by_side() 
         .args(&pair)
         .args(["-a", "nim", "--format", "html", "-o"])
         .arg(&page)
-        .output()
+        .logged_output()
         .expect("grade runs");
     assert!(status.status.success());
     let html = std::fs::read_to_string(&page).expect("written");
@@ -225,7 +225,7 @@ fn a_missing_submission_is_one_clear_line() {
             "-a",
             "nim",
         ])
-        .output()
+        .logged_output()
         .expect("grade runs");
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -278,7 +278,7 @@ fn hostile_sources_nested_deep_or_repeated_end_in_a_report() {
         .arg("similarity")
         .args(&paths)
         .args(["-a", "nim", "--format", "json"])
-        .output()
+        .logged_output()
         .expect("grade runs");
     assert_eq!(
         output.status.code(),
@@ -310,7 +310,7 @@ fn a_zipped_submission_is_unpacked_and_named_without_its_suffix() {
         .arg(program("silver_dollar/correct_plain"))
         .arg(&zip_path)
         .args(["-a", "silver_dollar", "--format", "json"])
-        .output()
+        .logged_output()
         .expect("grade runs");
     assert_eq!(
         output.status.code(),

@@ -45,7 +45,7 @@ fn graded(program: &Path, assignment: &str, extra: &[&str]) -> (i32, serde_json:
         .arg(tictactoe())
         .args(["--format", "json"])
         .args(extra)
-        .output()
+        .logged_output()
         .expect("grade runs");
     let code = output.status.code().unwrap_or(-1);
     let report = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
@@ -67,7 +67,7 @@ fn graded_text(program: &Path, assignment: &str) -> (i32, String) {
     } else {
         command.args(["--assignment", assignment]);
     }
-    let output = command.output().expect("grade runs");
+    let output = command.logged_output().expect("grade runs");
     (
         output.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&output.stdout).into_owned(),
@@ -387,7 +387,7 @@ fn a_closed_readline_interface_reads_no_line_ahead() {
             }
             let output = command
                 .args(["--", "node", "prog.js"])
-                .output()
+                .logged_output()
                 .expect("grade run");
             let run: serde_json::Value = serde_json::from_slice(&output.stdout)
                 .unwrap_or_else(|e| panic!("{relative}: no JSON ({e})"));

@@ -239,7 +239,7 @@ fn a_missing_toolchain_is_one_line_naming_what_to_install() {
 
 #[test]
 fn doctor_lists_the_toolchains_it_found() {
-    let output = grade().arg("doctor").output().expect("doctor");
+    let output = grade().arg("doctor").logged_output().expect("doctor");
     let text = String::from_utf8_lossy(&output.stdout);
     for language in [
         "C++",
@@ -316,7 +316,7 @@ fn an_executable_that_is_not_a_program_is_refused_in_one_line_naming_what_it_loo
         let output = grade()
             .arg(&path)
             .args(["-a", "nim"])
-            .output()
+            .logged_output()
             .expect("grade runs");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{name}: {stderr}");
@@ -334,7 +334,7 @@ fn an_executable_that_is_not_a_program_is_refused_in_one_line_naming_what_it_loo
     let output = grade()
         .arg(&folder)
         .args(["-a", "nim"])
-        .output()
+        .logged_output()
         .expect("grade runs");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde_json::Value;
-use support::{grade, grade_json, have, program, tools_for};
+use support::{grade, grade_json, have, program, tools_for, LoggedOutput};
 
 /// The hand-worked total of each assignment (see the module documentation).
 const TOTALS: [(&str, f64); 5] = [
@@ -34,7 +34,7 @@ fn report(submission: &Path, assignment: &str, format: &str) -> (i32, String) {
     let output = grade()
         .arg(submission)
         .args(["-a", assignment, "--format", format])
-        .output()
+        .logged_output()
         .expect("grade runs");
     (
         output.status.code().unwrap_or(-1),
@@ -121,7 +121,10 @@ fn a_correct_nim_in_cpp_and_in_python_gets_106_of_106_in_every_format() {
 
 /// `grade list`'s total per assignment.
 fn listed_totals() -> BTreeMap<String, f64> {
-    let output = grade().arg("list").output().expect("grade list runs");
+    let output = grade()
+        .arg("list")
+        .logged_output()
+        .expect("grade list runs");
     assert!(output.status.success());
     String::from_utf8_lossy(&output.stdout)
         .lines()
@@ -197,7 +200,7 @@ fn grade_class(assignment: &str, submissions: &[&Path], out: &Path) {
         .args(submissions)
         .args(["-a", assignment, "--output-dir"])
         .arg(out)
-        .output()
+        .logged_output()
         .expect("grade runs");
     assert!(
         matches!(output.status.code(), Some(0 | 1)),

@@ -47,7 +47,7 @@ fn bless(root: &Path) -> String {
     let out = grade()
         .args(["bless", "--root"])
         .arg(root)
-        .output()
+        .logged_output()
         .expect("grade bless runs");
     assert!(
         out.status.success(),
@@ -269,7 +269,7 @@ fn each_student_gets_a_stable_variant_from_the_course_seed_and_their_name() {
             .args(["-a", "nim", "--cases", course_arg, "--output-dir"])
             .arg(&out)
             .args(extra)
-            .output()
+            .logged_output()
             .expect("grade runs");
         assert_eq!(
             output.status.code(),
@@ -320,7 +320,7 @@ fn each_student_gets_a_stable_variant_from_the_course_seed_and_their_name() {
     let played = grade()
         .args(["play", "nim", "--student", "alice", "--cases", course_arg])
         .write_stdin("n\n")
-        .output()
+        .logged_output()
         .expect("grade play runs");
     let stderr = String::from_utf8_lossy(&played.stderr);
     let stdout = String::from_utf8_lossy(&played.stdout);
@@ -335,7 +335,7 @@ fn each_student_gets_a_stable_variant_from_the_course_seed_and_their_name() {
     let unnamed = grade()
         .args(["play", "nim", "--cases", course_arg])
         .write_stdin("n\n")
-        .output()
+        .logged_output()
         .expect("grade play runs");
     assert!(String::from_utf8_lossy(&unnamed.stderr).contains("say whose with --student NAME"));
 }
@@ -376,7 +376,7 @@ fn gradescope_refuses_per_student_variants_it_cannot_pick() {
         .arg(&course)
         .arg("-o")
         .arg(dir.path().join("autograder.zip"))
-        .output()
+        .logged_output()
         .expect("grade runs");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");

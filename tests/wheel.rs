@@ -45,7 +45,7 @@ fn the_wheel_installs_grade_in_a_fresh_venv() {
     let grade = venv.path().join("bin/grade");
     let version = std::process::Command::new(&grade)
         .arg("--version")
-        .output()
+        .logged_output()
         .expect("the installed grade runs");
     assert!(
         String::from_utf8_lossy(&version.stdout).starts_with("grade "),
@@ -54,7 +54,7 @@ fn the_wheel_installs_grade_in_a_fresh_venv() {
     let output = std::process::Command::new(&grade)
         .arg(program("m/correct_plain.py"))
         .args(["-a", "m", "--case", "used-number"])
-        .output()
+        .logged_output()
         .expect("grade from the wheel grades");
     assert_eq!(
         output.status.code(),

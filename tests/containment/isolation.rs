@@ -10,6 +10,7 @@
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
+use crate::support::LoggedOutput;
 use crate::{c_program, grade_as, python, run_raw, serial, support, users, As};
 
 /// A directory `nobody` can read and list.
@@ -45,7 +46,7 @@ fn course(dir: &Path, cases: &[(&str, bool, &str)]) -> PathBuf {
     let bless = std::process::Command::new(crate::grade_binary())
         .args(["bless", "nim", "--root"])
         .arg(&root)
-        .output()
+        .logged_output()
         .expect("bless runs");
     assert!(
         bless.status.success(),
@@ -81,7 +82,7 @@ fn grade_report(who: As, file: &Path, root: &Path, format: &str, extra: &[&str])
         .args(["-a", "nim", "--jobs", "2", "--format", format, "--cases"])
         .arg(root)
         .args(extra)
-        .output()
+        .logged_output()
         .expect("grade runs");
     let report = String::from_utf8_lossy(&out.stdout).into_owned();
     // (The text report shows spaces in output as `·`.)
@@ -173,7 +174,7 @@ fn grade_run_mounts_the_program_not_the_directory_it_was_started_from() {
             .current_dir(start.path())
             .args(["run", "--json", "--", "./lister"])
             .arg(start.path())
-            .output()
+            .logged_output()
             .expect("grade runs");
         let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
             panic!(
@@ -279,7 +280,7 @@ fn the_graders_command_line_and_environment_hold_no_secret_without_a_pid_namespa
             if let Some(seed) = env {
                 grade.env("GRADE_COURSE_SEED", seed);
             }
-            let out = grade.output().expect("grade runs");
+            let out = grade.logged_output().expect("grade runs");
             let report = String::from_utf8_lossy(&out.stdout);
             assert!(
                 report.contains("scan done"),

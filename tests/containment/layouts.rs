@@ -13,6 +13,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::support::LoggedOutput;
 use crate::{grade_binary, is_root, readable_copy, serial, support, users, As};
 
 /// A correct program of one language, with the case it is graded on (one case keeps the
@@ -286,7 +287,11 @@ fn run_in_layout(layout: &Layout, who: As, jobs: &[Job], out: &Path) -> Option<V
         c.args(["--user", "--map-root-user", "--mount", "sh"]);
         c
     };
-    let ran = command.arg("-c").arg(&script).output().expect("sh runs");
+    let ran = command
+        .arg("-c")
+        .arg(&script)
+        .logged_output()
+        .expect("sh runs");
     if !ran.status.success() {
         if layout.private {
             println!(
@@ -448,7 +453,7 @@ fn grade_limited(
         .arg(grade_binary())
         .args(args)
         .envs(env.iter().copied())
-        .output()
+        .logged_output()
         .expect("grade runs")
 }
 

@@ -7,6 +7,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
+use crate::support::LoggedOutput;
 use crate::{grade_as, serial, support, users, As};
 
 /// The workflow commands the runner knows (actions/runner's ActionCommandManager and its
@@ -137,7 +138,7 @@ fn grade_in_actions(who: As, args: &[&str], gh: &Path) -> Output {
         .env("GITHUB_STEP_SUMMARY", gh.join("summary.md"))
         .env("GITHUB_OUTPUT", gh.join("output"))
         .env("XDG_CACHE_HOME", gh.join("cache"))
-        .output()
+        .logged_output()
         .expect("grade runs")
 }
 
@@ -274,7 +275,7 @@ fn grade_class(who: As, folders: &[PathBuf], out_dir: &Path, extra: &[&str], gh:
         .args(extra)
         .env("XDG_CACHE_HOME", gh.join("cache"))
         .env_remove("GITHUB_ACTIONS");
-    cmd.output().expect("grade runs")
+    cmd.logged_output().expect("grade runs")
 }
 
 #[test]
@@ -334,7 +335,7 @@ fn rendered(page: &Path) -> String {
     let output = std::process::Command::new("chromium")
         .args(["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom"])
         .arg(format!("file://{}", page.display()))
-        .output()
+        .logged_output()
         .expect("chromium runs");
     assert!(
         output.status.success(),
@@ -466,7 +467,7 @@ fn an_empty_folder_makes_another_build() {
                 .args(["--format", "json"])
                 .env("XDG_CACHE_HOME", &cache)
                 .env_remove("GITHUB_ACTIONS")
-                .output()
+                .logged_output()
                 .expect("grade runs");
             let report: serde_json::Value =
                 serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
@@ -572,7 +573,7 @@ fn an_archive_of_fifty_thousand_folders_is_refused() {
             .arg(&bomb)
             .args(["-a", "nim"])
             .env_remove("GITHUB_ACTIONS")
-            .output()
+            .logged_output()
             .expect("grade runs");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{who:?}: {stderr}");
@@ -599,7 +600,7 @@ fn a_folder_of_fifty_thousand_folders_is_refused() {
             .arg(&bomb)
             .args(["-a", "nim"])
             .env_remove("GITHUB_ACTIONS")
-            .output()
+            .logged_output()
             .expect("grade runs");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{who:?}: {stderr}");

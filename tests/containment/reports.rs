@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use crate::output::{open_dir, open_up};
+use crate::support::LoggedOutput;
 use crate::{grade_as, serial, support, users, As};
 
 /// What an instructor's report marks a hidden case with (src/report/audience.rs).
@@ -186,7 +187,7 @@ fn a_hidden_cases_run_figures_reach_no_student() {
                     .env("GITHUB_STEP_SUMMARY", gh.join("summary.md"))
                     .env("GITHUB_OUTPUT", gh.join("output"));
             }
-            command.output().expect("grade runs")
+            command.logged_output().expect("grade runs")
         };
 
         // The instructor sees what the program did: it did signal.
@@ -377,7 +378,7 @@ fn a_printed_seed_gives_away_no_course_seed() {
                 .env_remove("GITHUB_ACTIONS")
                 .env_remove("GRADE_COURSE_SEED")
                 .envs(env.iter().copied())
-                .output()
+                .logged_output()
                 .expect("grade runs")
         };
 
@@ -534,7 +535,7 @@ fn student_names_cannot_take_a_report_or_the_class_page() {
                 .arg(&out_dir)
                 .env("XDG_CACHE_HOME", dir.path().join("cache"))
                 .env_remove("GITHUB_ACTIONS")
-                .output()
+                .logged_output()
                 .expect("grade runs");
             assert_eq!(out.status.code(), Some(1), "{who:?}: {}", stderr(&out));
         };

@@ -13,6 +13,91 @@ pub fn grade() -> Command {
     grade
 }
 
+/// Runs a command for its output and remembers what it printed on stderr and how it ended, so
+/// that a test failing later, on any assertion, shows why the run went as it did (CI logs
+/// otherwise show only the assertion). Use in place of `.output()`.
+pub trait LoggedOutput {
+    /// `.output()`, remembered for this test's failure message.
+    fn logged_output(&mut self) -> std::io::Result<std::process::Output>;
+}
+
+impl LoggedOutput for std::process::Command {
+    fn logged_output(&mut self) -> std::io::Result<std::process::Output> {
+        let output = self.output();
+        remember_run(format!("{self:?}"), &output);
+        output
+    }
+}
+
+impl LoggedOutput for Command {
+    fn logged_output(&mut self) -> std::io::Result<std::process::Output> {
+        let output = self.output();
+        remember_run(format!("{self:?}"), &output);
+        output
+    }
+}
+
+/// How many of a test's latest runs a failure shows, and how much of each one's stderr.
+const RUNS_SHOWN: usize = 3;
+const STDERR_SHOWN: usize = 4000;
+
+thread_local! {
+    /// This test's latest runs (each test has a thread of its own, under cargo test and nextest).
+    static RECENT_RUNS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn remember_run(command: String, output: &std::io::Result<std::process::Output>) {
+    install_failure_hook();
+    let entry = match output {
+        Ok(output) => {
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            let start = stderr
+                .char_indices()
+                .map(|(i, _)| i)
+                .find(|&i| stderr.len() - i <= STDERR_SHOWN)
+                .unwrap_or(stderr.len());
+            format!(
+                "{command}\n  ended: {}\n  stderr{}:\n{}",
+                output.status,
+                if start > 0 { " (its end)" } else { "" },
+                &stderr[start..]
+            )
+        }
+        Err(e) => format!("{command}\n  did not start: {e}"),
+    };
+    RECENT_RUNS.with(|runs| {
+        let mut runs = runs.borrow_mut();
+        runs.push(entry);
+        let excess = runs.len().saturating_sub(RUNS_SHOWN);
+        runs.drain(..excess);
+    });
+}
+
+/// What a failing test prints after its panic message: its latest runs, oldest first.
+pub fn recent_runs_report() -> String {
+    RECENT_RUNS.with(|runs| {
+        runs.borrow()
+            .iter()
+            .map(|run| format!("--- a command this test ran: {run}\n"))
+            .collect()
+    })
+}
+
+/// Chains a panic hook, once per test binary, that prints the panicking test's latest runs.
+fn install_failure_hook() {
+    static INSTALL: std::sync::Once = std::sync::Once::new();
+    INSTALL.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            previous(info);
+            let report = recent_runs_report();
+            if !report.is_empty() {
+                eprintln!("{report}");
+            }
+        }));
+    });
+}
+
 /// True when `tool` is on PATH. Otherwise the test is skipped with a message, except under
 /// `CI=true`, where a missing toolchain is a failure.
 pub fn have(tool: &str) -> bool {
@@ -97,7 +182,7 @@ pub fn grade_json_env(
         .arg(submission)
         .args(["--assignment", assignment, "--format", "json"])
         .args(extra)
-        .output()
+        .logged_output()
         .expect("grade runs");
     let code = output.status.code().unwrap_or(-1);
     let report = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
@@ -118,7 +203,7 @@ pub fn grade_output(submission: &Path, assignment: &str, extra: &[&str]) -> (i32
         .args(["--assignment", assignment])
         .args(extra)
         .env("NO_COLOR", "1")
-        .output()
+        .logged_output()
         .expect("grade runs");
     (
         output.status.code().unwrap_or(-1),

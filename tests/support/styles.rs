@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::{have, program, tools_for};
+use super::{have, program, tools_for, LoggedOutput};
 
 /// JVM options as the grader passes them (src/submission.rs), so a wrapped Java program runs
 /// under the same memory limit as a Java submission.
@@ -30,7 +30,7 @@ pub struct Built {
 }
 
 fn run_tool(command: &mut Command) {
-    let output = command.output().expect("the build tool runs");
+    let output = command.logged_output().expect("the build tool runs");
     assert!(
         output.status.success(),
         "{command:?} failed: {}",
@@ -323,7 +323,11 @@ pub fn transcript(built: &Built, style: Option<&Style>, input: &[&str]) -> Vec<E
     for path in &readable {
         grade.arg("--readable").arg(path);
     }
-    let output = grade.arg("--").args(&command).output().expect("grade run");
+    let output = grade
+        .arg("--")
+        .args(&command)
+        .logged_output()
+        .expect("grade run");
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
         panic!(
             "grade run printed no JSON ({e}): {}",
