@@ -76,15 +76,7 @@ fn grade_as(who: As) -> Command {
 /// A world-readable directory holding the compiled hostile programs.
 fn bin_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = tempfile::Builder::new()
-            .prefix("grade-containment-tests-")
-            .tempdir()
-            .expect("temp dir")
-            .keep();
-        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-        dir
-    })
+    DIR.get_or_init(|| support::process_temp_dir("grade-containment-tests-"))
 }
 
 /// Compiles tests/programs/runner/`file` (C) once; None (skipped) without gcc.

@@ -47,13 +47,7 @@ fn have(tool: &str) -> bool {
 fn bin_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = tempfile::Builder::new()
-            .prefix("grade-runner-tests-")
-            .tempdir()
-            .expect("temp dir")
-            .keep();
-        std::fs::set_permissions(&dir, std::os::unix::fs::PermissionsExt::from_mode(0o755))
-            .expect("chmod");
+        let dir = support::process_temp_dir("grade-runner-tests-");
         for entry in std::fs::read_dir(src("")).expect("programs dir").flatten() {
             let name = entry.file_name();
             let name = name.to_string_lossy();

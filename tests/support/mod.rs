@@ -98,6 +98,33 @@ fn install_failure_hook() {
     });
 }
 
+/// A world-readable (0755) directory that lives as long as this test process and is removed
+/// when it exits: for programs compiled once and shared by a binary's tests (under nextest
+/// every test is a process of its own, so a kept directory per process would pile up in /tmp).
+pub fn process_temp_dir(prefix: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    static DIRS: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+    extern "C" fn remove_dirs() {
+        let dirs = DIRS.lock().map(|d| d.clone()).unwrap_or_default();
+        for dir in dirs {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+    let dir = tempfile::Builder::new()
+        .prefix(prefix)
+        .tempdir()
+        .expect("temp dir")
+        .keep();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let mut dirs = DIRS.lock().unwrap_or_else(|e| e.into_inner());
+    if dirs.is_empty() {
+        // SAFETY: remove_dirs is an extern "C" fn with no arguments that does not unwind.
+        unsafe { libc::atexit(remove_dirs) };
+    }
+    dirs.push(dir.clone());
+    dir
+}
+
 /// True when `tool` is on PATH. Otherwise the test is skipped with a message, except under
 /// `CI=true`, where a missing toolchain is a failure.
 pub fn have(tool: &str) -> bool {
