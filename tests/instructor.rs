@@ -416,6 +416,87 @@ fn an_instructors_term_grade_reweigh_regrade_and_export() {
     }
 }
 
+/// Reweighs a check of nim's default checks in the course's assignment.yaml: the `weight:`
+/// line under `name: CHECK` becomes `weight: WEIGHT`.
+fn set_check_weight(root: &Path, check: &str, weight: u32) {
+    let path = root.join("cases/nim/assignment.yaml");
+    let text = std::fs::read_to_string(&path).expect("assignment.yaml");
+    let mut in_check = false;
+    let mut changed = Vec::new();
+    for line in text.lines() {
+        if line.trim_start().starts_with("name:") {
+            in_check = line.trim_start() == format!("name: {check}");
+        }
+        if in_check && line.trim_start().starts_with("weight:") {
+            let indent = &line[..line.len() - line.trim_start().len()];
+            changed.push(format!("{indent}weight: {weight}"));
+            in_check = false;
+        } else {
+            changed.push(line.to_string());
+        }
+    }
+    assert_ne!(
+        changed.join("\n") + "\n",
+        text,
+        "no weight of {check} in {text}"
+    );
+    std::fs::write(&path, changed.join("\n") + "\n").expect("write assignment.yaml");
+}
+
+#[test]
+fn a_reweighing_is_a_weight_change_never_a_case_change() {
+    if !have("g++") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = course(dir.path());
+    let files = class(
+        dir.path(),
+        &[
+            ("ana", "correct_getline.cpp"),
+            ("bo", "buggy_accepts_four.cpp"),
+        ],
+    );
+    let out = dir.path().join("out");
+    let case = "error-more-than-three";
+    let (code, stdout, stderr) = grade_into(&files, &root, &out, "text", &[]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let first = gradebook(&out, case);
+    let bo_case: f64 = first[1].4.parse().expect("bo's points on the case");
+    assert!(
+        bo_case > 0.0 && bo_case < 6.0,
+        "bo loses part of the case: {first:?}"
+    );
+
+    // The checks' shares of a case's points change (turn-order weighs 4 instead of 1): the
+    // case sends, runs and checks the same; only how its points are shared changed.
+    set_check_weight(&root, "turn-order", 4);
+    let (_, stdout, stderr) = grade_into(&files, &root, &out, "text", &[]);
+    let second = gradebook(&out, case);
+    assert_ne!(
+        second[1].4, first[1].4,
+        "bo's points moved: {first:?} {second:?}"
+    );
+    let changes = read_csv(&out.join("changes.csv"));
+    let bo = changes
+        .iter()
+        .find(|r| r[0] == "bo")
+        .unwrap_or_else(|| panic!("bo changed: {changes:?}\n{stdout}{stderr}"));
+    assert_eq!(bo[5], "weight changed", "{changes:?}");
+    assert!(
+        bo[4].starts_with(&format!("{case}: {}/6 → {}/6", first[1].4, second[1].4)),
+        "{changes:?}"
+    );
+    // Each case that moved (the hidden one too), for the same reason.
+    assert!(
+        bo[4].split("; ").all(|c| c.ends_with(" (weight changed)")),
+        "{changes:?}"
+    );
+    assert!(!bo[4].contains("case changed"), "{changes:?}");
+    // Full marks stay full marks: ana did not change.
+    assert!(changes.iter().all(|r| r[0] != "ana"), "{changes:?}");
+}
+
 /// changes.csv (or any CSV) as rows of cells, header included.
 fn read_csv(path: &Path) -> Vec<Vec<String>> {
     csv::ReaderBuilder::new()

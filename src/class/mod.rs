@@ -648,6 +648,10 @@ pub fn grade_class(
         .iter()
         .map(|c| (c.name.clone(), changes::case_digest(c)))
         .collect();
+    let case_weights: BTreeMap<String, String> = selected
+        .iter()
+        .map(|c| (c.name.clone(), changes::weights_digest(c)))
+        .collect();
     let progress = Progress::new(chosen.len());
     // The key stored results are sealed with, kept where neither runs nor students reach.
     let seal = class.output_dir.as_ref().and_then(|_| SealKey::grader());
@@ -740,7 +744,13 @@ pub fn grade_class(
                 let submission_digest = changes::submission_digest(submission);
                 after.insert(
                     (*student).clone(),
-                    changes::snapshot(&result, &row, submission_digest.clone(), &case_digests),
+                    changes::snapshot(
+                        &result,
+                        &row,
+                        submission_digest.clone(),
+                        &case_digests,
+                        &case_weights,
+                    ),
                 );
                 summaries.push(report::html::StudentSummary {
                     student: (*student).clone(),
@@ -761,8 +771,11 @@ pub fn grade_class(
                             report::audience::Audience::Instructor,
                         )?;
                         if let Some(key) = resume_key(submission, cases_digest, &keyed) {
-                            let digests =
-                                changes::digests(submission_digest.as_deref(), &case_digests);
+                            let digests = changes::digests(
+                                submission_digest.as_deref(),
+                                &case_digests,
+                                &case_weights,
+                            );
                             store(dir, student, &key, seal.as_ref(), &result, &row, digests)?;
                         }
                     }
