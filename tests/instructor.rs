@@ -497,6 +497,76 @@ fn a_reweighing_is_a_weight_change_never_a_case_change() {
     assert!(changes.iter().all(|r| r[0] != "ana"), "{changes:?}");
 }
 
+/// The blocks of docs/lms.md that show a file `grade gradebook export` writes: the unlabelled
+/// fenced blocks, in the page's order (Canvas, Moodle, Blackboard).
+fn documented_layouts() -> Vec<String> {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/lms.md"))
+        .expect("docs/lms.md");
+    let mut blocks = Vec::new();
+    let mut rest = doc.as_str();
+    while let Some(start) = rest.find("```") {
+        let after = &rest[start + 3..];
+        let (label, body) = after.split_once('\n').expect("a fence line");
+        let end = body.find("```").expect("the block ends");
+        if label.trim().is_empty() {
+            blocks.push(body[..end].to_string());
+        }
+        rest = &body[end + 3..];
+    }
+    blocks
+}
+
+#[test]
+fn the_lms_pages_layouts_are_what_export_writes_for_nim() {
+    let Some((file, source)) = missing_toolchain() else {
+        return;
+    };
+    if !have("g++") {
+        return;
+    }
+    // As on the page: ana's program earns all of nim's points (100 for the default cases, 3
+    // for each of the two code requirements: 106), bo is not gradable (blank, never 0).
+    let dir = tempfile::tempdir().expect("tempdir");
+    let ana = dir.path().join("class/ana");
+    let bo = dir.path().join("class/bo");
+    std::fs::create_dir_all(&ana).expect("mkdir");
+    std::fs::create_dir_all(&bo).expect("mkdir");
+    std::fs::copy(program("nim/correct_getline.cpp"), ana.join("nim.cpp")).expect("copy");
+    std::fs::write(bo.join(file), source).expect("write");
+    let out = dir.path().join("reports");
+    let graded = grade()
+        .arg(&ana)
+        .arg(&bo)
+        .args(["-a", "nim", "--output-dir"])
+        .arg(&out)
+        .output()
+        .expect("grade runs");
+    assert_eq!(graded.status.code(), Some(2), "bo is not gradable");
+    let ids = dir.path().join("roster.csv");
+    std::fs::write(&ids, "student,id\nana,S001\nbo,S002\n").expect("roster");
+    let documented = documented_layouts();
+    assert_eq!(documented.len(), 3, "{documented:?}");
+    for (lms, layout) in ["canvas", "moodle", "blackboard"].iter().zip(&documented) {
+        let path = dir.path().join(format!("{lms}.csv"));
+        let export = grade()
+            .args(["gradebook", "export"])
+            .arg(&out)
+            .args(["--to", lms, "--column", "Nim", "--ids"])
+            .arg(&ids)
+            .arg("-o")
+            .arg(&path)
+            .output()
+            .expect("export runs");
+        assert!(
+            export.status.success(),
+            "{}",
+            String::from_utf8_lossy(&export.stderr)
+        );
+        let written = std::fs::read_to_string(&path).expect("export");
+        assert_eq!(&written, layout, "docs/lms.md's {lms} layout");
+    }
+}
+
 /// changes.csv (or any CSV) as rows of cells, header included.
 fn read_csv(path: &Path) -> Vec<Vec<String>> {
     csv::ReaderBuilder::new()
