@@ -465,7 +465,9 @@ pub fn merge_gradebooks(
         let (path, folder) = if dir.is_dir() {
             (dir.join("gradebook.csv"), dir.clone())
         } else {
-            let folder = dir.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+            let folder = dir
+                .parent()
+                .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
             (dir.clone(), folder)
         };
         if !path.exists() {
@@ -518,9 +520,12 @@ pub fn merge_gradebooks(
         .iter()
         .filter_map(|p| p.record.as_ref()?.shard().map(|(_, n)| n))
         .collect();
-    let expected = options
-        .expect
-        .or_else(|| counts.first().copied().filter(|n| counts.iter().all(|c| c == n)));
+    let expected = options.expect.or_else(|| {
+        counts
+            .first()
+            .copied()
+            .filter(|n| counts.iter().all(|c| c == n))
+    });
     if let Some(n) = expected {
         for part in &parts {
             if let Some((k, count)) = part.record.as_ref().and_then(record::Record::shard) {
@@ -579,7 +584,9 @@ pub fn merge_gradebooks(
         }
     }
     // How each part was graded, against the first part's record.
-    let first = parts.iter().find_map(|p| p.record.as_ref().map(|r| (&p.name, r)));
+    let first = parts
+        .iter()
+        .find_map(|p| p.record.as_ref().map(|r| (&p.name, r)));
     let strongest: std::collections::BTreeSet<&str> = parts
         .iter()
         .filter_map(|p| p.record.as_ref())
@@ -612,9 +619,8 @@ pub fn merge_gradebooks(
             }
             if record.course_seed != first.course_seed {
                 let said = |s: &Option<String>| {
-                    s.as_ref().map_or("no course seed".to_string(), |f| {
-                        format!("course seed {f}")
-                    })
+                    s.as_ref()
+                        .map_or("no course seed".to_string(), |f| format!("course seed {f}"))
                 };
                 problems.push((
                     Problem::Seed,
@@ -645,8 +651,10 @@ pub fn merge_gradebooks(
             ));
         }
     }
-    let refused: Vec<&(Problem, String)> =
-        problems.iter().filter(|(p, _)| !p.allowed(options)).collect();
+    let refused: Vec<&(Problem, String)> = problems
+        .iter()
+        .filter(|(p, _)| !p.allowed(options))
+        .collect();
     match refused.as_slice() {
         [] => {}
         [(problem, line)] => bail!(
@@ -1337,7 +1345,12 @@ mod tests {
             allow_different_options: true,
             ..MergeOptions::default()
         };
-        assert!(merge_gradebooks(&[one.clone(), two.clone()], &merged, &MergeOptions::default()).is_err());
+        assert!(merge_gradebooks(
+            &[one.clone(), two.clone()],
+            &merged,
+            &MergeOptions::default()
+        )
+        .is_err());
         let done = merge_gradebooks(&[one.clone(), two], &merged, &bare).expect("merge");
         assert_eq!(done.rows, 2);
         assert_eq!(done.warnings.len(), 2, "{:?}", done.warnings);

@@ -190,7 +190,10 @@ mod tests {
         // b'grade course-seed fingerprint\0', 'sha256').hexdigest()[:16]).
         let print = seed_fingerprint(12345);
         assert_eq!(print, "hmac-sha256:302b2149fb61fc0d");
-        assert!(!print.contains("12345") && !print.contains("3039"), "{print}");
+        assert!(
+            !print.contains("12345") && !print.contains("3039"),
+            "{print}"
+        );
         assert_eq!(print, seed_fingerprint(12345));
         assert_ne!(print, seed_fingerprint(12346));
     }
