@@ -332,6 +332,59 @@ fn a_class_resumed_on_another_node_is_graded_elsewhere_not_edited() {
     assert!(!nowhere.contains("did not verify"), "{nowhere}");
 }
 
+/// A batch engine's notice to stop can come twice: Slurm's time limit sends the step SIGTERM,
+/// then SIGTERM again as it kills the job, and SIGKILL only after `KillWait`. A repeated
+/// SIGTERM must not end grade before it writes the gradebook ("incomplete: interrupted" for
+/// what it did not finish), as a second Ctrl-C does.
+#[test]
+fn sigterm_twice_still_writes_the_interrupted_rows() {
+    if !have("g++") || !have("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut files = class(dir.path());
+    let slow = dir.path().join("class/slow0");
+    std::fs::create_dir_all(&slow).expect("mkdir");
+    // Each case waits for its time limit: the grading of slow0 outlasts the signals.
+    std::fs::write(slow.join("nim.py"), "import time\ntime.sleep(600)\n").expect("write");
+    files.push(slow.clone());
+    let out = dir.path().join("out");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_grade"))
+        .args(&files)
+        .args(["-a", "nim", "--no-sanitize", "--output-dir"])
+        .arg(&out)
+        .env_remove("GITHUB_ACTIONS")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("grade starts");
+    let started = std::time::Instant::now();
+    // cy, hal and ana come first (as given); slow0 is graded once ana's report is written.
+    while !out.join("students/ana.txt").exists() {
+        assert!(started.elapsed().as_secs() < 120, "ana never graded");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    for _ in 0..2 {
+        // SAFETY: kill has no memory-safety preconditions.
+        unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    let output = child.wait_with_output().expect("wait");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    let book = std::fs::read_to_string(out.join("gradebook.csv"))
+        .unwrap_or_else(|e| panic!("no gradebook after SIGTERM twice ({e}): {stderr}"));
+    assert!(
+        book.contains("\nslow0,") && book.contains("incomplete: interrupted"),
+        "{book}"
+    );
+    assert!(
+        book.contains("\nana,") && book.contains("full marks"),
+        "{book}"
+    );
+}
+
 #[test]
 fn the_docs_slurm_array_runs_on_a_one_node_cluster() {
     // Slurm is no handout toolchain: missing, the test says so and passes, even under CI.
