@@ -2,8 +2,9 @@
 //! naming the part, what would make the merged gradebook wrong — a missing part, students an
 //! interruption left ungraded, other options, another course seed, a weaker sandbox — and
 //! each `--allow-…` turns its refusal into a warning; a class resumed on another node says
-//! "graded elsewhere; regrading", not that its results were edited. Last, the doc's Slurm
-//! array on a one-node cluster (scripts/test-slurm), where Slurm is installed.
+//! "graded elsewhere; regrading", not that its results were edited; SIGTERM sent twice (as
+//! Slurm's time limit does) still leaves the gradebook written. Last, the doc's Slurm array on
+//! a one-node cluster (scripts/test-slurm), where Slurm is installed.
 
 mod support;
 
@@ -349,7 +350,7 @@ fn sigterm_twice_still_writes_the_interrupted_rows() {
     std::fs::write(slow.join("nim.py"), "import time\ntime.sleep(600)\n").expect("write");
     files.push(slow.clone());
     let out = dir.path().join("out");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_grade"))
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_grade"))
         .args(&files)
         .args(["-a", "nim", "--no-sanitize", "--output-dir"])
         .arg(&out)
