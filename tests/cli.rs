@@ -342,10 +342,18 @@ fn completions_and_the_manual_page_come_from_the_cli_definition() {
             .expect("grade completions runs");
         assert!(output.status.success(), "{shell}");
         let text = String::from_utf8_lossy(&output.stdout);
-        for word in ["explore", "assignment", "verify"] {
+        for word in ["explore", "assignment", "verify", "classroom50"] {
             assert!(text.contains(word), "{shell} completion lacks {word}");
         }
     }
+    // Every report format, with what it is for, in --help.
+    grade()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "classroom50: Classroom 50's result.json",
+        ));
     let output = grade().arg("man").logged_output().expect("grade man runs");
     assert!(output.status.success());
     let page = String::from_utf8_lossy(&output.stdout);

@@ -500,7 +500,7 @@ fn a_correct_java_program_gets_full_marks_unprivileged_and_without_cgroups() {
 
 /// Every report format of grading `submission` for nim: (format, bytes).
 fn all_formats(who: As, submission: &Path) -> Vec<(&'static str, Vec<u8>)> {
-    ["text", "json", "junit", "gradescope"]
+    ["text", "json", "junit", "gradescope", "classroom50"]
         .into_iter()
         .map(|format| {
             let out = grade_as(who)

@@ -62,11 +62,17 @@ fn the_documented_classroom_workflow_reports_the_score() {
         .clone();
     let steps = job["steps"].as_sequence().expect("steps").clone();
 
-    // The install: a released grade from its repository, cached; no made-up address.
+    // The install: grade from its repository at a commit (it publishes no release tags),
+    // cached; no made-up address.
     let repo = text(&workflow["env"], "GRADE_REPO").expect("GRADE_REPO");
     assert!(
         repo.starts_with("OWNER/"),
         "the placeholder is named OWNER: {repo}"
+    );
+    assert_eq!(
+        text(&workflow["env"], "GRADE_REV"),
+        Some("COMMIT"),
+        "the commit to install, a placeholder"
     );
     let install = steps
         .iter()
@@ -74,9 +80,22 @@ fn the_documented_classroom_workflow_reports_the_score() {
         .expect("an install step");
     let command = text(install, "run").unwrap_or_default();
     assert!(
-        command.contains("--locked") && command.contains("--git"),
+        command.contains("--locked")
+            && command.contains("--git")
+            && command.contains("--rev \"$GRADE_REV\"")
+            && !command.contains("--tag"),
         "{command}"
     );
+    let key = text(
+        &steps
+            .iter()
+            .find(|s| text(s, "uses").is_some_and(|u| u.starts_with("actions/cache@")))
+            .expect("a cache step")["with"],
+        "key",
+    )
+    .unwrap_or_default()
+    .to_string();
+    assert!(key.contains("env.GRADE_REV"), "cached per commit: {key}");
     assert!(
         text(install, "if").is_some_and(|c| c.contains("cache-hit")),
         "installed only on a cache miss"
@@ -188,8 +207,19 @@ fn the_documented_classroom_workflow_reports_the_score() {
     assert_eq!(result["version"], 1, "{result}");
     assert_eq!(result["status"], "fail", "{result}");
     let tests = result["tests"].as_array().expect("tests");
-    let points: f64 = tests.iter().filter_map(|t| t["score"].as_f64()).sum();
-    let max = result["max_score"].as_f64().expect("max_score");
+    // Whole points, as the reporter adds them up into `Points SUM/MAX`: integers, so the sum
+    // it posts is an integer too (never `Points 102.179/106`).
+    let points: u64 = tests
+        .iter()
+        .map(|t| {
+            t["score"]
+                .as_u64()
+                .unwrap_or_else(|| panic!("whole points: {t}"))
+        })
+        .sum();
+    let max = result["max_score"]
+        .as_u64()
+        .expect("max_score in whole points");
     assert!(tests
         .iter()
         .all(|t| t["name"].is_string() && t["status"].is_string()));
@@ -209,8 +239,20 @@ fn the_documented_classroom_workflow_reports_the_score() {
         })
         .expect("### nim: SCORE/MAX");
     assert!(heading.starts_with("### nim: "), "{summary}");
-    assert!((score.0 - points).abs() < 0.01, "{points} vs {summary}");
-    assert!((score.1 - max).abs() < 0.01, "{max} vs {summary}");
+    // The Classroom total is the two-decimal one rounded half up; where they differ, the
+    // summary says the whole-point one too, so the two totals a student sees agree.
+    assert_eq!(
+        (score.0 + 1e-9).round() as u64,
+        points,
+        "{points} vs {summary}"
+    );
+    assert_eq!(score.1.round() as u64, max, "{max} vs {summary}");
+    if score.0.fract() != 0.0 || score.1.fract() != 0.0 {
+        assert!(
+            summary.contains(&format!("count whole points: {points}/{max}")),
+            "{summary}"
+        );
+    }
     assert!(points < max, "{result}");
     assert!(summary.contains("#### Code requirements"), "{summary}");
     assert!(

@@ -416,6 +416,157 @@ fn an_instructors_term_grade_reweigh_regrade_and_export() {
     }
 }
 
+/// Reweighs a check of nim's default checks in the course's assignment.yaml: the `weight:`
+/// line under `name: CHECK` becomes `weight: WEIGHT`.
+fn set_check_weight(root: &Path, check: &str, weight: u32) {
+    let path = root.join("cases/nim/assignment.yaml");
+    let text = std::fs::read_to_string(&path).expect("assignment.yaml");
+    let mut in_check = false;
+    let mut changed = Vec::new();
+    for line in text.lines() {
+        if line.trim_start().starts_with("name:") {
+            in_check = line.trim_start() == format!("name: {check}");
+        }
+        if in_check && line.trim_start().starts_with("weight:") {
+            let indent = &line[..line.len() - line.trim_start().len()];
+            changed.push(format!("{indent}weight: {weight}"));
+            in_check = false;
+        } else {
+            changed.push(line.to_string());
+        }
+    }
+    assert_ne!(
+        changed.join("\n") + "\n",
+        text,
+        "no weight of {check} in {text}"
+    );
+    std::fs::write(&path, changed.join("\n") + "\n").expect("write assignment.yaml");
+}
+
+#[test]
+fn a_reweighing_is_a_weight_change_never_a_case_change() {
+    if !have("g++") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = course(dir.path());
+    let files = class(
+        dir.path(),
+        &[
+            ("ana", "correct_getline.cpp"),
+            ("bo", "buggy_accepts_four.cpp"),
+        ],
+    );
+    let out = dir.path().join("out");
+    let case = "error-more-than-three";
+    let (code, stdout, stderr) = grade_into(&files, &root, &out, "text", &[]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let first = gradebook(&out, case);
+    let bo_case: f64 = first[1].4.parse().expect("bo's points on the case");
+    assert!(
+        bo_case > 0.0 && bo_case < 6.0,
+        "bo loses part of the case: {first:?}"
+    );
+
+    // The checks' shares of a case's points change (turn-order weighs 4 instead of 1): the
+    // case sends, runs and checks the same; only how its points are shared changed.
+    set_check_weight(&root, "turn-order", 4);
+    let (_, stdout, stderr) = grade_into(&files, &root, &out, "text", &[]);
+    let second = gradebook(&out, case);
+    assert_ne!(
+        second[1].4, first[1].4,
+        "bo's points moved: {first:?} {second:?}"
+    );
+    let changes = read_csv(&out.join("changes.csv"));
+    let bo = changes
+        .iter()
+        .find(|r| r[0] == "bo")
+        .unwrap_or_else(|| panic!("bo changed: {changes:?}\n{stdout}{stderr}"));
+    assert_eq!(bo[5], "weight changed", "{changes:?}");
+    assert!(
+        bo[4].starts_with(&format!("{case}: {}/6 → {}/6", first[1].4, second[1].4)),
+        "{changes:?}"
+    );
+    // Each case that moved (the hidden one too), for the same reason.
+    assert!(
+        bo[4].split("; ").all(|c| c.ends_with(" (weight changed)")),
+        "{changes:?}"
+    );
+    assert!(!bo[4].contains("case changed"), "{changes:?}");
+    // Full marks stay full marks: ana did not change.
+    assert!(changes.iter().all(|r| r[0] != "ana"), "{changes:?}");
+}
+
+/// The blocks of docs/lms.md that show a file `grade gradebook export` writes: the unlabelled
+/// fenced blocks, in the page's order (Canvas, Moodle, Blackboard).
+fn documented_layouts() -> Vec<String> {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/lms.md"))
+        .expect("docs/lms.md");
+    let mut blocks = Vec::new();
+    let mut rest = doc.as_str();
+    while let Some(start) = rest.find("```") {
+        let after = &rest[start + 3..];
+        let (label, body) = after.split_once('\n').expect("a fence line");
+        let end = body.find("```").expect("the block ends");
+        if label.trim().is_empty() {
+            blocks.push(body[..end].to_string());
+        }
+        rest = &body[end + 3..];
+    }
+    blocks
+}
+
+#[test]
+fn the_lms_pages_layouts_are_what_export_writes_for_nim() {
+    let Some((file, source)) = missing_toolchain() else {
+        return;
+    };
+    if !have("g++") {
+        return;
+    }
+    // As on the page: ana's program earns all of nim's points (100 for the default cases, 3
+    // for each of the two code requirements: 106), bo is not gradable (blank, never 0).
+    let dir = tempfile::tempdir().expect("tempdir");
+    let ana = dir.path().join("class/ana");
+    let bo = dir.path().join("class/bo");
+    std::fs::create_dir_all(&ana).expect("mkdir");
+    std::fs::create_dir_all(&bo).expect("mkdir");
+    std::fs::copy(program("nim/correct_getline.cpp"), ana.join("nim.cpp")).expect("copy");
+    std::fs::write(bo.join(file), source).expect("write");
+    let out = dir.path().join("reports");
+    let graded = grade()
+        .arg(&ana)
+        .arg(&bo)
+        .args(["-a", "nim", "--output-dir"])
+        .arg(&out)
+        .logged_output()
+        .expect("grade runs");
+    assert_eq!(graded.status.code(), Some(2), "bo is not gradable");
+    let ids = dir.path().join("roster.csv");
+    std::fs::write(&ids, "student,id\nana,S001\nbo,S002\n").expect("roster");
+    let documented = documented_layouts();
+    assert_eq!(documented.len(), 3, "{documented:?}");
+    for (lms, layout) in ["canvas", "moodle", "blackboard"].iter().zip(&documented) {
+        let path = dir.path().join(format!("{lms}.csv"));
+        let export = grade()
+            .args(["gradebook", "export"])
+            .arg(&out)
+            .args(["--to", lms, "--column", "Nim", "--ids"])
+            .arg(&ids)
+            .arg("-o")
+            .arg(&path)
+            .logged_output()
+            .expect("export runs");
+        assert!(
+            export.status.success(),
+            "{}",
+            String::from_utf8_lossy(&export.stderr)
+        );
+        let written = std::fs::read_to_string(&path).expect("export");
+        assert_eq!(&written, layout, "docs/lms.md's {lms} layout");
+    }
+}
+
 /// changes.csv (or any CSV) as rows of cells, header included.
 fn read_csv(path: &Path) -> Vec<Vec<String>> {
     csv::ReaderBuilder::new()

@@ -84,6 +84,19 @@ fn total_in(format: &str, text: &str) -> (String, String) {
             );
             (value["score"].to_string(), sum("max_score").to_string())
         }
+        "classroom50" => {
+            let value: Value = serde_json::from_str(text).expect("result.json");
+            let tests = value["tests"].as_array().expect("tests");
+            let sum = |key: &str| tests.iter().filter_map(|t| t[key].as_u64()).sum::<u64>();
+            // Whole points (the contract's integers) that add up to the total.
+            assert_eq!(Some(sum("score")), value["score"].as_u64(), "{text}");
+            assert_eq!(
+                Some(sum("max-score")),
+                value["max-score"].as_u64(),
+                "{text}"
+            );
+            (value["score"].to_string(), value["max-score"].to_string())
+        }
         "html" => {
             let start = text.find("Score: <b>").expect("score paragraph") + "Score: <b>".len();
             let rest = &text[start..];
@@ -106,7 +119,7 @@ fn a_correct_nim_in_cpp_and_in_python_gets_106_of_106_in_every_format() {
         if !ready(&path) {
             continue;
         }
-        for format in ["text", "json", "junit", "gradescope", "html"] {
+        for format in ["text", "json", "junit", "gradescope", "html", "classroom50"] {
             let (code, text) = report(&path, "nim", format);
             assert_eq!(code, 0, "{relative} {format}: full marks exit 0\n{text}");
             let (score, max) = total_in(format, &text);

@@ -29,6 +29,8 @@ pub struct CaseSnapshot {
     pub max_score: f64,
     /// The digest of the case's definition without its points (None when not recorded).
     pub digest: Option<String>,
+    /// The digest of its points and its checks' weights (None when not recorded).
+    pub weights: Option<String>,
 }
 
 /// One student's grading, as compared: the total, each case, and the submission's digest.
@@ -42,6 +44,9 @@ pub struct Snapshot {
     pub cases: BTreeMap<String, CaseSnapshot>,
     /// The digest of the submission's files (None when not recorded).
     pub submission: Option<String>,
+    /// The points of the code requirements and the rubric's lines, as one text (None when
+    /// not recorded): what a reweighing outside the cases changes.
+    pub scheme: Option<String>,
 }
 
 /// The earlier run in an output directory: each student's snapshot.
@@ -51,20 +56,55 @@ pub struct Before {
     pub students: BTreeMap<String, Snapshot>,
 }
 
-/// The digests stored with a result: the submission's and each case's.
-pub fn digests(submission: Option<&str>, cases: &BTreeMap<String, String>) -> serde_json::Value {
-    serde_json::json!({ "submission": submission, "cases": cases })
+/// The digests stored with a result: the submission's, each case's and each case's weights.
+pub fn digests(
+    submission: Option<&str>,
+    cases: &BTreeMap<String, String>,
+    weights: &BTreeMap<String, String>,
+) -> serde_json::Value {
+    serde_json::json!({ "submission": submission, "cases": cases, "weights": weights })
 }
 
-/// The digest of a case's definition without its points: what it sends, runs and checks.
-/// A change of weight alone leaves it as it was (that is told apart as "weight changed").
+/// The digest of a case's definition without its points or its checks' weights: what it
+/// sends, runs and checks. A change of weight alone leaves it as it was (that is told apart
+/// as "weight changed", by [`weights_digest`]).
 pub fn case_digest(case: &Case) -> String {
     let mut unweighted = case.clone();
     unweighted.points = 0.0;
+    for check in &mut unweighted.checks {
+        check.weight = 0.0;
+    }
     format!(
         "{:016x}",
         crate::keys::stable_hash(format!("{unweighted:?}").as_bytes(), 0)
     )
+}
+
+/// The digest of how a case's points are counted: its points and each check's weight.
+pub fn weights_digest(case: &Case) -> String {
+    let mut text = format!("{:?}", case.points);
+    for check in &case.checks {
+        text.push_str(&format!(";{}={:?}", check.name, check.weight));
+    }
+    format!("{:016x}", crate::keys::stable_hash(text.as_bytes(), 0))
+}
+
+/// The points of a result's code requirements and rubric lines, as one text, from the result
+/// as stored (JSON): a change in it is a reweighing of the parts outside the cases.
+pub fn scheme(result: &serde_json::Value) -> String {
+    let mut text = String::new();
+    for (key, mark) in [("requirements", 'r'), ("rubric", 'b')] {
+        for part in result[key].as_array().into_iter().flatten() {
+            text.push_str(&format!(
+                "{mark}:{}={};",
+                part["name"].as_str().unwrap_or_default(),
+                part["max_score"]
+                    .as_f64()
+                    .map_or(String::new(), report::points)
+            ));
+        }
+    }
+    text
 }
 
 /// The digest of a submission's files (paths and bytes), or None when one cannot be read.
@@ -97,6 +137,7 @@ pub fn before(dir: &Path, seal: Option<&SealKey>) -> anyhow::Result<Option<Befor
             };
             if agrees {
                 snapshot.cases = stored_cases(&stored);
+                snapshot.scheme = Some(scheme(&stored));
                 snapshot.submission = stored["class_digests"]["submission"]
                     .as_str()
                     .map(String::from);
@@ -124,6 +165,7 @@ fn stored(dir: &Path, student: &str, seal: Option<&SealKey>) -> Option<serde_jso
 /// The cases of a stored result with their digests.
 fn stored_cases(stored: &serde_json::Value) -> BTreeMap<String, CaseSnapshot> {
     let digests = &stored["class_digests"]["cases"];
+    let weights = &stored["class_digests"]["weights"];
     stored["cases"]
         .as_array()
         .into_iter()
@@ -136,6 +178,7 @@ fn stored_cases(stored: &serde_json::Value) -> BTreeMap<String, CaseSnapshot> {
                     score: case["score"].as_f64()?,
                     max_score: case["max_score"].as_f64()?,
                     digest: digests[name.as_str()].as_str().map(String::from),
+                    weights: weights[name.as_str()].as_str().map(String::from),
                 },
             ))
         })
@@ -148,6 +191,7 @@ pub fn snapshot(
     row: &Row,
     submission: Option<String>,
     case_digests: &BTreeMap<String, String>,
+    case_weights: &BTreeMap<String, String>,
 ) -> Snapshot {
     Snapshot {
         score: row.score,
@@ -162,11 +206,13 @@ pub fn snapshot(
                         score: c.score,
                         max_score: c.max_score,
                         digest: case_digests.get(&c.name).cloned(),
+                        weights: case_weights.get(&c.name).cloned(),
                     },
                 )
             })
             .collect(),
         submission,
+        scheme: serde_json::to_value(result).ok().map(|v| scheme(&v)),
     }
 }
 
@@ -302,7 +348,9 @@ fn compare_student(student: &str, old: &Snapshot, new: &Snapshot) -> Option<Chan
                         continue;
                     }
                     let mut why = Vec::new();
-                    if differ(o.max_score, n.max_score) {
+                    let reweighed =
+                        matches!((&o.weights, &n.weights), (Some(a), Some(b)) if a != b);
+                    if differ(o.max_score, n.max_score) || reweighed {
                         why.push(Reason::WeightChanged);
                     }
                     if matches!((&o.digest, &n.digest), (Some(a), Some(b)) if a != b) {
@@ -335,6 +383,10 @@ fn compare_student(student: &str, old: &Snapshot, new: &Snapshot) -> Option<Chan
         return None;
     }
     let mut why: Vec<Reason> = cases.iter().flat_map(|c| c.why.iter().copied()).collect();
+    if matches!((&old.scheme, &new.scheme), (Some(a), Some(b)) if a != b) {
+        // The code requirements or the rubric were reweighed.
+        why.push(Reason::WeightChanged);
+    }
     if old.score.is_none() != new.score.is_none() {
         why.push(Reason::GradabilityChanged);
     }
@@ -391,7 +443,10 @@ pub fn records(changes: &[Change]) -> Vec<[String; 6]> {
         .map(|change| {
             let difference = match (change.old_score, change.new_score) {
                 (Some(a), Some(b)) => {
-                    let d = b - a;
+                    // From the figures as printed (hundredths), so that old + difference = new
+                    // on the page: 92.844 → 98.836 is 92.84 → 98.84, +6 (not +5.99).
+                    let hundredths = |v: f64| (v * 100.0).round();
+                    let d = (hundredths(b) - hundredths(a)) / 100.0;
                     if d > 0.0 {
                         format!("+{}", report::points(d))
                     } else {
@@ -510,6 +565,7 @@ mod tests {
             score,
             max_score: max,
             digest: Some(digest.into()),
+            weights: Some(format!("{max}")),
         }
     }
 
@@ -522,6 +578,7 @@ mod tests {
                 .map(|(n, c)| (n.to_string(), c.clone()))
                 .collect(),
             submission: Some(submission.into()),
+            scheme: Some(String::new()),
         }
     }
 
@@ -618,5 +675,72 @@ mod tests {
         );
         assert_eq!(records[2][3], "0");
         assert_eq!(records[3][5], "not graded this time");
+    }
+
+    #[test]
+    fn the_difference_is_of_the_printed_figures() {
+        // 92.844 and 98.836 print as 92.84 and 98.84: the difference printed is 6, not the
+        // 5.992 between the unrounded totals (printed 5.99).
+        let change = Change {
+            student: "ana".into(),
+            old_score: Some(92.844),
+            new_score: Some(98.836),
+            cases: Vec::new(),
+            why: vec![Reason::Other],
+        };
+        let falling = Change {
+            old_score: Some(10.004),
+            new_score: Some(7.996),
+            ..change.clone()
+        };
+        let records = records(&[change, falling]);
+        assert_eq!(records[0][1..4], ["92.84", "98.84", "+6"].map(String::from));
+        // 10.00 → 8.00: −2 (not the −2.008 between the unrounded totals, printed −2.01).
+        assert_eq!(records[1][1..4], ["10", "8", "-2"].map(String::from));
+    }
+
+    #[test]
+    fn a_reweighing_is_a_weight_change() {
+        let case_with = |score: f64, weights: &str| CaseSnapshot {
+            score,
+            max_score: 6.0,
+            digest: Some("A".into()),
+            weights: Some(weights.into()),
+        };
+        let snapshot = |score: f64, case: CaseSnapshot, scheme: &str| Snapshot {
+            score: Some(score),
+            status: "lost points".into(),
+            cases: [("a".to_string(), case)].into_iter().collect(),
+            submission: Some("s1".into()),
+            scheme: Some(scheme.into()),
+        };
+        // A check's weight changed: the case's points moved, its definition did not.
+        let before = Before {
+            students: [(
+                "bo".to_string(),
+                snapshot(4.0, case_with(4.0, "W1"), "r:x=3;"),
+            )]
+            .into_iter()
+            .collect(),
+        };
+        let after: BTreeMap<String, Snapshot> = [(
+            "bo".to_string(),
+            snapshot(3.0, case_with(3.0, "W2"), "r:x=3;"),
+        )]
+        .into_iter()
+        .collect();
+        let changes = compare(&before, &after);
+        assert_eq!(changes[0].why, [Reason::WeightChanged]);
+        assert_eq!(changes[0].cases[0].why, [Reason::WeightChanged]);
+        // A code requirement's points changed: no case moved, the total did.
+        let after: BTreeMap<String, Snapshot> = [(
+            "bo".to_string(),
+            snapshot(6.0, case_with(4.0, "W1"), "r:x=5;"),
+        )]
+        .into_iter()
+        .collect();
+        let changes = compare(&before, &after);
+        assert!(changes[0].cases.is_empty());
+        assert_eq!(changes[0].why, [Reason::WeightChanged]);
     }
 }

@@ -17,6 +17,7 @@ use crate::results::GradeResult;
 use crate::run;
 
 pub mod changes;
+pub mod record;
 pub mod seal;
 
 use seal::SealKey;
@@ -382,42 +383,306 @@ pub fn read_gradebook(path: &Path) -> anyhow::Result<(Vec<String>, Vec<Row>)> {
     Ok((columns, rows))
 }
 
+/// What `grade gradebook merge` checks, and which of its refusals become warnings.
+#[derive(Clone, Debug, Default)]
+pub struct MergeOptions {
+    /// How many parts there must be (`--expect N`, the N of `--shard K/N`).
+    pub expect: Option<u64>,
+    /// A missing part (no gradebook, or a shard no part graded) is a warning.
+    pub allow_missing: bool,
+    /// Students left ungraded by an interruption (`incomplete: interrupted`) are a warning.
+    pub allow_interrupted: bool,
+    /// Parts graded with other options, cases or grader versions are a warning.
+    pub allow_different_options: bool,
+    /// Parts graded with another course seed are a warning.
+    pub allow_different_seed: bool,
+    /// Parts graded with a sandbox layer off that another part had on are a warning.
+    pub allow_weaker_sandbox: bool,
+}
+
+/// The kinds of problem a merge finds, each refused unless allowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Problem {
+    Missing,
+    Interrupted,
+    Options,
+    Seed,
+    Sandbox,
+}
+
+impl Problem {
+    fn flag(self) -> &'static str {
+        match self {
+            Problem::Missing => "--allow-missing",
+            Problem::Interrupted => "--allow-interrupted",
+            Problem::Options => "--allow-different-options",
+            Problem::Seed => "--allow-different-seed",
+            Problem::Sandbox => "--allow-weaker-sandbox",
+        }
+    }
+
+    fn allowed(self, options: &MergeOptions) -> bool {
+        match self {
+            Problem::Missing => options.allow_missing,
+            Problem::Interrupted => options.allow_interrupted,
+            Problem::Options => options.allow_different_options,
+            Problem::Seed => options.allow_different_seed,
+            Problem::Sandbox => options.allow_weaker_sandbox,
+        }
+    }
+}
+
+/// A merged gradebook: its students, and the warnings about what was merged anyway.
+#[derive(Debug)]
+pub struct Merged {
+    /// Students in the merged gradebook.
+    pub rows: usize,
+    /// One line per problem allowed by an `--allow-…` option, naming the part.
+    pub warnings: Vec<String>,
+}
+
+/// One part as read: its name as given, its point columns, rows and record.
+struct Part {
+    name: String,
+    columns: Vec<String>,
+    rows: Vec<Row>,
+    record: Option<record::Record>,
+}
+
 /// `grade gradebook merge`: the gradebooks of several shards' output directories as one
-/// (rows sorted by student), written to `output`.
-pub fn merge_gradebooks(dirs: &[PathBuf], output: &Path) -> anyhow::Result<usize> {
-    let mut case_names: Option<Vec<String>> = None;
-    let mut rows: Vec<Row> = Vec::new();
+/// (rows sorted by student), written to `output`. Refuses, naming the part, a missing part,
+/// interrupted rows, parts graded with other options, course seed or a weaker sandbox
+/// (each a warning with its `--allow-…` option); a part with other cases, or a student in
+/// two parts, always.
+pub fn merge_gradebooks(
+    dirs: &[PathBuf],
+    output: &Path,
+    options: &MergeOptions,
+) -> anyhow::Result<Merged> {
+    let mut problems: Vec<(Problem, String)> = Vec::new();
+    let mut parts: Vec<Part> = Vec::new();
     for dir in dirs {
-        let path = if dir.is_dir() {
-            dir.join("gradebook.csv")
+        let (path, folder) = if dir.is_dir() {
+            (dir.join("gradebook.csv"), dir.clone())
         } else {
-            dir.clone()
+            let folder = dir
+                .parent()
+                .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+            (dir.clone(), folder)
         };
-        let (names, found) = read_gradebook(&path)?;
-        match &case_names {
-            None => case_names = Some(names),
-            Some(existing) if *existing != names => bail!(
-                "{}: its cases ({}) differ from the first gradebook's ({})",
-                path.display(),
-                names.join(", "),
+        if !path.exists() {
+            problems.push((
+                Problem::Missing,
+                format!(
+                    "{}: no gradebook.csv (the part did not finish: cancelled, timed out or \
+                     failed before writing it)",
+                    dir.display()
+                ),
+            ));
+            continue;
+        }
+        let (columns, rows) = read_gradebook(&path)?;
+        let record = record::Record::read(&folder)?;
+        parts.push(Part {
+            name: dir.display().to_string(),
+            columns,
+            rows,
+            record,
+        });
+    }
+    // Never merged: parts graded against other cases, or a student in two parts.
+    let mut case_names: Option<(&str, &Vec<String>)> = None;
+    let mut rows: Vec<Row> = Vec::new();
+    for part in &parts {
+        match case_names {
+            None => case_names = Some((&part.name, &part.columns)),
+            Some((first, existing)) if *existing != part.columns => bail!(
+                "{}: its cases ({}) differ from {first}'s ({})",
+                part.name,
+                part.columns.join(", "),
                 existing.join(", ")
             ),
             Some(_) => {}
         }
-        for row in found {
+        for row in &part.rows {
             if rows.iter().any(|r| r.student == row.student) {
                 bail!(
                     "{}: student {} appears in two shards",
-                    path.display(),
+                    part.name,
                     row.student
                 );
             }
-            rows.push(row);
+            rows.push(row.clone());
         }
     }
+    // The parts that should be there: N of --expect, else the N their shards were graded as.
+    let counts: Vec<u64> = parts
+        .iter()
+        .filter_map(|p| p.record.as_ref()?.shard().map(|(_, n)| n))
+        .collect();
+    let expected = options.expect.or_else(|| {
+        counts
+            .first()
+            .copied()
+            .filter(|n| counts.iter().all(|c| c == n))
+    });
+    if let Some(n) = expected {
+        for part in &parts {
+            if let Some((k, count)) = part.record.as_ref().and_then(record::Record::shard) {
+                if count != n {
+                    bail!(
+                        "{}: graded as shard {k}/{count}, but the parts are {n} (--expect {n})",
+                        part.name
+                    );
+                }
+            }
+        }
+        let found: Vec<u64> = parts
+            .iter()
+            .filter_map(|p| p.record.as_ref()?.shard().map(|(k, _)| k))
+            .collect();
+        let read = u64::try_from(parts.len()).unwrap_or(u64::MAX);
+        if read > n {
+            bail!("{read} parts given, but --expect {n}");
+        }
+        let unnamed = n - read;
+        let absent: Vec<String> = (1..=n)
+            .filter(|k| !found.contains(k))
+            .map(|k| format!("{k}/{n}"))
+            .collect();
+        if unnamed > 0 {
+            let which = if found.len() == parts.len() {
+                format!(" (shard {} missing)", absent.join(", "))
+            } else {
+                String::new()
+            };
+            problems.push((
+                Problem::Missing,
+                format!("{n} parts expected, {read} found{which}: its students are not in the gradebook"),
+            ));
+        }
+    }
+    // Students an interruption left ungraded.
+    for part in &parts {
+        let interrupted: Vec<&str> = part
+            .rows
+            .iter()
+            .filter(|r| r.status.starts_with("incomplete"))
+            .map(|r| r.student.as_str())
+            .collect();
+        if !interrupted.is_empty() {
+            problems.push((
+                Problem::Interrupted,
+                format!(
+                    "{}: {} student(s) not graded (interrupted: {}); grade the part again with \
+                     the same --output-dir to finish it",
+                    part.name,
+                    interrupted.len(),
+                    interrupted.join(", ")
+                ),
+            ));
+        }
+    }
+    // How each part was graded, against the first part's record.
+    let first = parts
+        .iter()
+        .find_map(|p| p.record.as_ref().map(|r| (&p.name, r)));
+    let strongest: std::collections::BTreeSet<&str> = parts
+        .iter()
+        .filter_map(|p| p.record.as_ref())
+        .flat_map(|r| r.sandbox_on.iter().map(String::as_str))
+        .collect();
+    for part in &parts {
+        let Some(record) = &part.record else {
+            problems.push((
+                Problem::Options,
+                format!(
+                    "{}: no {} beside its gradebook (graded by an older grade?): its options, \
+                     course seed and sandbox cannot be compared",
+                    part.name,
+                    record::RECORD_FILE
+                ),
+            ));
+            continue;
+        };
+        if let Some((first_name, first)) = first {
+            let differences = record.option_differences(first);
+            if !differences.is_empty() {
+                problems.push((
+                    Problem::Options,
+                    format!(
+                        "{}: graded with {}, unlike {first_name}",
+                        part.name,
+                        differences.join(", ")
+                    ),
+                ));
+            }
+            if record.course_seed != first.course_seed {
+                let said = |s: &Option<String>| {
+                    s.as_ref()
+                        .map_or("no course seed".to_string(), |f| format!("course seed {f}"))
+                };
+                problems.push((
+                    Problem::Seed,
+                    format!(
+                        "{}: graded with another course seed than {first_name} ({} there, {} \
+                         here; fingerprints, not seeds)",
+                        part.name,
+                        said(&first.course_seed),
+                        said(&record.course_seed)
+                    ),
+                ));
+            }
+        }
+        let weaker: Vec<&str> = strongest
+            .iter()
+            .copied()
+            .filter(|l| !record.sandbox_on.iter().any(|on| on == l))
+            .collect();
+        if !weaker.is_empty() {
+            problems.push((
+                Problem::Sandbox,
+                format!(
+                    "{}: graded with a weaker sandbox: {} off here, on in another part \
+                     (grade with --require-sandbox where every layer works)",
+                    part.name,
+                    weaker.join(", ")
+                ),
+            ));
+        }
+    }
+    let refused: Vec<&(Problem, String)> = problems
+        .iter()
+        .filter(|(p, _)| !p.allowed(options))
+        .collect();
+    match refused.as_slice() {
+        [] => {}
+        [(problem, line)] => bail!(
+            "{line}; nothing merged ({} to merge anyway)",
+            problem.flag()
+        ),
+        several => {
+            for (problem, line) in several {
+                eprintln!(
+                    "grade: {} ({} merges anyway)",
+                    report::escape::visible(line),
+                    problem.flag()
+                );
+            }
+            bail!("nothing merged: {} problems above", several.len());
+        }
+    }
+    let warnings: Vec<String> = problems
+        .iter()
+        .map(|(p, line)| format!("{line} (merged anyway: {})", p.flag()))
+        .collect();
     rows.sort_by(|a, b| a.student.cmp(&b.student));
-    write_gradebook(output, &case_names.unwrap_or_default(), &rows)?;
-    Ok(rows.len())
+    let columns = case_names.map(|(_, c)| c.clone()).unwrap_or_default();
+    write_gradebook(output, &columns, &rows)?;
+    Ok(Merged {
+        rows: rows.len(),
+        warnings,
+    })
 }
 
 /// A progress display: a bar on a terminal, plain lines otherwise.
@@ -476,9 +741,12 @@ enum Stored {
     Kept(Box<Row>),
     /// Nothing usable for this submission (none, or for other files, cases or options).
     Missing,
-    /// A result that claims to be for this submission but whose seal does not verify: edited
-    /// since it was written (or written without this grader's key).
+    /// A result that claims to be for this submission but whose seal does not verify under
+    /// the key it names, this grader's: edited since it was written.
     Unverified,
+    /// A result sealed under another key (another machine's or user's cache), or that this
+    /// grader cannot check (it has no key): graded elsewhere, so graded again here.
+    Elsewhere,
 }
 
 /// Every string of a stored JSON value escaped as when it was written ([`report::escape`]).
@@ -520,12 +788,17 @@ fn resumed(
     let Ok(bytes) = std::fs::read(result_path) else {
         return (Stored::Missing, None);
     };
-    let verified = match (seal, lines.next()) {
-        (Some(seal), Some(mac)) => seal.verify(&sealed_parts(student, key, &bytes), mac.trim()),
+    let (mac, key_id) = (lines.next().map(str::trim), lines.next().map(str::trim));
+    let verified = match (seal, mac) {
+        (Some(seal), Some(mac)) => seal.verify(&sealed_parts(student, key, &bytes), mac),
         _ => false,
     };
     if !verified {
-        return (Stored::Unverified, None);
+        // Edited only when sealed under this very key; else made where this key is not.
+        return match seal {
+            Some(seal) if key_id == Some(seal.id().as_str()) => (Stored::Unverified, None),
+            _ => (Stored::Elsewhere, None),
+        };
     }
     let Ok(mut stored) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
         return (Stored::Unverified, None);
@@ -581,10 +854,10 @@ fn store(
     std::fs::write(&result_path, &bytes)
         .with_context(|| format!("cannot write {}", result_path.display()))?;
     // Without the grader's key nothing is sealed, and nothing will be taken back.
-    let mac = seal.map_or(String::new(), |s| {
-        s.seal(&sealed_parts(student, key, &bytes))
+    let (mac, key_id) = seal.map_or((String::new(), String::new()), |s| {
+        (s.seal(&sealed_parts(student, key, &bytes)), s.id())
     });
-    std::fs::write(&key_path, format!("{key}\n{mac}\n"))
+    std::fs::write(&key_path, format!("{key}\n{mac}\n{key_id}\n"))
         .with_context(|| format!("cannot write {}", key_path.display()))?;
     Ok(())
 }
@@ -608,6 +881,10 @@ pub struct ClassOptions {
 
 /// The note a student's row and progress line carry when a stored result did not verify.
 const UNVERIFIED: &str = "the stored result did not verify (edited?), so it was graded again";
+
+/// What the progress line says of a stored result sealed elsewhere (another node's or user's
+/// cache, or none here): not a sign of tampering, only work to do again.
+const ELSEWHERE: &str = "graded elsewhere; regrading";
 
 /// Grades several submissions, writing one report each (`students/NAME.EXT`), an
 /// instructor's report (`instructor/NAME.EXT`, hidden cases in full), `gradebook.csv`, the
@@ -648,6 +925,10 @@ pub fn grade_class(
         .iter()
         .map(|c| (c.name.clone(), changes::case_digest(c)))
         .collect();
+    let case_weights: BTreeMap<String, String> = selected
+        .iter()
+        .map(|c| (c.name.clone(), changes::weights_digest(c)))
+        .collect();
     let progress = Progress::new(chosen.len());
     // The key stored results are sealed with, kept where neither runs nor students reach.
     let seal = class.output_dir.as_ref().and_then(|_| SealKey::grader());
@@ -676,6 +957,7 @@ pub fn grade_class(
         }
     }
     let (mut all_full, mut any_error, mut failures) = (true, false, 0);
+    let mut elsewhere = 0usize;
     for (done, (submission, student)) in chosen.iter().enumerate() {
         if run::interrupt::interrupted() {
             // Keep what is finished; say what is not.
@@ -724,6 +1006,13 @@ pub fn grade_class(
                     continue;
                 }
                 (Stored::Unverified, _) => unverified = true,
+                (Stored::Elsewhere, _) => {
+                    elsewhere += 1;
+                    eprint!(
+                        "{}",
+                        report::github::fence(&format!("grade: {student}: {ELSEWHERE}\n"))
+                    );
+                }
                 (Stored::Missing | Stored::Kept(_), _) => {}
             }
         }
@@ -740,7 +1029,13 @@ pub fn grade_class(
                 let submission_digest = changes::submission_digest(submission);
                 after.insert(
                     (*student).clone(),
-                    changes::snapshot(&result, &row, submission_digest.clone(), &case_digests),
+                    changes::snapshot(
+                        &result,
+                        &row,
+                        submission_digest.clone(),
+                        &case_digests,
+                        &case_weights,
+                    ),
                 );
                 summaries.push(report::html::StudentSummary {
                     student: (*student).clone(),
@@ -761,8 +1056,11 @@ pub fn grade_class(
                             report::audience::Audience::Instructor,
                         )?;
                         if let Some(key) = resume_key(submission, cases_digest, &keyed) {
-                            let digests =
-                                changes::digests(submission_digest.as_deref(), &case_digests);
+                            let digests = changes::digests(
+                                submission_digest.as_deref(),
+                                &case_digests,
+                                &case_weights,
+                            );
                             store(dir, student, &key, seal.as_ref(), &result, &row, digests)?;
                         }
                     }
@@ -839,6 +1137,18 @@ pub fn grade_class(
         rows.push(row);
     }
     progress.finish();
+    if elsewhere > 0 {
+        let why = if seal.is_some() {
+            "sealed with another machine's or user's key"
+        } else {
+            "this grader has no writable cache ($XDG_CACHE_HOME/grade) to check them with"
+        };
+        eprintln!(
+            "grade: {elsewhere} stored result(s) were graded elsewhere ({why}), so they were \
+             graded again; to keep results across nodes, give every task the same private \
+             $XDG_CACHE_HOME (docs/scale.md)"
+        );
+    }
     // Over an earlier run: what changed, for everyone this run covers (a shard compares only
     // its own students).
     let changes = before.map(|mut before| {
@@ -854,6 +1164,15 @@ pub fn grade_class(
     });
     if let Some(dir) = output_dir {
         write_gradebook(&dir.join("gradebook.csv"), &columns, &rows)?;
+        // How it was graded, for `grade gradebook merge` to compare parts.
+        record::Record::new(
+            &set.assignment.to_string(),
+            cases_digest,
+            options,
+            options.course_seed.or(set.course_seed),
+            class.shard,
+        )
+        .write(dir)?;
         if let Some(changes) = &changes {
             changes::write_csv(&dir.join("changes.csv"), changes)?;
         }
@@ -1034,14 +1353,24 @@ mod tests {
         assert_eq!(names, cases);
         assert_eq!(rows, vec![row("zed", 4.0)]);
         let merged = dir.path().join("all.csv");
-        assert_eq!(
-            merge_gradebooks(&[one.clone(), two], &merged).expect("merge"),
-            2
-        );
+        // Gradebooks without a record of how they were graded merge only when allowed.
+        let bare = MergeOptions {
+            allow_different_options: true,
+            ..MergeOptions::default()
+        };
+        assert!(merge_gradebooks(
+            &[one.clone(), two.clone()],
+            &merged,
+            &MergeOptions::default()
+        )
+        .is_err());
+        let done = merge_gradebooks(&[one.clone(), two], &merged, &bare).expect("merge");
+        assert_eq!(done.rows, 2);
+        assert_eq!(done.warnings.len(), 2, "{:?}", done.warnings);
         let (_, rows) = read_gradebook(&merged).expect("read");
         assert_eq!(rows, vec![row("amy", 7.5), row("zed", 4.0)]);
         assert!(
-            merge_gradebooks(&[one.clone(), one], &merged).is_err(),
+            merge_gradebooks(&[one.clone(), one], &merged, &bare).is_err(),
             "a student twice"
         );
     }

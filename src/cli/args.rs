@@ -166,7 +166,12 @@ pub enum GradescopeCommand {
 #[derive(Subcommand, Debug)]
 pub enum GradebookAction {
     /// Combine the gradebook.csv of several shards' output directories into one.
-    #[command(after_help = "Example:\n  grade gradebook merge out-1 out-2 out-3 -o gradebook.csv")]
+    #[command(
+        after_help = "Example:\n  grade gradebook merge out/part-* --expect 3 -o gradebook.csv\n\n\
+        Refuses, naming the part, a missing part, students left ungraded by an interruption,\n\
+        and parts graded with other options, another course seed or a weaker sandbox; each\n\
+        --allow-... option turns its refusal into a warning."
+    )]
     Merge {
         /// The shards' output directories (or gradebook.csv files).
         #[arg(required = true)]
@@ -174,6 +179,27 @@ pub enum GradebookAction {
         /// The merged gradebook to write.
         #[arg(short, long)]
         output: PathBuf,
+        /// How many parts there must be (the N of --shard K/N): fewer is refused, naming
+        /// the shards missing.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        expect: Option<u64>,
+        /// Merge even when a part is missing (no gradebook, or fewer than --expect): warn.
+        #[arg(long)]
+        allow_missing: bool,
+        /// Merge even when a part has students an interruption left ungraded: warn.
+        #[arg(long)]
+        allow_interrupted: bool,
+        /// Merge even when parts were graded with other options (--strict, --case, limits),
+        /// cases or grader versions, or without a record of how: warn.
+        #[arg(long)]
+        allow_different_options: bool,
+        /// Merge even when parts were graded with another course seed: warn.
+        #[arg(long)]
+        allow_different_seed: bool,
+        /// Merge even when a part was graded with a sandbox layer off that another had on:
+        /// warn.
+        #[arg(long)]
+        allow_weaker_sandbox: bool,
     },
     /// Write gradebook.csv in the import layout of Canvas, Moodle or Blackboard (docs/lms.md).
     #[command(after_help = "Examples:\n  \

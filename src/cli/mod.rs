@@ -300,11 +300,37 @@ fn dispatch(cli: Cli) -> ExitCode {
             },
         },
         Some(Command::Gradebook {
-            action: GradebookAction::Merge { parts, output },
-        }) => crate::class::merge_gradebooks(&parts, &output).map(|rows| {
-            println!("{rows} student(s) in {}", output.display());
-            0
-        }),
+            action:
+                GradebookAction::Merge {
+                    parts,
+                    output,
+                    expect,
+                    allow_missing,
+                    allow_interrupted,
+                    allow_different_options,
+                    allow_different_seed,
+                    allow_weaker_sandbox,
+                },
+        }) => {
+            let options = crate::class::MergeOptions {
+                expect,
+                allow_missing,
+                allow_interrupted,
+                allow_different_options,
+                allow_different_seed,
+                allow_weaker_sandbox,
+            };
+            crate::class::merge_gradebooks(&parts, &output, &options).map(|merged| {
+                for warning in &merged.warnings {
+                    eprintln!(
+                        "grade: warning: {}",
+                        crate::report::escape::visible(warning)
+                    );
+                }
+                println!("{} student(s) in {}", merged.rows, output.display());
+                0
+            })
+        }
         Some(Command::Gradebook {
             action:
                 GradebookAction::Export {

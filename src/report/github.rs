@@ -23,7 +23,7 @@ use anyhow::Context as _;
 
 use super::escape::field;
 use super::{for_students, points, points_of, Format};
-use crate::results::{GradeResult, RequirementStatus, Visibility};
+use crate::results::{GradeResult, PartKind, RequirementStatus, Visibility};
 
 /// Error annotations GitHub shows per step; more are dropped by the runner.
 pub const MAX_ANNOTATIONS: usize = 10;
@@ -87,7 +87,7 @@ pub fn structured(bytes: Vec<u8>, format: Format) -> Vec<u8> {
         Format::Text => neutralise(&text),
         // A JSON line starts with a brace, a bracket, a quote or a number (strings hold no
         // newline), so only the legacy form can appear.
-        Format::Json | Format::Gradescope => text.replace("##[", "\\u0023#["),
+        Format::Json | Format::Gradescope | Format::Classroom50 => text.replace("##[", "\\u0023#["),
         Format::Junit | Format::Html => {
             let mut out = String::with_capacity(text.len());
             for line in text.replace("##[", "&#35;#[").split_inclusive('\n') {
@@ -194,10 +194,20 @@ pub fn step_summary(result: &GradeResult) -> String {
             .replace('\n', " ")
     };
     let mut out = format!(
-        "### {}: {}\n\n| case | points | |\n|---|---|---|\n",
+        "### {}: {}\n\n",
         cell(&result.assignment),
         points_of(result.score, result.max_score)
     );
+    let (whole, whole_max) = super::classroom50::whole_total(&result);
+    if points_of(whole as f64, whole_max as f64) != points_of(result.score, result.max_score) {
+        // Classroom counts whole points: say so, so the two totals a student sees agree.
+        let _ = writeln!(
+            out,
+            "GitHub Classroom and Classroom 50 count whole points: {whole}/{whole_max} \
+             (each part rounded so that they add up to the total rounded).\n"
+        );
+    }
+    out.push_str("| case | points | |\n|---|---|---|\n");
     for case in &result.cases {
         let mark = if case.score + 1e-9 >= case.max_score {
             "✓"
@@ -252,69 +262,68 @@ pub fn step_summary(result: &GradeResult) -> String {
 }
 
 /// The result as GitHub Classroom's `autograding-command-grader` reports it (version 1: a
-/// status, the maximum and one test per part, whose scores add up to the score): the
-/// rubric's lines when there is a rubric, else each case and each applicable requirement.
+/// status, the maximum and one test per part of the total, as Gradescope's tests and
+/// Classroom 50's), in whole points ([`super::whole_points`]): the reporter adds the tests'
+/// scores up and posts `Points SUM/MAX`, so they are integers that add up to the total
+/// rounded half up — what Classroom 50 counts too ([`super::classroom50::whole_total`]).
 pub fn classroom(result: &GradeResult) -> serde_json::Value {
     let result = for_students(result);
-    let status = |score: f64, max: f64| if score + 1e-9 >= max { "pass" } else { "fail" };
-    let test = |name: &str, score: f64, max: f64, message: &str, duration: u64| {
-        serde_json::json!({
-            "name": name,
-            "status": status(score, max),
+    let parts = result.parts();
+    let whole = super::whole_points(
+        &parts
+            .iter()
+            .map(|p| (p.score, p.max_score))
+            .collect::<Vec<_>>(),
+    );
+    let status = |score: u64, max: u64| if score >= max { "pass" } else { "fail" };
+    let mut tests = Vec::new();
+    for (part, (score, max)) in parts.iter().zip(&whole) {
+        let (message, duration) = match part.kind {
+            PartKind::Case => match result.cases.iter().find(|c| c.name == part.name) {
+                Some(case) if case.visibility == Visibility::Hidden => {
+                    (super::HIDDEN_DETAIL.to_string(), 0)
+                }
+                Some(case) => (
+                    case.checks
+                        .iter()
+                        .find(|c| !c.passed && c.max_score > 0.0)
+                        .map_or(String::new(), |c| format!("{}: {}", c.name, c.detail)),
+                    case.run.wall_ms,
+                ),
+                None => (String::new(), 0),
+            },
+            PartKind::Requirement => (
+                result
+                    .requirements
+                    .iter()
+                    .find(|r| r.name == part.name)
+                    .map_or(String::new(), |r| r.detail.clone()),
+                0,
+            ),
+            PartKind::Rubric => (String::new(), 0),
+        };
+        tests.push(serde_json::json!({
+            "name": part.column(),
+            "status": status(*score, *max),
             "score": score,
             "message": message,
             "test_code": "",
             "filename": "",
             "line_no": 0,
             "duration": duration,
-        })
-    };
-    let mut tests = Vec::new();
-    if result.rubric.is_empty() {
-        for case in &result.cases {
-            let message = if case.visibility == Visibility::Hidden {
-                super::HIDDEN_DETAIL.to_string()
-            } else {
-                case.checks
-                    .iter()
-                    .find(|c| !c.passed && c.max_score > 0.0)
-                    .map_or(String::new(), |c| format!("{}: {}", c.name, c.detail))
-            };
-            tests.push(test(
-                &case.name,
-                case.score,
-                case.max_score,
-                &message,
-                case.run.wall_ms,
-            ));
-        }
-        for requirement in result
-            .requirements
-            .iter()
-            .filter(|r| r.status != RequirementStatus::NotApplicable)
-        {
-            tests.push(test(
-                &format!("requirement: {}", requirement.name),
-                requirement.score,
-                requirement.max_score,
-                &requirement.detail,
-                0,
-            ));
-        }
-    } else {
-        for line in &result.rubric {
-            tests.push(test(&line.name, line.score, line.max_score, "", 0));
-        }
+        }));
     }
+    let max_score: u64 = whole.iter().map(|w| w.1).sum();
+    let score: u64 = whole.iter().map(|w| w.0).sum();
     let overall = if result.build_failure.is_some() {
         "error"
     } else {
-        status(result.score, result.max_score)
+        status(score, max_score)
     };
     serde_json::json!({
         "version": 1,
         "status": overall,
-        "max_score": result.max_score,
+        "max_score": max_score,
         "tests": tests,
     })
 }
@@ -415,6 +424,8 @@ mod tests {
         assert_eq!(property("a: b, c"), "a%3A b%2C c");
         let summary = step_summary(&sample());
         assert!(summary.starts_with("### nim: 7.5/17.5"), "{summary}");
+        // What Classroom posts, said where the student reads the points.
+        assert!(summary.contains("count whole points: 8/18"), "{summary}");
         assert!(
             summary.contains("| ✗ |") && summary.contains("| ✓ |"),
             "{summary}"
@@ -461,18 +472,20 @@ mod tests {
     }
 
     #[test]
-    fn the_classroom_result_adds_up_to_the_score() {
-        for result in [sample(), with_requirements()] {
+    fn the_classroom_result_adds_up_to_the_score_in_whole_points() {
+        // The sample: 7.5 of 17.5 → 8 of 18; with requirements and a rubric: 44.071 of 100
+        // → 44 of 100 (worked in report::classroom50's tests).
+        for (result, score, max) in [(sample(), 8, 18), (with_requirements(), 44, 100)] {
             let json = classroom(&result);
             assert_eq!(json["version"], 1);
-            assert_eq!(json["max_score"], result.max_score);
-            let sum: f64 = json["tests"]
+            assert_eq!(json["max_score"], max);
+            let sum: u64 = json["tests"]
                 .as_array()
                 .expect("tests")
                 .iter()
-                .map(|t| t["score"].as_f64().expect("score"))
+                .map(|t| t["score"].as_u64().expect("whole points"))
                 .sum();
-            assert!((sum - result.score).abs() < 0.01, "{json}");
+            assert_eq!(sum, score, "{json}");
             assert_eq!(json["status"], "fail");
         }
         let text = serde_json::to_string(&classroom(&sample())).expect("json");

@@ -5,6 +5,7 @@
 //! (its input, stderr, differences and check details), so no format can leak them by mistake.
 
 pub mod audience;
+pub mod classroom50;
 pub mod escape;
 pub mod explore;
 pub mod github;
@@ -41,16 +42,19 @@ pub enum Format {
     Gradescope,
     /// A self-contained HTML page (with --output-dir, also a class page, index.html).
     Html,
+    /// Classroom 50's result.json (docs/classroom50.md).
+    Classroom50,
 }
 
 impl Format {
     /// Every format, in the order `--help` lists them.
-    pub const ALL: [Format; 5] = [
+    pub const ALL: [Format; 6] = [
         Format::Text,
         Format::Json,
         Format::Junit,
         Format::Gradescope,
         Format::Html,
+        Format::Classroom50,
     ];
 
     /// The format's name on the command line.
@@ -61,6 +65,7 @@ impl Format {
             Format::Junit => "junit",
             Format::Gradescope => "gradescope",
             Format::Html => "html",
+            Format::Classroom50 => "classroom50",
         }
     }
 
@@ -68,7 +73,7 @@ impl Format {
     pub fn extension(self) -> &'static str {
         match self {
             Format::Text => "txt",
-            Format::Json | Format::Gradescope => "json",
+            Format::Json | Format::Gradescope | Format::Classroom50 => "json",
             Format::Junit => "xml",
             Format::Html => "html",
         }
@@ -82,6 +87,9 @@ impl Format {
             Format::Junit => "JUnit XML, one testcase per case",
             Format::Gradescope => "Gradescope's results.json",
             Format::Html => "A self-contained HTML page (with --output-dir, also a class page)",
+            Format::Classroom50 => {
+                "Classroom 50's result.json, in whole points (docs/classroom50.md)"
+            }
         }
     }
 }
@@ -107,6 +115,7 @@ pub fn exporter(format: Format, options: RenderOptions) -> Box<dyn Exporter> {
         Format::Junit => Box::new(junit::JunitExporter),
         Format::Gradescope => Box::new(gradescope::GradescopeExporter::default()),
         Format::Html => Box::new(html::HtmlExporter),
+        Format::Classroom50 => Box::new(classroom50::Classroom50Exporter::from_env()),
     }
 }
 
@@ -274,6 +283,76 @@ pub fn points(value: f64) -> String {
 /// "earned/possible" with [`points`] formatting, e.g. `3.5/5`.
 pub fn points_of(score: f64, max_score: f64) -> String {
     format!("{}/{}", points(score), points(max_score))
+}
+
+/// The parts of a total (earned, possible) in whole points, for the platforms that count only
+/// integers (Classroom 50's result.json, GitHub Classroom's reporter), so that the parts add
+/// up to the total the student is shown.
+///
+/// The possible points add up to the total possible rounded half up, the earned points to the
+/// total earned rounded half up, each part's share by the largest remainder; a part with full
+/// marks keeps all its whole points, one that earned nothing keeps 0 and one short of full
+/// marks stays below its maximum (where that bound keeps the earned total from its rounded
+/// value, the total is still the parts' sum).
+pub fn whole_points(parts: &[(f64, f64)]) -> Vec<(u64, u64)> {
+    let whole = |v: f64| if v.is_finite() { v.max(0.0).round() } else { 0.0 } as i64;
+    let maxima: Vec<f64> = parts.iter().map(|p| p.1.max(0.0)).collect();
+    let total_max = whole(maxima.iter().sum());
+    let max = apportion(
+        &maxima,
+        total_max,
+        &vec![0; parts.len()],
+        &vec![i64::MAX; parts.len()],
+    );
+    let mut lower = Vec::with_capacity(parts.len());
+    let mut upper = Vec::with_capacity(parts.len());
+    for (&(score, possible), &m) in parts.iter().zip(&max) {
+        if score + 1e-9 >= possible {
+            lower.push(m);
+            upper.push(m);
+        } else if score <= 1e-9 {
+            lower.push(0);
+            upper.push(0);
+        } else {
+            lower.push(0);
+            upper.push((m - 1).max(0));
+        }
+    }
+    let scores: Vec<f64> = parts.iter().map(|p| p.0.max(0.0)).collect();
+    let earned = apportion(&scores, whole(scores.iter().sum()), &lower, &upper);
+    earned
+        .into_iter()
+        .zip(max)
+        .map(|(s, m)| (s.max(0) as u64, m.max(0) as u64))
+        .collect()
+}
+
+/// Integers near `values`, each within its bounds, adding up to `target` as nearly as the
+/// bounds allow: each value's whole part, then a point at a time to the largest remainder
+/// (taken from the smallest when over); on a tie the earlier part gets it, the later gives.
+fn apportion(values: &[f64], target: i64, lower: &[i64], upper: &[i64]) -> Vec<i64> {
+    let mut out: Vec<i64> = values
+        .iter()
+        .zip(lower.iter().zip(upper))
+        .map(|(v, (&lo, &hi))| (v.floor() as i64).clamp(lo, hi))
+        .collect();
+    let mut missing = target - out.iter().sum::<i64>();
+    while missing != 0 {
+        let remainder = |i: usize| values[i] - out[i] as f64;
+        let pick = if missing > 0 {
+            (0..out.len())
+                .filter(|&i| out[i] < upper[i])
+                .max_by(|&a, &b| remainder(a).total_cmp(&remainder(b)).then(b.cmp(&a)))
+        } else {
+            (0..out.len())
+                .filter(|&i| out[i] > lower[i])
+                .min_by(|&a, &b| remainder(a).total_cmp(&remainder(b)).then(b.cmp(&a)))
+        };
+        let Some(i) = pick else { break };
+        out[i] += missing.signum();
+        missing -= missing.signum();
+    }
+    out
 }
 
 #[cfg(test)]
@@ -641,6 +720,9 @@ pub(crate) mod tests {
                     !student.contains(figure),
                     "{format:?} shows {figure}:\n{student}"
                 );
+            }
+            if format == Format::Classroom50 {
+                continue; // points and pass/fail only, for anyone
             }
             let instructor = render(&audience::instructor_view(&result));
             assert!(

@@ -5,7 +5,9 @@
 //! [`install`] blocks SIGINT, SIGTERM and SIGHUP in the calling thread before any other
 //! thread exists (so every thread inherits the mask; programs get a clean mask at exec) and
 //! waits for them on a thread of its own with `sigwait`: no code runs in a signal handler. A
-//! second signal ends the grader at once.
+//! second signal ends the grader at once (a second Ctrl-C), except SIGTERM after SIGTERM: a
+//! batch engine such as Slurm may send it twice before its SIGKILL, and the gradebook must
+//! still be written.
 
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
@@ -44,7 +46,12 @@ pub fn install() {
                 continue;
             }
             if INTERRUPTED.swap(true, Ordering::SeqCst) {
-                // A second signal: stop now.
+                // SIGTERM after SIGTERM is a batch engine's notice given twice (Slurm's time
+                // limit signals the step, then the job), whose SIGKILL follows a grace period:
+                // keep finishing the gradebook. Any other second signal: stop now.
+                if sig == libc::SIGTERM && SIGNAL.load(Ordering::SeqCst) == libc::SIGTERM {
+                    continue;
+                }
                 std::process::exit(i32::from(EXIT_INTERRUPTED));
             }
             SIGNAL.store(sig, Ordering::SeqCst);

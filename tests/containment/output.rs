@@ -176,7 +176,7 @@ fn student_text_never_becomes_a_workflow_command() {
         open_up(dir.path());
         let submission = format!("{}/nim.py", class[0]);
         let case = ["--case", "computer-first-computer-wins"];
-        for format in ["text", "json", "junit", "gradescope", "html"] {
+        for format in ["text", "json", "junit", "gradescope", "html", "classroom50"] {
             let args = [
                 &[submission.as_str(), "-a", "nim", "--format", format],
                 &case[..],
