@@ -453,8 +453,10 @@ fn silver_dollar_bugs_the_fixed_cases_miss_cost_points_in_the_default_grade() {
         // (inline for a short input, from moves.txt for a long one; the reference from the
         // program's strip when it printed one it could be read from: the char-label bug's
         // first strip is unreadable, so its start is what differs)
+        // (Java handouts: the student runs `java -cp . PlayGame` after javac, never ./prog)
+        let own = "java -cp . PlayGame";
         assert!(
-            (notes.contains("| ./prog") || notes.contains("./prog < moves.txt"))
+            (notes.contains(&format!("| {own}")) || notes.contains(&format!("{own} < moves.txt")))
                 && notes.contains("grade play silver_dollar"),
             "{relative}: {notes}"
         );
