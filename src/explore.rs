@@ -173,6 +173,9 @@ pub struct Exploration {
     pub steps: usize,
     /// Wall time in milliseconds.
     pub wall_ms: u64,
+    /// How the student runs the program from its folder (`python3 main.py`, `./prog`): the
+    /// replay line types into it.
+    pub program: String,
     /// The difference found, if any.
     pub finding: Option<Finding>,
     /// Which rules of the reference game the games exercised.
@@ -729,6 +732,7 @@ pub fn explore(
         games: outcome.games,
         steps: outcome.steps,
         wall_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        program: prepared.replay_command(),
         finding: outcome.finding,
         coverage: outcome.coverage,
     })
@@ -1063,8 +1067,9 @@ pub fn run_games(
 }
 
 /// The command lines that replay a finding: the board file written first (collect), then the
-/// input typed into the student's program and into the reference (`grade play`).
-pub fn replay_commands(assignment: &str, finding: &Finding) -> Vec<String> {
+/// input typed into the student's program, run as `program` (its own command:
+/// [`crate::submission::Submission::replay_command`]), and into the reference (`grade play`).
+pub fn replay_commands(assignment: &str, finding: &Finding, program: &str) -> Vec<String> {
     // An instructor's own assignment is played from its directory.
     let external_dir = crate::assignments::external::all()
         .iter()
@@ -1098,7 +1103,7 @@ pub fn replay_commands(assignment: &str, finding: &Finding) -> Vec<String> {
     if finding.input.len() > REPLAY_LINES_INLINE {
         // Too long for one command line: the input listed above, saved as a file.
         commands.push(format!(
-            "save the {} input lines listed as moves.txt, then: ./prog{game_args} < moves.txt   \
+            "save the {} input lines listed as moves.txt, then: {program}{game_args} < moves.txt   \
              ({yours})",
             finding.input.len()
         ));
@@ -1109,14 +1114,16 @@ pub fn replay_commands(assignment: &str, finding: &Finding) -> Vec<String> {
     }
     let typed: String = finding.input.iter().map(|l| format!("{l}\n")).collect();
     let typed = printf_text(&typed);
-    commands.push(format!("printf '{typed}' | ./prog{game_args}   ({yours})"));
+    commands.push(format!(
+        "printf '{typed}' | {program}{game_args}   ({yours})"
+    ));
     commands.push(format!(
         "printf '{typed}' | grade play {assignment}{reference_args}   (the reference)"
     ));
     commands
 }
 
-/// Input lines at most that a replay command types inline (`printf '…' | ./prog`).
+/// Input lines at most that a replay command types inline (`printf '…' | python3 main.py`).
 const REPLAY_LINES_INLINE: usize = 30;
 
 /// Text for a single-quoted `printf` format: newlines as `\n`, and `'`, `%` and `\` escaped.
@@ -1136,7 +1143,7 @@ fn printf_text(text: &str) -> String {
 }
 
 /// A file name as one shell word.
-fn shell_word(name: &str) -> String {
+pub(crate) fn shell_word(name: &str) -> String {
     if name
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || "._-/".contains(c))
@@ -1243,7 +1250,7 @@ mod tests {
             reference: String::new(),
         };
         assert_eq!(
-            replay_commands("silver_dollar", &finding),
+            replay_commands("silver_dollar", &finding, "./prog"),
             [
                 "printf '11\\n10 1\\n' | ./prog   (your program: the moves replay as they were \
                  only when it draws the same strip again)",

@@ -776,7 +776,11 @@ fn explore_case(
         if let (Some(board), Some(name)) = (&finding.board_file, &finding.board_name) {
             notes.push(format!("the board file {name} of that game:\n{board}"));
         }
-        for command in crate::explore::replay_commands(case.assignment.name(), finding) {
+        for command in crate::explore::replay_commands(
+            case.assignment.name(),
+            finding,
+            &submission.replay_command(),
+        ) {
             notes.push(format!("replay it: {command}"));
         }
         input = finding.input.clone();

@@ -62,6 +62,32 @@ impl Submission {
     pub fn dir(&self) -> &Path {
         self.build_dir.path()
     }
+
+    /// How the student runs their own program from its folder, for a report's replay line:
+    /// the interpreter and the file that starts it (`python3 main.py`, `node main.js`),
+    /// `java -cp . Main` after `javac`, or `./prog` for a program they build.
+    pub fn replay_command(&self) -> String {
+        student_command(self.language.name, &self.command, self.dir())
+    }
+}
+
+/// [`Submission::replay_command`] for `language` run as `command` from the private copy `dir`.
+fn student_command(language: &str, command: &[String], dir: &Path) -> String {
+    let entry = || {
+        let last = command.last().map_or("", String::as_str);
+        let relative = Path::new(last)
+            .strip_prefix(dir)
+            .map_or_else(|_| last.to_string(), |p| p.display().to_string());
+        crate::explore::shell_word(&relative)
+    };
+    match language {
+        "Python" => format!("python3 {}", entry()),
+        "JavaScript" => format!("node {}", entry()),
+        "Ruby" => format!("ruby {}", entry()),
+        "Perl" => format!("perl {}", entry()),
+        "Java" => format!("java -cp . {}", entry()),
+        _ => "./prog".to_string(),
+    }
 }
 
 /// Why a submission cannot be run.
@@ -864,6 +890,47 @@ pub fn python_interpreter() -> Option<&'static Python> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The replay line runs the program as its student does, from their folder.
+    #[test]
+    fn a_replay_runs_the_students_own_command() {
+        let dir = Path::new("/tmp/grade-private-x");
+        let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            student_command(
+                "Python",
+                &words(&["/usr/bin/python3", "/tmp/grade-private-x/game/main.py"]),
+                dir
+            ),
+            "python3 game/main.py"
+        );
+        assert_eq!(
+            student_command(
+                "JavaScript",
+                &words(&["/usr/bin/node", "/tmp/grade-private-x/my nim.js"]),
+                dir
+            ),
+            "node 'my nim.js'"
+        );
+        assert_eq!(
+            student_command(
+                "Java",
+                &words(&[
+                    "/usr/bin/java",
+                    "-Xmx256m",
+                    "-cp",
+                    "/tmp/grade-private-x/classes",
+                    "Main"
+                ]),
+                dir
+            ),
+            "java -cp . Main"
+        );
+        assert_eq!(
+            student_command("C++", &words(&["/tmp/grade-private-x/prog"]), dir),
+            "./prog"
+        );
+    }
 
     #[test]
     fn java_main_class_reads_package_and_name() {

@@ -154,19 +154,156 @@ fn three_shards_merged_equal_one_run() {
         .stderr(predicates::str::contains("appears in two shards"));
 }
 
-/// The DOM after a headless browser loaded the page (what a person's browser would show).
-fn rendered(page: &Path) -> String {
+/// Headless Chromium on `page` with `action` (`--dump-dom`, `--screenshot=…`) in a window
+/// `width` pixels wide, with a profile of its own that it leaves nothing in; its stdout.
+fn chromium(page: &Path, width: u32, action: &str) -> String {
+    let profile = tempfile::tempdir().expect("profile dir");
     let output = std::process::Command::new("chromium")
-        .args(["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom"])
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg(format!("--window-size={width},1400"))
+        .arg(action)
         .arg(format!("file://{}", page.display()))
         .logged_output()
         .expect("chromium runs");
     assert!(
         output.status.success(),
-        "{}",
+        "chromium on {}: {}",
+        page.display(),
         String::from_utf8_lossy(&output.stderr)
     );
     String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// The DOM after a headless browser loaded the page (what a person's browser would show).
+fn rendered(page: &Path) -> String {
+    chromium(page, 1000, "--dump-dom")
+}
+
+/// What a page measures of itself in a browser `width` pixels wide: one line per element
+/// whose content is wider than its box (`overflow TAG#id 812>520`, cut at its edge or behind
+/// a scroll bar), `page W>V` when the page scrolls sideways, and for the class page the
+/// students' order after pressing the percent column's header (`order bo,ana`). The
+/// probe is a copy without the page's policy, so that the measuring script may run.
+fn measured(page: &Path, width: u32) -> String {
+    const MEASURE: &str = "<script>(()=>{const out=[];\
+        for(const e of document.body.querySelectorAll('*')){\
+        if(e.clientWidth>0&&e.scrollWidth>e.clientWidth+1)\
+        out.push('overflow '+e.tagName.toLowerCase()+(e.id?'#'+e.id:'')+' '+e.scrollWidth+'>'+e.clientWidth);}\
+        const d=document.documentElement;\
+        if(d.scrollWidth>d.clientWidth+1)out.push('page '+d.scrollWidth+'>'+d.clientWidth);\
+        const t=document.getElementById('students');\
+        if(t&&t.tHead){t.tHead.querySelectorAll('button')[2].click();\
+        out.push('order '+[...t.tBodies[0].rows].map(r=>r.cells[0].textContent).join(','));}\
+        const p=document.createElement('pre');p.id='measured';p.textContent=out.join('\\n');\
+        document.body.append(p);})()</script>";
+    let html = std::fs::read_to_string(page).expect("page");
+    let policy_start = html
+        .find("<meta http-equiv=\"Content-Security-Policy\"")
+        .expect("a policy");
+    let policy_end = policy_start + html[policy_start..].find('>').expect("the policy's end") + 1;
+    let probe = html[..policy_start].to_string()
+        + &html[policy_end..].replacen("</body>", &format!("{MEASURE}</body>"), 1);
+    let probe_path = page.with_extension("probe.html");
+    std::fs::write(&probe_path, probe).expect("write the probe");
+    let dom = chromium(&probe_path, width, "--dump-dom");
+    let _ = std::fs::remove_file(&probe_path);
+    let start = dom.find("<pre id=\"measured\">").expect(&dom) + "<pre id=\"measured\">".len();
+    let end = start + dom[start..].find("</pre>").expect("the measurements' end");
+    dom[start..end].to_string()
+}
+
+/// Screenshots of `pages` at `width` pixels into the test's output folder (printed), for a
+/// person to look at.
+fn screenshots(pages: &[(&str, &Path)], width: u32) {
+    let folder = Path::new(env!("CARGO_TARGET_TMPDIR")).join("pages");
+    std::fs::create_dir_all(&folder).expect("screenshot folder");
+    for (name, page) in pages {
+        let shot = folder.join(format!("{name}-{width}.png"));
+        chromium(page, width, &format!("--screenshot={}", shot.display()));
+        println!("screenshot: {}", shot.display());
+    }
+}
+
+/// The pages people read, at a glance, as a browser lays them out in a narrow window: no
+/// line of a student's feedback (nor the handout's rule) runs past its box; resources and a
+/// run's ending show only under a case that lost points; the class page leads with mean,
+/// median and the histogram, the status counts and the CSVs, then the students (sortable by
+/// percent, by the page's own script under its policy), then each case's pass rate.
+#[test]
+fn pages_read_at_a_glance_in_a_browser() {
+    if !(have("g++") && have("chromium")) {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let files = class(dir.path(), &["ana", "bo"]);
+    let out = dir.path().join("out");
+    let (code, _, stderr) = grade_class(&files, &out, &["--format", "html"]);
+    assert_eq!(code, 1, "{stderr}");
+    let (ana, bo, index) = (
+        out.join("students/ana.html"),
+        out.join("students/bo.html"),
+        out.join("index.html"),
+    );
+    screenshots(&[("ana", &ana), ("bo", &bo), ("class", &index)], 600);
+    for page in [&ana, &bo, &index] {
+        let measures = measured(page, 600);
+        let overflows: Vec<&str> = measures
+            .lines()
+            .filter(|l| l.starts_with("overflow") || l.starts_with("page"))
+            .collect();
+        assert!(overflows.is_empty(), "{}: {overflows:?}", page.display());
+    }
+    // bo's page has feedback, all of it inside its box (the check above), and no figures for
+    // a case that did not stop at a limit; ana's none at all.
+    let bo_page = std::fs::read_to_string(&bo).expect("bo's page");
+    assert!(bo_page.contains("<pre>"), "{bo_page}");
+    let ana_page = std::fs::read_to_string(&ana).expect("ana's page");
+    for page in [&ana_page, &bo_page] {
+        for figure in [
+            "<th>wall</th>",
+            "peak memory",
+            "waiting for more input",
+            "cached build",
+        ] {
+            assert!(!page.contains(figure), "{figure}: {page}");
+        }
+    }
+    // The class page: its order, its links, its script.
+    let class_page = std::fs::read_to_string(&index).expect("class page");
+    let at = |needle: &str| {
+        class_page
+            .find(needle)
+            .unwrap_or_else(|| panic!("{needle}: {class_page}"))
+    };
+    assert!(at("Mean <b>") < at("id=\"histogram\""));
+    assert!(at("id=\"histogram\"") < at("id=\"status-counts\""));
+    assert!(at("id=\"status-counts\"") < at("<a href=\"gradebook.csv\">"));
+    assert!(at("<a href=\"gradebook.csv\">") < at("id=\"students\""));
+    assert!(at("id=\"students\"") < at("id=\"per-case\""));
+    assert!(
+        class_page.contains("full marks: <b>1</b> · lost points: <b>1</b>"),
+        "{class_page}"
+    );
+    assert!(
+        rendered(&index).contains("data-sortable=\"ready\""),
+        "the sort script runs under the page's policy"
+    );
+    // Pressed, the percent column sorts lowest first: bo's before ana's 100 %, not by name.
+    assert!(
+        measured(&index, 600).contains("order bo,ana"),
+        "{class_page}"
+    );
 }
 
 #[test]
@@ -202,7 +339,7 @@ fn html_reports_and_the_class_page_render_in_a_browser() {
         "{class_page}"
     );
     assert!(
-        class_page.contains("1/2"),
+        class_page.contains("1 of 2 (50.0%)"),
         "one of two passed: {class_page}"
     );
 }

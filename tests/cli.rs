@@ -379,6 +379,118 @@ fn a_reader_that_stops_early_ends_grade_quietly() {
     assert!(!stdout.contains("internal error"), "{stdout}");
 }
 
+/// Standard output a pipe whose reader has already gone, so that the first write fails with
+/// EPIPE (what `| head` does to a longer output, without the race).
+fn closed_pipe() -> std::process::Stdio {
+    use std::os::fd::FromRawFd;
+    let mut fds = [0; 2];
+    // SAFETY: pipe() fills two new descriptors that this function alone owns.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0, "pipe");
+    // SAFETY: fds[0] and fds[1] are the pipe's fresh ends, owned here.
+    unsafe {
+        drop(std::os::fd::OwnedFd::from_raw_fd(fds[0]));
+        std::process::Stdio::from(std::os::fd::OwnedFd::from_raw_fd(fds[1]))
+    }
+}
+
+/// `grade completions bash | head`, `grade man | head`: a reader that stops early ends grade
+/// with the status of a process SIGPIPE ended (141), saying nothing — never an "internal
+/// error … please report this" naming the build machine's paths.
+#[test]
+fn completions_and_the_manual_end_quietly_on_a_closed_pipe() {
+    for args in [
+        &["completions", "bash"][..],
+        &["completions", "zsh"],
+        &["completions", "fish"],
+        &["man"],
+    ] {
+        let output = std::process::Command::new(assert_cmd::cargo::cargo_bin("grade"))
+            .args(args)
+            .stdout(closed_pipe())
+            .output()
+            .expect("grade runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+        assert_eq!(output.status.code(), Some(141), "{args:?}: {stderr}");
+    }
+}
+
+/// `grade --help` lists every command a user looks for, `gradebook export` too.
+#[test]
+fn help_lists_gradebook_export() {
+    let output = grade().arg("--help").output().expect("grade --help");
+    let help = String::from_utf8_lossy(&output.stdout);
+    assert!(help.contains("gradebook export"), "{help}");
+    assert!(help.contains("Canvas, Moodle or Blackboard"), "{help}");
+}
+
+/// The README's completions line works on a new account, where the folder it writes into
+/// does not exist yet; so does the man line.
+#[test]
+fn the_readmes_install_lines_work_on_a_new_account() {
+    let readme = include_str!("../README.md");
+    let home = tempfile::tempdir().expect("a new home");
+    let bin = tempfile::tempdir().expect("a bin folder");
+    std::os::unix::fs::symlink(
+        assert_cmd::cargo::cargo_bin("grade"),
+        bin.path().join("grade"),
+    )
+    .expect("link grade");
+    for prefix in [
+        "mkdir -p ~/.local/share/bash-completion/completions",
+        "grade completions bash",
+        "grade man --dir",
+    ] {
+        let line = readme
+            .lines()
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no README line starting {prefix:?}"));
+        let command = line.split("   #").next().unwrap_or(line);
+        let output = std::process::Command::new("sh")
+            .args(["-c", command])
+            .env("HOME", home.path())
+            .env("PATH", format!("{}:/usr/bin:/bin", bin.path().display()))
+            .output()
+            .expect("sh runs");
+        assert!(
+            output.status.success(),
+            "{command}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let completions = home
+        .path()
+        .join(".local/share/bash-completion/completions/grade");
+    assert!(
+        std::fs::read_to_string(&completions).is_ok_and(|t| t.contains("_grade")),
+        "{}",
+        completions.display()
+    );
+    assert!(home.path().join(".local/share/man/man1/grade.1").is_file());
+}
+
+/// The wheel installs the manual page into `<venv>/share/man/man1`, where `man grade` finds it
+/// from `<venv>/bin` on PATH: maturin's data folder holds `grade man`'s page, kept current.
+#[test]
+fn the_wheels_manual_page_is_current() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let pyproject = std::fs::read_to_string(root.join("pyproject.toml")).expect("pyproject.toml");
+    assert!(
+        pyproject.contains("data = \"packaging/wheel-data\""),
+        "{pyproject}"
+    );
+    let committed =
+        std::fs::read_to_string(root.join("packaging/wheel-data/data/share/man/man1/grade.1"))
+            .expect("the wheel's manual page");
+    let output = grade().arg("man").output().expect("grade man");
+    assert_eq!(
+        committed,
+        String::from_utf8_lossy(&output.stdout),
+        "packaging/wheel-data/data/share/man/man1/grade.1 is stale: \
+         grade man > packaging/wheel-data/data/share/man/man1/grade.1"
+    );
+}
+
 #[test]
 fn the_manual_names_only_pages_that_exist() {
     // One page on standard output: the commands are listed in it, no grade-COMMAND(1).

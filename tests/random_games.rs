@@ -57,6 +57,48 @@ fn random_games(report: &serde_json::Value) -> serde_json::Value {
         .unwrap_or_else(|| panic!("no random-games case: {report:#}"))
 }
 
+/// How a student runs the program from its folder, as the replay line must say it: the
+/// interpreter and the file for a script, `./prog` for a program they build.
+fn own_command(relative: &str) -> String {
+    let file = relative.rsplit('/').next().unwrap_or(relative);
+    match file.rsplit_once('.').map(|(_, ext)| ext) {
+        Some("py") => format!("python3 {file}"),
+        Some("js") => format!("node {file}"),
+        _ => "./prog".to_string(),
+    }
+}
+
+/// A Python or JavaScript student is told to replay the random game with their own command
+/// (`python3 buggy_position_zero.py`), never `./prog`, which they have not got.
+#[test]
+fn the_replay_line_runs_the_program_as_its_student_does() {
+    for (assignment, relative, command) in [
+        (
+            "m",
+            "m/buggy_position_zero.py",
+            "python3 buggy_position_zero.py",
+        ),
+        (
+            "nim",
+            "nim/buggy_negative_taken.js",
+            "node buggy_negative_taken.js",
+        ),
+    ] {
+        if !ready(relative) {
+            continue;
+        }
+        let (code, report) =
+            grade_json(&program(relative), assignment, &["--case", "random-games"]);
+        assert_eq!(code, 1, "{relative}: {report:#}");
+        let notes = random_games(&report)["notes"].to_string();
+        assert!(
+            notes.contains(&format!("| {command}   (your program")),
+            "{relative}: {notes}"
+        );
+        assert!(!notes.contains("./prog"), "{relative}: {notes}");
+    }
+}
+
 #[test]
 fn every_boundary_bug_costs_points_in_the_default_grade_and_explore_finds_it() {
     for (assignment, relative, class) in BOUNDARY_BUGS {
@@ -77,8 +119,9 @@ fn every_boundary_bug_costs_points_in_the_default_grade_and_explore_finds_it() {
             "{relative}: {case:#}"
         );
         let notes = case["notes"].to_string();
+        let own = own_command(relative);
         assert!(
-            (notes.contains("| ./prog") || notes.contains("./prog < moves.txt"))
+            (notes.contains(&format!("| {own}")) || notes.contains(&format!("{own} < moves.txt")))
                 && (notes.contains(&format!("| grade play {assignment}"))
                     || notes.contains(&format!("grade play {assignment} < moves.txt"))),
             "{relative}: {notes}"
@@ -410,8 +453,10 @@ fn silver_dollar_bugs_the_fixed_cases_miss_cost_points_in_the_default_grade() {
         // (inline for a short input, from moves.txt for a long one; the reference from the
         // program's strip when it printed one it could be read from: the char-label bug's
         // first strip is unreadable, so its start is what differs)
+        // (Java handouts: the student runs `java -cp . PlayGame` after javac, never ./prog)
+        let own = "java -cp . PlayGame";
         assert!(
-            (notes.contains("| ./prog") || notes.contains("./prog < moves.txt"))
+            (notes.contains(&format!("| {own}")) || notes.contains(&format!("{own} < moves.txt")))
                 && notes.contains("grade play silver_dollar"),
             "{relative}: {notes}"
         );

@@ -860,6 +860,33 @@ fn doctor_reports_every_layer() {
     ] {
         assert!(text.contains(layer), "{text}");
     }
+    // Its last line says whether grading is fine here, whatever rows are off.
+    let last = text.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("verdict: grading is fine here")
+            || last.starts_with("verdict: grading runs, but the sandbox is incomplete"),
+        "{text}"
+    );
+}
+
+/// A layer the containment depends on switched off: the verdict names it and what it means.
+#[test]
+fn doctor_says_what_a_missing_layer_means() {
+    let out = Command::cargo_bin("grade")
+        .expect("grade")
+        .arg("doctor")
+        .env("GRADE_DISABLE", "landlock")
+        .output()
+        .expect("doctor");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last = text.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with(
+            "verdict: grading runs, but the sandbox is incomplete here: landlock (switched off \
+             with GRADE_DISABLE) off"
+        ) && last.contains("--require-sandbox refuses to grade"),
+        "{text}"
+    );
 }
 
 #[test]

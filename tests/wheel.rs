@@ -29,6 +29,24 @@ fn the_wheel_installs_grade_in_a_fresh_venv() {
     if !have("python3") {
         return;
     }
+    // The wheel's files: the binary as a script, and the manual page as data for
+    // <prefix>/share/man/man1 (a wheel is a zip; Python's zipfile lists it).
+    let listing = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sys, zipfile; print('\\n'.join(zipfile.ZipFile(sys.argv[1]).namelist()))",
+        ])
+        .arg(&wheel)
+        .output()
+        .expect("python3 lists the wheel");
+    let names = String::from_utf8_lossy(&listing.stdout);
+    for suffix in [".data/scripts/grade", ".data/data/share/man/man1/grade.1"] {
+        assert!(
+            names.lines().any(|n| n.ends_with(suffix)),
+            "{} holds no *{suffix}:\n{names}",
+            wheel.display()
+        );
+    }
     let venv = tempfile::tempdir().expect("tempdir");
     let status = std::process::Command::new("python3")
         .args(["-m", "venv"])
@@ -43,6 +61,26 @@ fn the_wheel_installs_grade_in_a_fresh_venv() {
         .expect("pip install");
     assert!(status.success(), "pip installs the wheel offline");
     let grade = venv.path().join("bin/grade");
+    // `man grade` finds the page from the venv's bin/ on PATH (man maps bin to ../share/man).
+    let page = venv.path().join("share/man/man1/grade.1");
+    assert!(page.is_file(), "{} installed", page.display());
+    if have("man") {
+        let found = std::process::Command::new("man")
+            .args(["-w", "grade"])
+            .env_remove("MANPATH")
+            .env(
+                "PATH",
+                format!("{}:/usr/bin:/bin", venv.path().join("bin").display()),
+            )
+            .output()
+            .expect("man -w runs");
+        assert_eq!(
+            String::from_utf8_lossy(&found.stdout).trim(),
+            page.display().to_string(),
+            "{}",
+            String::from_utf8_lossy(&found.stderr)
+        );
+    }
     let version = std::process::Command::new(&grade)
         .arg("--version")
         .logged_output()

@@ -575,19 +575,19 @@ fn evaluate_at_inputs(
         (Some(got), Some(want)) => format!(
             "{}: found \"{}\", expected \"{}\"",
             place(at),
-            got.value,
-            want.value
+            quoted(got, student, pattern),
+            quoted(want, reference, pattern)
         ),
         (None, Some(want)) => format!(
             "the program stopped reading after {} input(s); {} the reference prints \"{}\"",
             s.len().saturating_sub(1),
             place(at),
-            want.value
+            quoted(want, reference, pattern)
         ),
         (Some(got), None) => format!(
             "the program read more input than the reference; {} it prints \"{}\"",
             place(at),
-            got.value
+            quoted(got, student, pattern)
         ),
         (None, None) => "no matches".to_string(),
     };
@@ -741,8 +741,8 @@ fn compare_lines(
             "{} {} is \"{}\", expected \"{}\"{}",
             noun.one,
             at + 1,
-            got.value,
-            want.value,
+            quoted(got, student, pattern),
+            quoted(want, reference, pattern),
             what_differs(&s, &r, &got.value, &want.value)
         ),
         (None, Some(want)) => format!(
@@ -750,14 +750,14 @@ fn compare_lines(
             s.len(),
             noun.many,
             r.len(),
-            want.value
+            quoted(want, reference, pattern)
         ),
         (Some(got), None) => format!(
             "found {} {}, expected {}; the first extra is \"{}\"",
             s.len(),
             noun.many,
             r.len(),
-            got.value
+            quoted(got, student, pattern)
         ),
         (None, None) => format!("no {}", noun.many),
     };
@@ -805,6 +805,25 @@ fn compare_lines(
     }
 }
 
+/// An item as a report quotes it: its value, or for a match that names no item (the `tie`
+/// branch of a winner pattern has no group) the words it matched, so that a tie never reads
+/// as `""`.
+fn quoted(item: &Item, view: &View, pattern: &Pattern) -> String {
+    if !item.value.is_empty() {
+        return item.value.clone();
+    }
+    view.text
+        .get(item.offset..)
+        .and_then(|rest| pattern.captures(rest.lines().next().unwrap_or_default()))
+        .and_then(|captures| {
+            captures
+                .get(0)
+                .map(|whole| whole.as_str().trim().to_string())
+        })
+        .filter(|words| !words.is_empty())
+        .unwrap_or_else(|| "(a line naming none)".to_string())
+}
+
 /// The reduced values of every match.
 fn values(view: &View, pattern: &Pattern, rules: ItemRules, dedup: bool) -> Vec<String> {
     items(view, pattern, rules, dedup)
@@ -831,7 +850,10 @@ pub fn holds_under(student: &[String], reference: &[String], compare: Compare) -
 /// Names what differs between two items of equal-length sequences beyond their text: only
 /// the order, or only a number.
 fn what_differs(s: &[Item], r: &[Item], got: &str, want: &str) -> String {
-    if s.len() == r.len() {
+    // One number for another is a wrong number, even when the other items hold it too (the
+    // computer's moves 3, 1 for 1, 3): "the same items in a different order" says too much.
+    let bare_number = |t: &str| t.trim().parse::<i64>().is_ok();
+    if s.len() == r.len() && !(bare_number(got) && bare_number(want)) {
         let mut a: Vec<&str> = s.iter().map(|i| i.value.as_str()).collect();
         let mut b: Vec<&str> = r.iter().map(|i| i.value.as_str()).collect();
         a.sort_unstable();
@@ -846,7 +868,7 @@ fn what_differs(s: &[Item], r: &[Item], got: &str, want: &str) -> String {
             .filter(|c| !c.is_ascii_digit() && *c != '-')
             .collect::<String>()
     };
-    if !w.is_empty() && g != w && words(got) == words(want) {
+    if !w.is_empty() && !g.is_empty() && g != w && words(got) == words(want) {
         return format!(" (the number differs: {} for {})", g.join(" "), w.join(" "));
     }
     String::new()
@@ -1320,6 +1342,48 @@ mod tests {
         // Blank lines and spaces are not counted.
         let spaced = evaluate_volume(&view(&"\n \n".repeat(5000)), &reference, 8.0);
         assert!(spaced.not_applicable);
+    }
+
+    /// A winner pattern's tie branch names no player: the feedback quotes the words matched
+    /// ("tie"), never `""`.
+    #[test]
+    fn a_tie_is_quoted_in_its_own_words() {
+        let pattern = Pattern::new(
+            r"(?i)player\s*([12])\b[^\n]*\bwins?\b|\b(?:tie|tied|draw)\b",
+            false,
+        )
+        .expect("regex");
+        let e = evaluate_lines(
+            &view("Player 1 wins!\n"),
+            &view("It's a tie!\n"),
+            &pattern,
+            LOOSE,
+        );
+        assert!(!e.passed);
+        assert_eq!(e.detail, "item 1 is \"1\", expected \"tie\"");
+        let e = evaluate_lines(&view("Draw.\n"), &view("Player 2 wins\n"), &pattern, LOOSE);
+        assert_eq!(e.detail, "item 1 is \"Draw\", expected \"2\"");
+    }
+
+    /// One number for another is named as a wrong number, not as "the same items in a
+    /// different order", even when the other items hold the same numbers.
+    #[test]
+    fn a_single_number_is_never_the_same_items_in_a_different_order() {
+        let pattern = Pattern::new(r"(?i)computer removes (\d+)", false).expect("regex");
+        let e = evaluate_lines(
+            &view("Computer removes 3.\nComputer removes 1.\n"),
+            &view("Computer removes 1.\nComputer removes 3.\n"),
+            &pattern,
+            LOOSE,
+        );
+        assert!(!e.passed);
+        assert!(!e.detail.contains("different order"), "{}", e.detail);
+        assert!(
+            e.detail
+                .starts_with("item 1 is \"3\", expected \"1\" (the number differs: 3 for 1)"),
+            "{}",
+            e.detail
+        );
     }
 
     #[test]

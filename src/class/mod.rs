@@ -1194,7 +1194,14 @@ pub fn grade_class(
             .unwrap_or_default();
         std::fs::write(
             &page,
-            report::html::class_page_with(set.assignment.name(), &summaries, &sections),
+            report::html::class_page_with(
+                set.assignment.name(),
+                &summaries,
+                &sections,
+                report::html::ClassFiles {
+                    changes: changes.is_some(),
+                },
+            ),
         )
         .with_context(|| format!("cannot write {}", page.display()))?;
     }

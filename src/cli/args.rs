@@ -35,6 +35,8 @@ Examples:
   grade play nim                            play the reference game yourself
   grade record nim --input moves.txt        print the reference transcript for scripted input
   grade list nim                            list the cases and their points
+  grade gradebook export reports/ --to canvas --column Nim -o canvas.csv
+                                            the class's gradebook for Canvas, Moodle or Blackboard
   grade doctor                              show which sandbox layers work on this machine";
 
 #[derive(Parser, Debug)]
@@ -332,7 +334,9 @@ pub enum Command {
 
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to standard output.
     #[command(
-        after_help = "Example:\n  grade completions bash > ~/.local/share/bash-completion/completions/grade"
+        after_help = "Example (the folder may not exist yet on a new account):\n  \
+                      mkdir -p ~/.local/share/bash-completion/completions\n  \
+                      grade completions bash > ~/.local/share/bash-completion/completions/grade"
     )]
     Completions {
         /// The shell.
@@ -344,7 +348,8 @@ pub enum Command {
     #[command(args_conflicts_with_subcommands = true)]
     Gradescope(GradescopeArgs),
 
-    /// Gradebooks of a class graded in parts (--shard K/N).
+    /// Gradebooks: export one for Canvas, Moodle or Blackboard (`gradebook export`), or merge
+    /// a class graded in parts (`gradebook merge`, --shard K/N).
     Gradebook {
         #[command(subcommand)]
         action: GradebookAction,

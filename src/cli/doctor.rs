@@ -77,9 +77,61 @@ fn try_language(language: &str) -> Option<Result<(), String>> {
     })())
 }
 
+/// The doctor's last line: whether grading is fine here, and if not what is missing and what
+/// it means. `required_off` are the layers the containment depends on that are off (name and
+/// why), `other_off` the rows marked off that have a fallback, `unbuildable` the languages
+/// whose submissions cannot be built here, `buildable` how many can.
+fn verdict(
+    required_off: &[(String, String)],
+    other_off: &[String],
+    unbuildable: &[&str],
+    buildable: usize,
+) -> String {
+    let mut line = if !required_off.is_empty() {
+        let missing: Vec<String> = required_off
+            .iter()
+            .map(|(name, why)| format!("{name} ({why})"))
+            .collect();
+        format!(
+            "verdict: grading runs, but the sandbox is incomplete here: {} off, so student code \
+             would run with less containment than docs/security.md promises; every report says \
+             so and --require-sandbox refuses to grade",
+            missing.join("; ")
+        )
+    } else if other_off.is_empty() {
+        "verdict: grading is fine here: every sandbox layer is on".to_string()
+    } else {
+        format!(
+            "verdict: grading is fine here: every layer the sandbox requires is on; the row(s) \
+             marked off ({}) use the fallback their line names",
+            other_off.join(", ")
+        )
+    };
+    if buildable == 0 {
+        line.push_str(
+            "; but no language can be built here: every submission would be not gradable",
+        );
+    } else if !unbuildable.is_empty() {
+        line.push_str(&format!(
+            "; submissions in {} cannot be built here (see their lines)",
+            unbuildable.join(", ")
+        ));
+    }
+    line
+}
+
 /// Prints the doctor report to stdout.
 pub fn print() -> anyhow::Result<u8> {
+    let required: Vec<(String, String)> = crate::run::layers::states()
+        .into_iter()
+        .filter(|l| l.required && !l.active)
+        .map(|l| (l.name.to_string(), l.detail))
+        .collect();
+    let mut other_off = Vec::new();
     for layer in crate::run::doctor::layers() {
+        if !layer.on && !required.iter().any(|(name, _)| name == layer.name) {
+            other_off.push(layer.name.to_string());
+        }
         println!(
             "{:<24} {:<3} {}",
             layer.name,
@@ -101,6 +153,7 @@ pub fn print() -> anyhow::Result<u8> {
             None
         })
     });
+    let (mut buildable, mut unbuildable) = (0, Vec::new());
     for (chain, tried) in chains.iter().zip(tried) {
         let missing: Vec<&str> = chain
             .tools
@@ -143,6 +196,56 @@ pub fn print() -> anyhow::Result<u8> {
             if works { "yes" } else { "no" },
             crate::report::escape::visible(&detail)
         );
+        if works {
+            buildable += 1;
+        } else {
+            unbuildable.push(chain.language);
+        }
     }
+    println!();
+    println!(
+        "{}",
+        crate::report::escape::visible(&verdict(&required, &other_off, &unbuildable, buildable))
+    );
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_verdict_says_whether_grading_is_fine_and_what_is_missing() {
+        assert_eq!(
+            verdict(&[], &[], &[], 3),
+            "verdict: grading is fine here: every sandbox layer is on"
+        );
+        assert_eq!(
+            verdict(&[], &["unprivileged uid".into()], &["Kotlin", "C#"], 12),
+            "verdict: grading is fine here: every layer the sandbox requires is on; the row(s) \
+             marked off (unprivileged uid) use the fallback their line names; submissions in \
+             Kotlin, C# cannot be built here (see their lines)"
+        );
+        let incomplete = verdict(
+            &[("landlock".into(), "switched off with GRADE_DISABLE".into())],
+            &[],
+            &[],
+            0,
+        );
+        assert!(
+            incomplete.starts_with(
+                "verdict: grading runs, but the sandbox is incomplete here: landlock (switched \
+                 off with GRADE_DISABLE) off"
+            ),
+            "{incomplete}"
+        );
+        assert!(
+            incomplete.contains("--require-sandbox refuses"),
+            "{incomplete}"
+        );
+        assert!(
+            incomplete.ends_with("every submission would be not gradable"),
+            "{incomplete}"
+        );
+    }
 }

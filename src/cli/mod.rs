@@ -52,7 +52,7 @@ pub fn main() -> ExitCode {
         // quietly with status 141, instead of reporting a bug. (SIGPIPE itself stays ignored:
         // the runner writes to programs that may have exited.)
         if message.starts_with("failed printing to std") && message.contains("Broken pipe") {
-            std::process::exit(141);
+            std::process::exit(i32::from(EXIT_BROKEN_PIPE));
         }
         let place = info
             .location()
@@ -256,9 +256,14 @@ fn dispatch(cli: Cli) -> ExitCode {
             explore(&args)
         }
         Some(Command::Completions { shell }) => {
+            // Into memory first: clap_complete panics on a failed write (`| head`), and a
+            // write error of our own ends as any other (quietly for a closed pipe).
             let mut command = Cli::command();
-            clap_complete::generate(shell, &mut command, "grade", &mut std::io::stdout());
-            Ok(0)
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut command, "grade", &mut script);
+            std::io::Write::write_all(&mut std::io::stdout(), &script)
+                .map(|()| 0)
+                .map_err(anyhow::Error::from)
         }
         Some(Command::Gradescope(args)) => match args.package {
             Some(GradescopeCommand::Package {
@@ -390,6 +395,9 @@ fn dispatch(cli: Cli) -> ExitCode {
     }
     match result {
         Ok(code) => ExitCode::from(code),
+        // A reader that stopped early (`grade completions bash | head`): end quietly with the
+        // status of a process SIGPIPE ended, as Unix tools do; it is not an error of grade's.
+        Err(error) if broken_pipe(&error) => ExitCode::from(EXIT_BROKEN_PIPE),
         Err(error) => {
             // Errors quote paths and messages a student may control: escaped.
             // Under GitHub Actions, fenced: a quoted name could read as a workflow command.
@@ -401,6 +409,19 @@ fn dispatch(cli: Cli) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The exit status of a process ended by SIGPIPE (128 + 13), which a closed pipe on standard
+/// output ends `grade` with.
+pub const EXIT_BROKEN_PIPE: u8 = 141;
+
+/// Whether `error` is a write to a pipe whose reader has gone.
+fn broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// `grade man`: the manual page on standard output — the commands listed in it, not as pages

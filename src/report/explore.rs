@@ -97,7 +97,9 @@ pub fn render(exploration: &Exploration) -> String {
         }
     }
     let _ = writeln!(out, "Replay it:");
-    for command in crate::explore::replay_commands(&exploration.assignment, finding) {
+    for command in
+        crate::explore::replay_commands(&exploration.assignment, finding, &exploration.program)
+    {
         let _ = writeln!(out, "    {}", field(&command));
     }
     out
@@ -118,6 +120,7 @@ mod tests {
             games: 4,
             steps: 46,
             wall_ms: 2100,
+            program: "python3 nim.py".into(),
             finding: Some(Finding {
                 game: 3,
                 original_lines: 23,
@@ -162,7 +165,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("printf 'n\\n4\\n' | ./prog   (your program)")
+            text.contains("printf 'n\\n4\\n' | python3 nim.py   (your program)")
                 && text.contains("printf 'n\\n4\\n' | grade play nim   (the reference)"),
             "{text}"
         );

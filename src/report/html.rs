@@ -1,7 +1,8 @@
 //! HTML: a student's report (the text report's content: score, cases, and for each case that
 //! lost points its feedback with whitespace made visible), and the class page written beside
-//! a class's reports (score histogram, pass rate and most common first difference per case,
-//! build failures, slowest programs). Self-contained pages: no script, no external resource.
+//! a class's reports (distribution, status counts, the students, pass rate per case, build
+//! failures, slowest programs). Self-contained pages: no external resource; a student's page
+//! runs no script, the class page only its sort script, allowed by its hash.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -60,15 +61,29 @@ pub fn url_path(path: &str) -> String {
 pub const CONTENT_SECURITY_POLICY: &str =
     "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'\">";
 
-const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em;max-width:60em}\
-table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}\
-.pass{color:#186a1d}.fail{color:#a31515}.na{color:#777}pre{background:#f6f6f6;padding:.6em;overflow-x:auto}\
-.bar{background:#4a78b0;height:1em;display:inline-block}";
+/// Long lines wrap inside their box (feedback, handout quotes, names without spaces): nothing
+/// is cut at a box's edge or needs sideways scrolling.
+const STYLE: &str =
+    "body{font-family:system-ui,sans-serif;margin:2em;max-width:60em;overflow-wrap:break-word}\
+table{border-collapse:collapse;max-width:100%}\
+td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left;vertical-align:top}\
+.pass{color:#186a1d}.fail{color:#a31515}.na{color:#777}\
+pre{background:#f6f6f6;padding:.6em;white-space:pre-wrap;overflow-wrap:anywhere}\
+q,code{overflow-wrap:anywhere}\
+.bar{background:#4a78b0;height:1em;display:inline-block}\
+.num{text-align:right;font-variant-numeric:tabular-nums}\
+th button{font:inherit;font-weight:bold;border:0;background:none;padding:0;cursor:pointer}";
 
 fn page(title: &str, body: &str) -> String {
+    page_with_policy(title, body, CONTENT_SECURITY_POLICY)
+}
+
+/// A page under `policy` (a `<meta>` Content-Security-Policy element).
+fn page_with_policy(title: &str, body: &str, policy: &str) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         {CONTENT_SECURITY_POLICY}<title>{}</title><style>{STYLE}</style></head>\n<body>\n{body}</body></html>\n",
+         <meta name=\"viewport\" content=\"width=device-width\">\
+         {policy}<title>{}</title><style>{STYLE}</style></head>\n<body>\n{body}</body></html>\n",
         escape(title)
     )
 }
@@ -95,7 +110,8 @@ impl Exporter for HtmlExporter {
         if let Some(warning) = super::sandbox_warning(&result) {
             let _ = writeln!(body, "<p class=\"fail\">{}</p>", escape(&warning));
         }
-        for note in &result.notes {
+        // Notes about the grader itself (its build cache) are the instructor's, not the student's.
+        for note in result.notes.iter().filter(|n| !about_the_grader(n)) {
             let _ = writeln!(body, "<p>Note: {}</p>", escape(note));
         }
         if let Some(failure) = &result.build_failure {
@@ -106,21 +122,19 @@ impl Exporter for HtmlExporter {
                 escape(&failure.messages)
             );
         }
-        body.push_str(
-            "<table id=\"cases\">\n<tr><th>case</th><th>points</th><th></th><th>wall</th>\
-             <th>CPU</th><th>peak memory</th><th>ended</th></tr>\n",
-        );
+        // Points and a mark per case; what a run cost is shown only where it explains a lost
+        // case (below), so that a passing case never reads like an error.
+        body.push_str("<table id=\"cases\">\n<tr><th>case</th><th>points</th><th></th></tr>\n");
         for case in &result.cases {
             let full = case.status == CaseStatus::Passed && case.score + 1e-9 >= case.max_score;
             let _ = writeln!(
                 body,
-                "<tr><td><a href=\"#case-{4}\">{0}</a></td><td>{1}</td><td class=\"{2}\">{3}</td>{5}</tr>",
+                "<tr><td><a href=\"#case-{4}\">{0}</a></td><td>{1}</td><td class=\"{2}\">{3}</td></tr>",
                 escape(&case.name),
                 points_of(case.score, case.max_score),
                 if full { "pass" } else { "fail" },
                 if full { "✓" } else { "✗" },
                 url_segment(&case.name),
-                resource_cells(&case.run, case.visibility == crate::results::Visibility::Hidden)
             );
         }
         body.push_str("</table>\n");
@@ -134,10 +148,11 @@ impl Exporter for HtmlExporter {
         }) {
             let _ = writeln!(
                 body,
-                "<h2 id=\"case-{0}\">{0}</h2>\n<p>{1}</p>\n<pre>{2}</pre>",
+                "<h2 id=\"case-{0}\">{0}</h2>\n<p>{1}</p>\n<pre>{2}</pre>{3}",
                 escape(&case.name),
                 escape(&case.description),
-                escape(&case_feedback(case, Style::default()))
+                escape(&case_feedback(case, Style::default())),
+                resources_explaining(case)
             );
         }
         Ok(page(
@@ -148,19 +163,27 @@ impl Exporter for HtmlExporter {
     }
 }
 
-/// A case's wall time, CPU time, peak memory and ending as table cells (empty for a run that
-/// never happened or a hidden case; peak memory says when it was not measured).
-fn resource_cells(run: &crate::results::RunSummary, hidden: bool) -> String {
+/// Whether a submission note is about how the grader worked (its build cache), not about the
+/// student's program: a student's page leaves it out.
+fn about_the_grader(note: &str) -> bool {
+    note == crate::submission::CACHED_BUILD_NOTE
+}
+
+/// What a lost case's run cost (wall time, CPU time, peak memory, how it ended) when that
+/// explains the loss: a limit stopped it or it was slow (the text report's rule). Empty for a
+/// case with full marks, a run that never happened and a hidden case.
+fn resources_explaining(case: &crate::results::CaseResult) -> String {
     use super::resources;
-    if !resources::ran(run) || hidden {
-        return "<td></td><td></td><td></td><td></td>".to_string();
+    let lost = case.score + 1e-9 < case.max_score;
+    if !lost
+        || case.visibility == crate::results::Visibility::Hidden
+        || !resources::noteworthy(&case.run)
+    {
+        return String::new();
     }
     format!(
-        "<td>{:.2} s</td><td>{:.2} s</td><td>{}</td><td>{}</td>",
-        run.wall_ms as f64 / 1000.0,
-        run.cpu_ms as f64 / 1000.0,
-        escape(&resources::memory(run)),
-        escape(&resources::ending(run))
+        "\n<p class=\"resources\">Resources: {}</p>",
+        escape(&resources::line(&case.run))
     )
 }
 
@@ -237,35 +260,152 @@ pub struct StudentSummary {
     pub status: Option<String>,
 }
 
-/// The class page: how the class did, where it lost points, and what to look at.
-pub fn class_page(assignment: &str, students: &[StudentSummary]) -> String {
-    class_page_with(assignment, students, "")
+/// The files the class page links to, beside it in the output folder.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ClassFiles {
+    /// `changes.csv` was written (a run over an earlier one).
+    pub changes: bool,
 }
 
-/// The class page with `sections` (HTML, already escaped) after the build failures: the
-/// changes since an earlier run.
-pub fn class_page_with(assignment: &str, students: &[StudentSummary], sections: &str) -> String {
+/// The class page: how the class did, where it lost points, and what to look at.
+pub fn class_page(assignment: &str, students: &[StudentSummary]) -> String {
+    class_page_with(assignment, students, "", ClassFiles::default())
+}
+
+/// The one script the class page runs: it sorts a `sortable` table by the column whose header
+/// button is pressed (again: the other way), by each cell's `data-sort` when it has one, as
+/// a number when both are numbers. Allowed by its hash alone ([`class_policy`]), so no other
+/// script (a name that slipped past the escaping) could run.
+const SORT_SCRIPT: &str = "for(const t of document.querySelectorAll('table.sortable')){\
+const b=t.tBodies[0],h=[...t.querySelectorAll('thead button')];t.dataset.sortable='ready';\
+h.forEach((x,c)=>x.addEventListener('click',()=>{const up=x.dataset.dir!=='up';\
+for(const o of h){delete o.dataset.dir;o.parentNode.removeAttribute('aria-sort');}\
+x.dataset.dir=up?'up':'down';x.parentNode.setAttribute('aria-sort',up?'ascending':'descending');\
+const k=r=>{const d=r.cells[c];return d?(d.dataset.sort??d.textContent.trim()):'';};\
+const rows=[...b.rows].sort((p,q)=>{const a=k(p),z=k(q),m=Number(a),n=Number(z);\
+const v=(a!==''&&z!==''&&!isNaN(m)&&!isNaN(n))?m-n:a.localeCompare(z);return up?v:-v;});\
+for(const r of rows)b.append(r);}));}";
+
+/// The class page's policy: [`CONTENT_SECURITY_POLICY`] with [`SORT_SCRIPT`] allowed by its
+/// SHA-256 (no inline handler, no other script).
+fn class_policy() -> String {
+    use sha2::Digest as _;
+    let hash = base64(&sha2::Sha256::digest(SORT_SCRIPT.as_bytes()));
+    CONTENT_SECURITY_POLICY.replacen(
+        "default-src 'none';",
+        &format!("default-src 'none'; script-src 'sha256-{hash}';"),
+        1,
+    )
+}
+
+/// Standard base64 with padding (RFC 4648), for the script's hash in the policy.
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// A share of the points as a percent with one decimal: `85.7%`.
+fn percent(share: f64) -> String {
+    format!("{:.1}%", share * 100.0)
+}
+
+/// The middle value of `values` (the mean of the two middle ones for an even count).
+fn median(values: &[f64]) -> Option<f64> {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let n = sorted.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(sorted[n / 2]),
+        _ => Some((sorted[n / 2 - 1] + sorted[n / 2]) / 2.0),
+    }
+}
+
+/// A student's status in the gradebook's words (`full marks`, `lost points`, `build failed`,
+/// `not gradable: …`), from the result when the gradebook's is not known.
+fn status_of(student: &StudentSummary) -> String {
+    if let Some(status) = &student.status {
+        return status.clone();
+    }
+    match &student.result {
+        None => "not graded".to_string(),
+        Some(r) if r["build_failure"].is_object() => "build failed".to_string(),
+        Some(r)
+            if r["score"].as_f64().unwrap_or(0.0) + 1e-9
+                >= r["max_score"].as_f64().unwrap_or(0.0) =>
+        {
+            "full marks".to_string()
+        }
+        Some(_) => "lost points".to_string(),
+    }
+}
+
+/// The class page with `sections` (HTML, already escaped) after the per-case table (the changes
+/// since an earlier run), linking to the CSV files beside it. It leads with the distribution
+/// (mean, median, histogram of percents), the status counts and the CSVs; then every student
+/// (a sortable table with points, percent and status); then each case's pass rate in words.
+pub fn class_page_with(
+    assignment: &str,
+    students: &[StudentSummary],
+    sections: &str,
+    files: ClassFiles,
+) -> String {
     let graded: Vec<(&StudentSummary, &serde_json::Value)> = students
         .iter()
         .filter_map(|s| s.result.as_ref().map(|r| (s, r)))
         .collect();
+    let share = |result: &serde_json::Value| {
+        let (score, max) = (
+            result["score"].as_f64().unwrap_or(0.0),
+            result["max_score"].as_f64().unwrap_or(0.0),
+        );
+        if max > 0.0 {
+            score / max
+        } else {
+            0.0
+        }
+    };
+    let shares: Vec<f64> = graded.iter().map(|(_, r)| share(r)).collect();
     let mut body = format!(
         "<h1>{}: {} students</h1>\n",
         escape(assignment),
         students.len()
     );
-    // Histogram of score shares in tenths.
+    // The distribution: mean and median, then the histogram of percents in tenths.
+    let _ = writeln!(
+        body,
+        "<h2>Scores</h2>\n<p id=\"summary\">{}</p>",
+        match median(&shares) {
+            None => "No student was graded.".to_string(),
+            Some(middle) => format!(
+                "Mean <b>{}</b>, median <b>{}</b> of the points, over {} graded student(s).",
+                percent(shares.iter().sum::<f64>() / shares.len() as f64),
+                percent(middle),
+                shares.len()
+            ),
+        }
+    );
     let mut buckets = [0usize; 11];
-    for (_, result) in &graded {
-        let (score, max) = (
-            result["score"].as_f64().unwrap_or(0.0),
-            result["max_score"].as_f64().unwrap_or(0.0),
-        );
-        let share = if max > 0.0 { score / max } else { 0.0 };
-        buckets[((share * 10.0).floor() as usize).min(10)] += 1;
+    for share in &shares {
+        buckets[((share * 10.0).floor().max(0.0) as usize).min(10)] += 1;
     }
-    body.push_str("<h2>Scores</h2>\n<table id=\"histogram\">\n");
-    for (tenth, count) in buckets.iter().enumerate() {
+    let most = buckets.iter().copied().max().unwrap_or(0).max(1);
+    body.push_str("<table id=\"histogram\">\n");
+    for (tenth, count) in buckets.iter().enumerate().rev() {
         let label = if tenth == 10 {
             "100%".to_string()
         } else {
@@ -273,54 +413,160 @@ pub fn class_page_with(assignment: &str, students: &[StudentSummary], sections: 
         };
         let _ = writeln!(
             body,
-            "<tr><td>{label}</td><td>{count}</td><td><span class=\"bar\" style=\"width:{}em\"></span></td></tr>",
-            count
+            "<tr><td>{label}</td><td class=\"num\">{count}</td><td style=\"width:20em\"><span class=\"bar\" style=\"width:{:.2}em\"></span></td></tr>",
+            20.0 * *count as f64 / most as f64
         );
     }
     body.push_str("</table>\n");
-    // Per case: pass rate and most common first difference.
+    // How many students ended each way, in the gradebook's words (a reason after `:` aside).
+    let mut statuses: BTreeMap<String, usize> = BTreeMap::new();
+    for student in students {
+        let status = status_of(student);
+        let kind = status
+            .split(':')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_string();
+        *statuses.entry(kind).or_default() += 1;
+    }
+    let counts: Vec<String> = statuses
+        .iter()
+        .map(|(status, n)| format!("{}: <b>{n}</b>", escape(status)))
+        .collect();
+    let _ = writeln!(
+        body,
+        "<p id=\"status-counts\">Status: {}</p>",
+        counts.join(" · ")
+    );
+    let mut links =
+        vec!["<a href=\"gradebook.csv\">gradebook.csv</a> (every student's points, for the LMS)"];
+    if files.changes {
+        links.push("<a href=\"changes.csv\">changes.csv</a> (what changed since the earlier run)");
+    }
+    let _ = writeln!(
+        body,
+        "<p id=\"downloads\">Download: {}</p>",
+        links.join(" · ")
+    );
+    // Every student, sortable by any column.
+    let instructor_column = students.iter().any(|s| s.instructor_report.is_some());
+    let _ = writeln!(
+        body,
+        "<h2>Students</h2>\n<table id=\"students\" class=\"sortable\">\n<thead><tr>\
+         <th><button type=\"button\">student</button></th><th><button type=\"button\">points</button></th>\
+         <th><button type=\"button\">percent</button></th><th><button type=\"button\">status</button></th>{}</tr></thead>\n<tbody>",
+        if instructor_column { "<th></th>" } else { "" }
+    );
+    for student in students {
+        let (points, percent_cell) = match &student.result {
+            Some(r) => {
+                let share = share(r);
+                (
+                    format!(
+                        "<td class=\"num\" data-sort=\"{:.4}\">{}</td>",
+                        r["score"].as_f64().unwrap_or(0.0),
+                        points_of(
+                            r["score"].as_f64().unwrap_or(0.0),
+                            r["max_score"].as_f64().unwrap_or(0.0),
+                        )
+                    ),
+                    format!(
+                        "<td class=\"num\" data-sort=\"{:.6}\">{}</td>",
+                        share,
+                        percent(share)
+                    ),
+                )
+            }
+            None => (
+                "<td class=\"num\" data-sort=\"-1\">—</td>".to_string(),
+                "<td class=\"num\" data-sort=\"-1\">—</td>".to_string(),
+            ),
+        };
+        let name = match &student.report {
+            Some(link) => format!(
+                "<a href=\"{}\">{}</a>",
+                url_path(link),
+                escape(&student.student)
+            ),
+            None => escape(&student.student),
+        };
+        let instructor = match &student.instructor_report {
+            Some(link) => format!(
+                "<td><a class=\"instructor\" href=\"{}\">instructor view</a></td>",
+                url_path(link)
+            ),
+            None if instructor_column => "<td></td>".to_string(),
+            None => String::new(),
+        };
+        let _ = writeln!(
+            body,
+            "<tr><td>{name}</td>{points}{percent_cell}<td>{}</td>{instructor}</tr>",
+            escape(&status_of(student))
+        );
+    }
+    body.push_str("</tbody></table>\n");
+    // Per case: how many got full marks, and where the others went wrong first (the check
+    // their report opens with; a hidden case's stays in the instructor views).
     let mut per_case: BTreeMap<String, (usize, usize, BTreeMap<String, usize>)> = BTreeMap::new();
     for (_, result) in &graded {
         for case in result["cases"].as_array().into_iter().flatten() {
             let name = case["name"].as_str().unwrap_or("?").to_string();
             let entry = per_case.entry(name).or_default();
             entry.1 += 1;
-            let full = case["score"].as_f64() >= case["max_score"].as_f64();
-            if full {
-                entry.0 += 1;
-            } else if let Some(first) = case["checks"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .find(|c| c["passed"] == false && c["max_score"].as_f64() > Some(0.0))
+            if case["score"].as_f64().unwrap_or(0.0) + 1e-9
+                >= case["max_score"].as_f64().unwrap_or(0.0)
             {
-                let what = format!(
-                    "{}: {}",
-                    first["name"].as_str().unwrap_or("?"),
-                    first["detail"].as_str().unwrap_or("")
-                );
-                *entry.2.entry(what).or_default() += 1;
+                entry.0 += 1;
+                continue;
             }
+            let where_ = if case["visibility"] == "hidden" {
+                "a hidden case: see the instructor views".to_string()
+            } else if let Some(check) = case["first_difference"].as_str() {
+                format!("the check “{check}”")
+            } else {
+                "no output to compare (it did not build or run)".to_string()
+            };
+            *entry.2.entry(where_).or_default() += 1;
         }
     }
+    let mut cases: Vec<_> = per_case.into_iter().collect();
+    // The hardest first: where most students lost points.
+    cases.sort_by(|(a, (pa, ta, _)), (b, (pb, tb, _))| {
+        (*pa as f64 / (*ta).max(1) as f64)
+            .total_cmp(&(*pb as f64 / (*tb).max(1) as f64))
+            .then_with(|| a.cmp(b))
+    });
     body.push_str(
-        "<h2>Cases</h2>\n<table id=\"per-case\">\n<tr><th>case</th><th>full marks</th>\
-         <th>most common first difference</th></tr>\n",
+        "<h2>Cases, hardest first</h2>\n<table id=\"per-case\">\n<thead><tr><th>case</th>\
+         <th>students with full marks</th><th>where the others first lost points</th></tr></thead>\n<tbody>\n",
     );
-    for (name, (passed, total, differences)) in &per_case {
-        let common = differences
+    for (name, (passed, total, places)) in &cases {
+        let mut places: Vec<(&String, &usize)> = places.iter().collect();
+        places.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
+        let places: Vec<String> = places
             .iter()
-            .max_by_key(|(_, n)| **n)
-            .map_or(String::new(), |(what, n)| {
-                format!("{} ({n}×)", escape(what))
-            });
+            .map(|(place, n)| {
+                format!(
+                    "{} ({n} student{})",
+                    escape(place),
+                    if **n == 1 { "" } else { "s" }
+                )
+            })
+            .collect();
         let _ = writeln!(
             body,
-            "<tr><td>{}</td><td>{passed}/{total}</td><td>{common}</td></tr>",
-            escape(name)
+            "<tr><td>{}</td><td>{passed} of {total} ({})</td><td>{}</td></tr>",
+            escape(name),
+            percent(*passed as f64 / (*total).max(1) as f64),
+            if places.is_empty() {
+                "—".to_string()
+            } else {
+                places.join("; ")
+            }
         );
     }
-    body.push_str("</table>\n");
+    body.push_str("</tbody></table>\n");
     let failed_builds: Vec<&str> = graded
         .iter()
         .filter(|(_, r)| r["build_failure"].is_object())
@@ -365,43 +611,14 @@ pub fn class_page_with(assignment: &str, students: &[StudentSummary], sections: 
     for (student, ms) in slowest.iter().take(5) {
         let _ = writeln!(
             body,
-            "<tr><td>{}</td><td>{:.1} s</td></tr>",
+            "<tr><td>{}</td><td class=\"num\">{:.1} s</td></tr>",
             escape(&student.student),
             *ms as f64 / 1000.0
         );
     }
-    body.push_str("</table>\n<h2>Students</h2>\n<table id=\"students\">\n");
-    for student in students {
-        let points = student.result.as_ref().map_or("—".to_string(), |r| {
-            points_of(
-                r["score"].as_f64().unwrap_or(0.0),
-                r["max_score"].as_f64().unwrap_or(0.0),
-            )
-        });
-        let name = match &student.report {
-            Some(link) => format!(
-                "<a href=\"{}\">{}</a>",
-                url_path(link),
-                escape(&student.student)
-            ),
-            None => escape(&student.student),
-        };
-        let instructor = student
-            .instructor_report
-            .as_ref()
-            .map_or(String::new(), |link| {
-                format!(
-                    "<td><a class=\"instructor\" href=\"{}\">instructor view</a></td>",
-                    url_path(link)
-                )
-            });
-        let _ = writeln!(
-            body,
-            "<tr><td>{name}</td><td>{points}</td>{instructor}</tr>"
-        );
-    }
     body.push_str("</table>\n");
-    page(&format!("{assignment}: class"), &body)
+    let _ = writeln!(body, "<script>{SORT_SCRIPT}</script>");
+    page_with_policy(&format!("{assignment}: class"), &body, &class_policy())
 }
 
 /// How many of the students whose C/C++ program ran under the sanitizer pass have a finding
@@ -468,6 +685,148 @@ mod tests {
             ),
             "{html}"
         );
+    }
+
+    /// Resources on a student's page explain a lost case only: a passing case's run (here one
+    /// that was stopped waiting for more input, as an interactive program is) shows no figures
+    /// and no ending; the case that timed out shows them under its feedback. The grader's own
+    /// note (its build cache) is not the student's.
+    #[test]
+    fn a_students_page_shows_resources_only_where_they_explain_a_loss() {
+        let mut result = sample();
+        result.cases[0].run.ended = crate::results::Ended::WaitingForInput;
+        result
+            .notes
+            .push(crate::submission::CACHED_BUILD_NOTE.to_string());
+        result
+            .notes
+            .push("several classes declare main".to_string());
+        let html = String::from_utf8(HtmlExporter.export(&result).expect("html")).expect("utf8");
+        assert!(!html.contains("waiting for more input"), "{html}");
+        assert!(
+            !html.contains("<th>wall</th>") && !html.contains("0.04 s"),
+            "{html}"
+        );
+        // rejects_zero lost points on its output, not for a limit: no figures either.
+        assert!(!html.contains("0.05 s"), "{html}");
+        // replay timed out: the figures say why.
+        let replay = html.find("id=\"case-replay\"").expect("replay's details");
+        let resources = html
+            .find("<p class=\"resources\">Resources: wall 2.00 s")
+            .expect(&html);
+        assert!(resources > replay, "{html}");
+        assert!(
+            html[resources..].contains("timed out (wall-clock limit)"),
+            "{html}"
+        );
+        assert!(!html.contains("cached build"), "{html}");
+        assert!(
+            html.contains("Note: several classes declare main"),
+            "{html}"
+        );
+    }
+
+    #[test]
+    fn a_students_page_wraps_long_lines_inside_their_boxes() {
+        // Preformatted feedback keeps its line breaks and wraps the rest.
+        assert!(STYLE.contains("pre{") && STYLE.contains("white-space:pre-wrap"));
+        assert!(!STYLE.contains("overflow-x:auto"));
+    }
+
+    #[test]
+    fn the_policy_allows_the_sort_script_by_its_hash() {
+        // RFC 4648's test vectors.
+        assert_eq!(base64(b""), "");
+        assert_eq!(base64(b"f"), "Zg==");
+        assert_eq!(base64(b"fo"), "Zm8=");
+        assert_eq!(base64(b"foo"), "Zm9v");
+        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+        let policy = class_policy();
+        assert!(
+            policy.contains("default-src 'none'; script-src 'sha256-"),
+            "{policy}"
+        );
+        assert!(
+            !policy.contains("unsafe-inline'; img") || policy.contains("style-src 'unsafe-inline'")
+        );
+        assert!(!policy.contains("script-src 'unsafe"), "{policy}");
+    }
+
+    #[test]
+    fn the_class_page_leads_with_the_distribution_then_students_then_cases() {
+        let student = |name: &str, score: f64, status: Option<&str>| StudentSummary {
+            student: name.into(),
+            report: Some(format!("students/{name}.html")),
+            result: Some(
+                serde_json::json!({"score": score, "max_score": 10.0, "cases": [
+                    {"name": "a", "visibility": "visible", "score": score, "max_score": 10.0,
+                     "first_difference": if score < 10.0 { serde_json::json!("turn-order") } else { serde_json::Value::Null }},
+                    {"name": "h", "visibility": "hidden", "score": 0.0, "max_score": 0.0}
+                ]}),
+            ),
+            status: status.map(String::from),
+            ..Default::default()
+        };
+        let students = vec![
+            student("ann", 10.0, Some("full marks")),
+            student("bo", 4.0, Some("lost points")),
+            student("cy", 7.0, Some("lost points")),
+            StudentSummary {
+                student: "di".into(),
+                status: Some("not gradable: the grading machine ran out of memory".into()),
+                ..Default::default()
+            },
+        ];
+        let html = class_page_with("nim", &students, "", ClassFiles { changes: true });
+        // (100 + 40 + 70) / 3 = 70 %; the middle of 40, 70, 100 is 70 %.
+        assert!(
+            html.contains("Mean <b>70.0%</b>, median <b>70.0%</b>"),
+            "{html}"
+        );
+        assert!(
+            html.contains(
+                "Status: full marks: <b>1</b> · lost points: <b>2</b> · not gradable: <b>1</b>"
+            ),
+            "{html}"
+        );
+        assert!(
+            html.contains("<a href=\"gradebook.csv\">gradebook.csv</a>"),
+            "{html}"
+        );
+        assert!(
+            html.contains("<a href=\"changes.csv\">changes.csv</a>"),
+            "{html}"
+        );
+        assert!(
+            html.contains(
+                "<td class=\"num\" data-sort=\"0.400000\">40.0%</td><td>lost points</td>"
+            ),
+            "{html}"
+        );
+        assert!(
+            html.contains("<td>di</td><td class=\"num\" data-sort=\"-1\">—</td>"),
+            "{html}"
+        );
+        // In that order: distribution, statuses, links, students, cases.
+        let at = |needle: &str| {
+            html.find(needle)
+                .unwrap_or_else(|| panic!("{needle}: {html}"))
+        };
+        assert!(at("id=\"summary\"") < at("id=\"histogram\""));
+        assert!(at("id=\"histogram\"") < at("id=\"status-counts\""));
+        assert!(at("id=\"status-counts\"") < at("id=\"downloads\""));
+        assert!(at("id=\"downloads\"") < at("id=\"students\""));
+        assert!(at("id=\"students\"") < at("id=\"per-case\""));
+        // Plain words, not the checker's.
+        assert!(
+            html.contains(
+                "<td>a</td><td>1 of 3 (33.3%)</td><td>the check “turn-order” (2 students)</td>"
+            ),
+            "{html}"
+        );
+        assert!(!html.contains("first difference"), "{html}");
+        // Without an earlier run there is no changes.csv to link to.
+        assert!(!class_page("nim", &students).contains("changes.csv"));
     }
 
     #[test]
@@ -538,10 +897,16 @@ mod tests {
         ];
         let html = class_page("nim", &students);
         // 7.5/17.5 = 42.9 %: both graded students in the 40–49 % bucket.
-        assert!(html.contains("<tr><td>40–49%</td><td>2</td>"), "{html}");
+        assert!(
+            html.contains("<tr><td>40–49%</td><td class=\"num\">2</td>"),
+            "{html}"
+        );
         assert!(html.contains("<a href=\"ana.html\">ana</a>"), "{html}");
-        assert!(html.contains("<tr><td>cy</td><td>—</td></tr>"), "{html}");
-        assert!(html.contains(CONTENT_SECURITY_POLICY), "{html}");
+        assert!(
+            html.contains("<tr><td>cy</td><td class=\"num\" data-sort=\"-1\">—</td>"),
+            "{html}"
+        );
+        assert!(html.contains(&class_policy()), "{html}");
     }
 
     #[test]

@@ -447,7 +447,7 @@ fn a_printed_seed_gives_away_no_course_seed() {
 /// The class page's rows: (student as shown, link to the report, link to the instructor's).
 fn class_rows(page: &str) -> Vec<(String, String, String)> {
     let table = page
-        .split("<table id=\"students\">")
+        .split("<table id=\"students\"")
         .nth(1)
         .unwrap_or_default();
     table
