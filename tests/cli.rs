@@ -407,7 +407,7 @@ fn completions_and_the_manual_end_quietly_on_a_closed_pipe() {
         let output = std::process::Command::new(assert_cmd::cargo::cargo_bin("grade"))
             .args(args)
             .stdout(closed_pipe())
-            .output()
+            .logged_output()
             .expect("grade runs");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(stderr.is_empty(), "{args:?}: {stderr}");
@@ -418,7 +418,7 @@ fn completions_and_the_manual_end_quietly_on_a_closed_pipe() {
 /// `grade --help` lists every command a user looks for, `gradebook export` too.
 #[test]
 fn help_lists_gradebook_export() {
-    let output = grade().arg("--help").output().expect("grade --help");
+    let output = grade().arg("--help").logged_output().expect("grade --help");
     let help = String::from_utf8_lossy(&output.stdout);
     assert!(help.contains("gradebook export"), "{help}");
     assert!(help.contains("Canvas, Moodle or Blackboard"), "{help}");
@@ -450,7 +450,7 @@ fn the_readmes_install_lines_work_on_a_new_account() {
             .args(["-c", command])
             .env("HOME", home.path())
             .env("PATH", format!("{}:/usr/bin:/bin", bin.path().display()))
-            .output()
+            .logged_output()
             .expect("sh runs");
         assert!(
             output.status.success(),
@@ -482,7 +482,7 @@ fn the_wheels_manual_page_is_current() {
     let committed =
         std::fs::read_to_string(root.join("packaging/wheel-data/data/share/man/man1/grade.1"))
             .expect("the wheel's manual page");
-    let output = grade().arg("man").output().expect("grade man");
+    let output = grade().arg("man").logged_output().expect("grade man");
     assert_eq!(
         committed,
         String::from_utf8_lossy(&output.stdout),

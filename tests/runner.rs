@@ -876,7 +876,7 @@ fn doctor_says_what_a_missing_layer_means() {
         .expect("grade")
         .arg("doctor")
         .env("GRADE_DISABLE", "landlock")
-        .output()
+        .logged_output()
         .expect("doctor");
     let text = String::from_utf8_lossy(&out.stdout);
     let last = text.lines().last().unwrap_or_default();

@@ -37,7 +37,7 @@ fn the_wheel_installs_grade_in_a_fresh_venv() {
             "import sys, zipfile; print('\\n'.join(zipfile.ZipFile(sys.argv[1]).namelist()))",
         ])
         .arg(&wheel)
-        .output()
+        .logged_output()
         .expect("python3 lists the wheel");
     let names = String::from_utf8_lossy(&listing.stdout);
     for suffix in [".data/scripts/grade", ".data/data/share/man/man1/grade.1"] {
@@ -72,7 +72,7 @@ fn the_wheel_installs_grade_in_a_fresh_venv() {
                 "PATH",
                 format!("{}:/usr/bin:/bin", venv.path().join("bin").display()),
             )
-            .output()
+            .logged_output()
             .expect("man -w runs");
         assert_eq!(
             String::from_utf8_lossy(&found.stdout).trim(),
