@@ -292,9 +292,12 @@ fn setup_sh(languages: &[CourseLanguage]) -> String {
          set -euo pipefail\n\
          apt-get update\n\
          DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \\\n  {}\n\
-         chmod +x /autograder/source/grade\n\
+         # This zip's own directory (Gradescope's /autograder/source, or wherever it was\n\
+         # unpacked to try it).\n\
+         here=\"$(cd \"$(dirname \"${{BASH_SOURCE[0]}}\")\" && pwd)\"\n\
+         chmod +x \"$here/grade\"\n\
          # Which sandbox layers work in this container (also in every report).\n\
-         /autograder/source/grade doctor || true\n",
+         \"$here/grade\" doctor || true\n",
         names.join(", "),
         packages_for(languages).join(" ")
     )
