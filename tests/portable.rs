@@ -50,9 +50,7 @@ fn old_root() -> Option<PathBuf> {
     let path = std::env::var_os("GRADE_OLD_ROOT")
         .map(PathBuf::from)
         .unwrap_or_else(|| root().join("target/old-glibc-root"));
-    if path.join("lib64/ld-linux-x86-64.so.2").exists()
-        || path.join("lib/ld-linux-aarch64.so.1").exists()
-    {
+    if loader(&path).is_some() {
         return Some(path);
     }
     eprintln!(
@@ -60,6 +58,23 @@ fn old_root() -> Option<PathBuf> {
         path.display()
     );
     None
+}
+
+/// The old root's dynamic loader, its absolute symlink (`/lib64/ld-linux-x86-64.so.2 ->
+/// /lib/x86_64-linux-gnu/ld-2.31.so`) followed inside the root, not on the host.
+fn loader(old: &Path) -> Option<PathBuf> {
+    ["lib64/ld-linux-x86-64.so.2", "lib/ld-linux-aarch64.so.1"]
+        .iter()
+        .map(|l| old.join(l))
+        .filter(|l| l.symlink_metadata().is_ok())
+        .map(|l| match std::fs::read_link(&l) {
+            Ok(target) if target.is_absolute() => {
+                old.join(target.strip_prefix("/").unwrap_or(&target))
+            }
+            Ok(target) => l.parent().unwrap_or(old).join(target),
+            Err(_) => l,
+        })
+        .find(|l| l.is_file())
 }
 
 /// The old root's glibc release, from its libc.so.6's own version table name (libc-2.31.so).
@@ -157,12 +172,7 @@ fn in_old_root(old: &Path, binary: &Path, args: &[&str]) -> std::process::Output
         let _ = std::fs::remove_file(&copy);
         return output;
     }
-    let loader = ["lib64/ld-linux-x86-64.so.2", "lib/ld-linux-aarch64.so.1"]
-        .iter()
-        .map(|l| old.join(l))
-        .find(|l| l.exists())
-        .expect("the old root's loader");
-    Command::new(loader)
+    Command::new(loader(old).expect("the old root's loader"))
         .arg("--library-path")
         .arg(old.join(format!("lib/{}-linux-gnu", std::env::consts::ARCH)))
         .arg(binary)
