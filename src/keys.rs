@@ -24,16 +24,19 @@ pub fn stable_hash(bytes: &[u8], seed: u64) -> u64 {
 
 /// `N` bytes from the kernel's random number generator (`getrandom`, else `/dev/urandom`);
 /// an error where neither gives any (then nothing is sealed: a key must not be guessable).
+/// The system call itself, not glibc's wrapper (2.25+): the portable build links against glibc
+/// 2.17 (scripts/build-portable).
 pub fn random_bytes<const N: usize>() -> io::Result<[u8; N]> {
     let mut bytes = [0u8; N];
     let mut filled = 0;
     while filled < N {
         // SAFETY: writes at most N - filled bytes into the rest of `bytes`.
         let got = unsafe {
-            libc::getrandom(
+            libc::syscall(
+                libc::SYS_getrandom,
                 bytes[filled..].as_mut_ptr().cast::<libc::c_void>(),
                 N - filled,
-                0,
+                0u32,
             )
         };
         if got > 0 {

@@ -15,6 +15,7 @@ pub mod class;
 pub mod cli;
 pub mod console;
 pub mod drive;
+pub mod elf;
 pub mod explore;
 pub mod games;
 pub mod grade;

@@ -291,3 +291,50 @@ fn the_documented_local_trial_runs_as_written() {
     let results: serde_json::Value = serde_json::from_str(json).expect("results.json");
     assert_eq!(results["score"], 106.0, "{results:#}");
 }
+
+#[test]
+fn setup_sh_finds_its_own_directory_wherever_the_zip_is_unpacked() {
+    // Unpacked somewhere other than /autograder/source, with grade not yet executable (as
+    // an unzip without modes leaves it) and started from another directory: setup.sh makes
+    // its own copy executable and runs its doctor.
+    let (dir, source) = packaged(&["--languages", "python"]);
+    let binary = source.join("grade");
+    std::fs::set_permissions(&binary, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    // apt-get is stubbed: the test checks the script's paths, not Ubuntu's mirrors.
+    let stubs = dir.path().join("stubs");
+    std::fs::create_dir_all(&stubs).expect("mkdir");
+    let apt = stubs.join("apt-get");
+    std::fs::write(&apt, "#!/bin/sh\necho \"apt-get $*\"\n").expect("write stub");
+    std::fs::set_permissions(&apt, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let path = format!(
+        "{}:{}",
+        stubs.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let elsewhere = tempfile::tempdir().expect("tempdir");
+    let output = std::process::Command::new("bash")
+        .arg(source.join("setup.sh"))
+        .current_dir(elsewhere.path())
+        .env("PATH", path)
+        .output()
+        .expect("setup.sh runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "setup.sh: stdout {stdout}\nstderr {stderr}"
+    );
+    assert!(stdout.contains("apt-get install"), "{stdout}");
+    let mode = std::fs::metadata(&binary)
+        .expect("grade")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o111, 0o111, "setup.sh made its grade executable");
+    // The doctor's report came from the unpacked binary.
+    assert!(
+        stdout.contains("seccomp") || stdout.contains("toolchains"),
+        "{stdout}"
+    );
+    assert!(!stderr.contains("/autograder"), "{stderr}");
+}

@@ -292,9 +292,12 @@ fn setup_sh(languages: &[CourseLanguage]) -> String {
          set -euo pipefail\n\
          apt-get update\n\
          DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \\\n  {}\n\
-         chmod +x /autograder/source/grade\n\
+         # This zip's own directory (Gradescope's /autograder/source, or wherever it was\n\
+         # unpacked to try it).\n\
+         here=\"$(cd \"$(dirname \"${{BASH_SOURCE[0]}}\")\" && pwd)\"\n\
+         chmod +x \"$here/grade\"\n\
          # Which sandbox layers work in this container (also in every report).\n\
-         /autograder/source/grade doctor || true\n",
+         \"$here/grade\" doctor || true\n",
         names.join(", "),
         packages_for(languages).join(" ")
     )
@@ -371,10 +374,13 @@ pub fn package(package: &Package) -> anyhow::Result<u8> {
     zip.start_file("run_autograder", executable)?;
     zip.write_all(run_autograder.as_bytes())?;
     let binary = std::env::current_exe().context("cannot find the running grade binary")?;
+    let bytes =
+        std::fs::read(&binary).with_context(|| format!("cannot read {}", binary.display()))?;
+    if let Some(note) = older_images_note(&bytes) {
+        eprintln!("{note}");
+    }
     zip.start_file("grade", executable)?;
-    zip.write_all(
-        &std::fs::read(&binary).with_context(|| format!("cannot read {}", binary.display()))?,
-    )?;
+    zip.write_all(&bytes)?;
     if let Some(dir) = cases {
         // An instructor's own assignment travels whole: assignment.yaml and its reference
         // program beside cases/ and reference/ (dot-files such as .git stay behind).
@@ -410,6 +416,22 @@ pub fn package(package: &Package) -> anyhow::Result<u8> {
     zip.finish()?;
     println!("wrote {}", output.display());
     Ok(0)
+}
+
+/// A note when the binary being packaged needs a newer glibc than the portable build: older
+/// Gradescope images (Ubuntu 20.04 has 2.31, 18.04 2.27) cannot start it.
+fn older_images_note(binary: &[u8]) -> Option<String> {
+    let needs = crate::elf::libc_needs(binary).ok()?;
+    if needs.starts_with(crate::elf::PORTABLE_GLIBC) {
+        return None;
+    }
+    Some(format!(
+        "note: this grade binary needs {}: a Gradescope base image with an older glibc \
+         cannot start it; package with the portable build (scripts/build-portable, glibc {} \
+         or newer; docs/gradescope.md)",
+        needs.describe(),
+        crate::elf::PORTABLE_GLIBC
+    ))
 }
 
 /// Why a course with per-student variants is not graded on Gradescope (docs/variants.md).
