@@ -316,7 +316,7 @@ fn setup_sh_finds_its_own_directory_wherever_the_zip_is_unpacked() {
         .arg(source.join("setup.sh"))
         .current_dir(elsewhere.path())
         .env("PATH", path)
-        .output()
+        .logged_output()
         .expect("setup.sh runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);

@@ -99,7 +99,7 @@ fn the_normal_build_asks_for_a_newer_glibc_and_packaging_it_says_so() {
     let output = grade()
         .args(["gradescope", "package", "-a", "nim", "-o"])
         .arg(dir.path().join("autograder.zip"))
-        .output()
+        .logged_output()
         .expect("grade runs");
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -122,7 +122,7 @@ fn the_portable_binary_asks_for_glibc_2_17_at_most_and_grades() {
     );
     let version = Command::new(&portable)
         .arg("--version")
-        .output()
+        .logged_output()
         .expect("the portable binary starts");
     assert!(
         String::from_utf8_lossy(&version.stdout).starts_with("grade "),
@@ -133,7 +133,7 @@ fn the_portable_binary_asks_for_glibc_2_17_at_most_and_grades() {
         let output = Command::new(&portable)
             .arg(program("nim/correct_c.c"))
             .args(["-a", "nim", "--format", "json"])
-            .output()
+            .logged_output()
             .expect("the portable binary grades");
         assert_eq!(
             output.status.code(),
@@ -147,7 +147,7 @@ fn the_portable_binary_asks_for_glibc_2_17_at_most_and_grades() {
     let output = Command::new(&portable)
         .args(["gradescope", "package", "-a", "nim", "-o"])
         .arg(dir.path().join("autograder.zip"))
-        .output()
+        .logged_output()
         .expect("the portable binary packages");
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     assert!(
@@ -167,7 +167,7 @@ fn in_old_root(old: &Path, binary: &Path, args: &[&str]) -> std::process::Output
             .arg(old)
             .arg("/grade-under-test")
             .args(args)
-            .output()
+            .logged_output()
             .expect("chroot runs");
         let _ = std::fs::remove_file(&copy);
         return output;
@@ -177,7 +177,7 @@ fn in_old_root(old: &Path, binary: &Path, args: &[&str]) -> std::process::Output
         .arg(old.join(format!("lib/{}-linux-gnu", std::env::consts::ARCH)))
         .arg(binary)
         .args(args)
-        .output()
+        .logged_output()
         .expect("the old loader runs")
 }
 
