@@ -1182,3 +1182,34 @@ fn a_run_waiting_for_its_place_holds_nothing_of_the_running_one() {
     assert_eq!(waiting.ending, grade::run::Ending::Exited(0));
     assert_eq!(waiting.transcript.terminal_text(), "after\n");
 }
+
+/// A program file still open for writing somewhere when it is started (the grader's own race:
+/// a build copied from the cache, inherited by a sandbox child another thread forked) is
+/// started again once it is closed, not reported as a program that cannot start.
+#[test]
+fn a_program_briefly_open_for_writing_starts_once_it_is_closed() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let program = dir.path().join("prog");
+    std::fs::write(&program, "#!/bin/sh\necho started\n").expect("write");
+    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    // Held open for writing for 100 ms: exec meets "Text file busy" until then.
+    let writer = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&program)
+        .expect("open for writing");
+    let closer = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        drop(writer);
+    });
+    let spec = grade::run::RunSpec {
+        readable: vec![dir.path().to_path_buf()],
+        ..grade::run::RunSpec::new(vec![program.display().to_string()])
+    };
+    let outcome = grade::run::run(&spec);
+    closer.join().expect("closer");
+    let outcome = outcome.unwrap_or_else(|e| panic!("the run did not start: {e}"));
+    assert_eq!(outcome.ending, grade::run::Ending::Exited(0));
+    assert_eq!(outcome.transcript.terminal_text(), "started\n");
+}

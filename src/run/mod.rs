@@ -312,7 +312,8 @@ impl RunError {
     /// Whether the run could not be made for the grading machine's or the grader's reasons
     /// (no room for its directory, no descriptors, pipes or processes left, a sandbox step
     /// that failed) rather than the program's own (not found, not executable, not a
-    /// program): the first make a submission not gradable, never a student's score.
+    /// program): the first make a submission not gradable, never a student's score. A
+    /// "Text file busy" that outlasted [`run_with`]'s retries is the grader's own race.
     pub fn is_machine_fault(&self) -> bool {
         match self {
             RunError::Setup(_) => true,
@@ -324,7 +325,6 @@ impl RunError {
                         libc::ENOENT
                             | libc::EACCES
                             | libc::ENOEXEC
-                            | libc::ETXTBSY
                             | libc::ELOOP
                             | libc::ENOTDIR
                             | libc::EISDIR
@@ -543,8 +543,35 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
     run_with(spec, &mut Script::new(&spec.input))
 }
 
+/// How often a run whose exec met "Text file busy" is started again, the first wait 5 ms and
+/// each next one twice as long (about 1.3 s in all).
+const TEXT_FILE_BUSY_RETRIES: u32 = 8;
+
 /// Runs one program once, typing what `source` decides at each read (`spec.input` unused).
+///
+/// An exec refused with ETXTBSY is started again: a file written by the grader (a build
+/// copied from the cache) stays open for writing in every process another of its threads
+/// forked meanwhile, until that child's own exec, milliseconds later in a sandbox's setup.
+/// The refusal is the grader's race, never the program's (seen in `grade doctor` under load).
 pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutcome, RunError> {
+    let mut wait = std::time::Duration::from_millis(5);
+    let mut attempt = 0;
+    loop {
+        match run_once(spec, source) {
+            Err(RunError::Spawn { source: e, .. })
+                if e.raw_os_error() == Some(libc::ETXTBSY) && attempt < TEXT_FILE_BUSY_RETRIES =>
+            {
+                attempt += 1;
+                std::thread::sleep(wait);
+                wait *= 2;
+            }
+            other => return other,
+        }
+    }
+}
+
+/// One attempt of [`run_with`].
+fn run_once(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutcome, RunError> {
     static RUN_COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     if interrupt::interrupted() {
         return Err(RunError::Interrupted);
