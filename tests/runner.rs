@@ -598,6 +598,47 @@ fn hostile_busy_loop_hits_cpu_limit() {
     );
 }
 
+/// The grader's own CPU time (user + system, ms) from a `GRADE_PROFILE=1` run's stderr.
+fn graders_own_cpu_ms(stderr: &str) -> f64 {
+    let line = stderr
+        .lines()
+        .find(|l| l.contains("CPU: the grader"))
+        .unwrap_or_else(|| panic!("no CPU line in GRADE_PROFILE's output:\n{stderr}"));
+    let numbers: Vec<f64> = line
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    numbers[0] + numbers[1]
+}
+
+/// While a program runs, the grader waits for it in poll(2) and wakes every 20 ms for its
+/// checks: it must not spin. A program that computes for one CPU second (then is stopped by
+/// `--cpu 1`) costs the grader a few tens of ms; a supervision loop that polls with a zero
+/// timeout (as it did under a memory cgroup, once the first memory-check time had passed)
+/// burns as much CPU as the program.
+#[test]
+fn the_grader_sleeps_while_a_program_computes() {
+    let _g = serial();
+    let Some(cmd) = program("busy.c") else { return };
+    let output = Command::cargo_bin("grade")
+        .expect("grade binary")
+        .env("GRADE_PROFILE", "1")
+        .args(["run", "--cpu", "1", "--readable"])
+        .arg(bin_dir())
+        .arg("--")
+        .args(&cmd)
+        .write_stdin("")
+        .timeout(Duration::from_secs(30))
+        .logged_output()
+        .expect("grade run");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let own = graders_own_cpu_ms(&stderr);
+    assert!(
+        own < 400.0,
+        "the grader used {own:.0} ms of CPU supervising one CPU second of a program:\n{stderr}"
+    );
+}
+
 #[test]
 fn hostile_endless_output_hits_output_limit() {
     let _g = serial();

@@ -272,6 +272,45 @@ pub(super) fn poll_outputs(sup: &Supervisor<'_>, timeout_ms: i32) {
     unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout_ms) };
 }
 
+/// The times at which the supervision loop has something to do besides answering its file
+/// descriptors; `None` where a check does not happen on this run.
+#[derive(Clone, Copy, Debug)]
+struct Wakeups {
+    /// The wall-time limit (moved on by idle time).
+    deadline: Instant,
+    /// The next CPU-time and stall check.
+    cpu_check: Instant,
+    /// The next memory check, only where no memory cgroup holds the limit.
+    memory_check: Option<Instant>,
+    /// The end of the grace a run waiting for more input gets.
+    grace: Option<Instant>,
+    /// The /proc polling interval, where waits are not seen through seccomp and a pidfd.
+    polling: Option<Duration>,
+}
+
+/// How long one poll may wait: until the earliest wake-up. A check that does not happen on
+/// this run must not count, or its past time would make every poll return at once: a busy
+/// loop that burned a core of the grader's for every run's whole life.
+fn poll_timeout(now: Instant, wakeups: Wakeups) -> Duration {
+    let Wakeups {
+        deadline,
+        cpu_check,
+        memory_check,
+        grace,
+        polling,
+    } = wakeups;
+    let mut timeout = deadline
+        .saturating_duration_since(now)
+        .min(cpu_check.saturating_duration_since(now));
+    for at in [memory_check, grace].into_iter().flatten() {
+        timeout = timeout.min(at.saturating_duration_since(now));
+    }
+    if let Some(interval) = polling {
+        timeout = timeout.min(interval);
+    }
+    timeout
+}
+
 /// The supervision loop: output, notifications, exit, limits. Returns when the run must end.
 pub(super) fn supervise(
     sup: &mut Supervisor<'_>,
@@ -303,15 +342,17 @@ pub(super) fn supervise(
         if interrupt::interrupted() {
             return; // the caller kills the tree, cleans up and reports the interruption
         }
-        let mut timeout = (deadline - now)
-            .min(next_cpu_check.saturating_duration_since(now))
-            .min(next_memory_check.saturating_duration_since(now));
-        if let Some(grace) = sup.grace_until {
-            timeout = timeout.min(grace.saturating_duration_since(now));
-        }
-        if detection != Detection::Seccomp || pidfd.is_none() {
-            timeout = timeout.min(poll_interval);
-        }
+        let timeout = poll_timeout(
+            now,
+            Wakeups {
+                deadline,
+                cpu_check: next_cpu_check,
+                memory_check: (!tree.cgroups.memory_limited).then_some(next_memory_check),
+                grace: sup.grace_until,
+                polling: (detection != Detection::Seccomp || pidfd.is_none())
+                    .then_some(poll_interval),
+            },
+        );
         let mut fds: Vec<libc::pollfd> = Vec::with_capacity(4);
         for o in &sup.outputs {
             if let Some(fd) = &o.fd {
@@ -469,5 +510,78 @@ pub(super) fn supervise(
             }
             poll_interval = (poll_interval * 2).min(Duration::from_millis(5));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wakeups(now: Instant) -> Wakeups {
+        Wakeups {
+            deadline: now + Duration::from_secs(10),
+            cpu_check: now + Duration::from_millis(20),
+            memory_check: None,
+            grace: None,
+            polling: None,
+        }
+    }
+
+    #[test]
+    fn a_poll_waits_until_the_next_cpu_check() {
+        let now = Instant::now();
+        assert_eq!(poll_timeout(now, wakeups(now)), Duration::from_millis(20));
+    }
+
+    #[test]
+    fn without_a_memory_check_a_past_memory_time_does_not_wake_the_poll() {
+        // Under a memory cgroup the memory check never comes and its time stays in the past.
+        let now = Instant::now() + Duration::from_secs(1);
+        let w = Wakeups {
+            memory_check: None,
+            ..wakeups(now)
+        };
+        assert_eq!(poll_timeout(now, w), Duration::from_millis(20));
+    }
+
+    #[test]
+    fn each_wakeup_that_happens_shortens_the_wait() {
+        let now = Instant::now();
+        let base = wakeups(now);
+        let memory = Wakeups {
+            memory_check: Some(now + Duration::from_millis(7)),
+            ..base
+        };
+        assert_eq!(poll_timeout(now, memory), Duration::from_millis(7));
+        let grace = Wakeups {
+            grace: Some(now + Duration::from_millis(3)),
+            ..base
+        };
+        assert_eq!(poll_timeout(now, grace), Duration::from_millis(3));
+        let polling = Wakeups {
+            polling: Some(Duration::from_micros(50)),
+            ..base
+        };
+        assert_eq!(poll_timeout(now, polling), Duration::from_micros(50));
+        let deadline = Wakeups {
+            deadline: now + Duration::from_millis(2),
+            ..base
+        };
+        assert_eq!(poll_timeout(now, deadline), Duration::from_millis(2));
+        let cpu = Wakeups {
+            cpu_check: now + Duration::from_millis(1),
+            ..base
+        };
+        assert_eq!(poll_timeout(now, cpu), Duration::from_millis(1));
+    }
+
+    #[test]
+    fn a_check_already_due_makes_the_poll_return_at_once() {
+        let now = Instant::now() + Duration::from_secs(1);
+        let due = Wakeups {
+            memory_check: Some(now - Duration::from_millis(5)),
+            ..wakeups(now)
+        };
+        assert_eq!(poll_timeout(now, due), Duration::ZERO);
     }
 }
