@@ -181,27 +181,9 @@ pub enum GradebookAction {
         /// The merged gradebook to write.
         #[arg(short, long)]
         output: PathBuf,
-        /// How many parts there must be (the N of --shard K/N): fewer is refused, naming
-        /// the shards missing.
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-        expect: Option<u64>,
-        /// Merge even when a part is missing (no gradebook, or fewer than --expect): warn.
-        #[arg(long)]
-        allow_missing: bool,
-        /// Merge even when a part has students an interruption left ungraded: warn.
-        #[arg(long)]
-        allow_interrupted: bool,
-        /// Merge even when parts were graded with other options (--strict, --case, limits),
-        /// cases or grader versions, or without a record of how: warn.
-        #[arg(long)]
-        allow_different_options: bool,
-        /// Merge even when parts were graded with another course seed: warn.
-        #[arg(long)]
-        allow_different_seed: bool,
-        /// Merge even when a part was graded with a sandbox layer off that another had on:
-        /// warn.
-        #[arg(long)]
-        allow_weaker_sandbox: bool,
+        /// What the merge refuses, and which refusals are only warnings.
+        #[command(flatten)]
+        checks: MergeChecks,
     },
     /// Write gradebook.csv in the import layout of Canvas, Moodle or Blackboard (docs/lms.md).
     #[command(after_help = "Examples:\n  \
@@ -628,6 +610,46 @@ impl ValueEnum for Lms {
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
         Some(PossibleValue::new(self.name()).help(self.description()))
+    }
+}
+
+/// `grade gradebook merge`'s checks: the parts expected and the `--allow-…` flags that turn a
+/// refusal into a warning (read into [`crate::class::MergeOptions`]).
+#[derive(Args, Debug)]
+pub struct MergeChecks {
+    /// How many parts there must be (the N of --shard K/N): fewer is refused, naming
+    /// the shards missing.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub expect: Option<u64>,
+    /// Merge even when a part is missing (no gradebook, or fewer than --expect): warn.
+    #[arg(long)]
+    pub allow_missing: bool,
+    /// Merge even when a part has students an interruption left ungraded: warn.
+    #[arg(long)]
+    pub allow_interrupted: bool,
+    /// Merge even when parts were graded with other options (--strict, --case, limits),
+    /// cases or grader versions, or without a record of how: warn.
+    #[arg(long)]
+    pub allow_different_options: bool,
+    /// Merge even when parts were graded with another course seed: warn.
+    #[arg(long)]
+    pub allow_different_seed: bool,
+    /// Merge even when a part was graded with a sandbox layer off that another had on:
+    /// warn.
+    #[arg(long)]
+    pub allow_weaker_sandbox: bool,
+}
+
+impl From<MergeChecks> for crate::class::MergeOptions {
+    fn from(checks: MergeChecks) -> Self {
+        Self {
+            expect: checks.expect,
+            allow_missing: checks.allow_missing,
+            allow_interrupted: checks.allow_interrupted,
+            allow_different_options: checks.allow_different_options,
+            allow_different_seed: checks.allow_different_seed,
+            allow_weaker_sandbox: checks.allow_weaker_sandbox,
+        }
     }
 }
 

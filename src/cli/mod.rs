@@ -309,22 +309,10 @@ fn dispatch(cli: Cli) -> ExitCode {
                 GradebookAction::Merge {
                     parts,
                     output,
-                    expect,
-                    allow_missing,
-                    allow_interrupted,
-                    allow_different_options,
-                    allow_different_seed,
-                    allow_weaker_sandbox,
+                    checks,
                 },
         }) => {
-            let options = crate::class::MergeOptions {
-                expect,
-                allow_missing,
-                allow_interrupted,
-                allow_different_options,
-                allow_different_seed,
-                allow_weaker_sandbox,
-            };
+            let options = crate::class::MergeOptions::from(checks);
             crate::class::merge_gradebooks(&parts, &output, &options).map(|merged| {
                 for warning in &merged.warnings {
                     eprintln!(
