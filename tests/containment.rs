@@ -1013,6 +1013,98 @@ fn concurrent_runs_cannot_reach_each_others_abstract_sockets() {
     );
 }
 
+/// As root, runs take their network namespace from a pool instead of making one each: a run
+/// that starts after another has ended is in the same namespace (its sockets gone with its
+/// processes: the name the first bound is free again, and nothing is listed), two runs at
+/// once are in different ones, and no run holds a descriptor of a pooled namespace.
+#[test]
+fn network_namespaces_are_reused_only_once_their_run_has_ended() {
+    use grade::run::{run, EndOfInput, Limits, RunSpec};
+    let _g = serial();
+    let Some(python) = ["/usr/bin/python3", "/usr/local/bin/python3"]
+        .into_iter()
+        .find(|p| Path::new(p).exists())
+    else {
+        if std::env::var("CI").as_deref() == Ok("true") {
+            panic!("python3 is required under CI=true");
+        }
+        println!("skipped: python3 not found");
+        return;
+    };
+    let name = format!("grade-pool-{}", std::process::id());
+    // Prints its network namespace, whether the name was free, the names listed and any
+    // descriptor it holds of a namespace; then waits (an event, not a sleep, which is cut).
+    let probe = |wait: f64| {
+        format!(
+            "import os, socket, threading\n\
+             print('ns', os.readlink('/proc/self/ns/net'))\n\
+             s = socket.socket(socket.AF_UNIX)\n\
+             try:\n    s.bind('\\0{name}')\n    print('bound')\n\
+             except OSError as e:\n    print('taken', e.errno)\n\
+             listed = open('/proc/net/unix').read().count('{name}')\n\
+             print('listed', listed)\n\
+             def link(f):\n    try:\n        return os.readlink('/proc/self/fd/' + f)\n    except OSError:\n        return ''\n\
+             fds = [link(f) for f in os.listdir('/proc/self/fd')]\n\
+             print('held', [f for f in fds if f.startswith('net:')])\n\
+             threading.Event().wait({wait})\n"
+        )
+    };
+    let spec = |code: String| RunSpec {
+        command: vec![python.to_string(), "-c".into(), code],
+        files: Vec::new(),
+        readable: Vec::new(),
+        env: Vec::new(),
+        input: Vec::new(),
+        end_of_input: EndOfInput::Close,
+        limits: Limits::default(),
+        terminal: false,
+        workdir: None,
+    };
+    let said = |outcome: grade::run::RunOutcome| {
+        outcome
+            .transcript
+            .output_text(grade::transcript::Stream::Stdout)
+    };
+    let namespace = |text: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix("ns "))
+            .unwrap_or_else(|| panic!("no namespace printed: {text}"))
+            .to_string()
+    };
+    let first = said(run(&spec(probe(0.0))).expect("first run"));
+    let second = said(run(&spec(probe(0.0))).expect("second run"));
+    for text in [&first, &second] {
+        assert!(text.contains("bound\n"), "the name was not free: {text}");
+        assert!(text.contains("listed 1\n"), "{text}");
+        assert!(
+            text.contains("held []\n"),
+            "a run holds a namespace: {text}"
+        );
+    }
+    if grade::run::sandbox::is_root() {
+        assert_eq!(
+            namespace(&first),
+            namespace(&second),
+            "as root the second run should reuse the first's namespace"
+        );
+    }
+    let (a, b) = std::thread::scope(|scope| {
+        let a = scope.spawn(|| run(&spec(probe(1.0))));
+        let b = scope.spawn(|| run(&spec(probe(1.0))));
+        (a.join(), b.join())
+    });
+    let a = said(a.expect("thread").expect("run a"));
+    let b = said(b.expect("thread").expect("run b"));
+    assert_ne!(
+        namespace(&a),
+        namespace(&b),
+        "two runs at once share a network namespace:\n{a}\n{b}"
+    );
+    for text in [&a, &b] {
+        assert!(text.contains("bound\n"), "the name was taken: {text}");
+    }
+}
+
 /// Removes what a test created outside its temporary directories (a fixed system path such as
 /// /usr/local/bin or /opt), even when the test fails.
 struct RemoveOnDrop(Vec<PathBuf>);

@@ -122,7 +122,9 @@ pub fn layers() -> Vec<Layer> {
         name: "network namespace",
         on: caps.netns,
         detail: if caps.netns {
-            "a new network namespace per run: only a downed loopback, no shared socket names".into()
+            "a network namespace of its own for each run (as root one of a pool, reused once its \
+             run has ended): only a downed loopback, no shared socket names"
+                .into()
         } else {
             "unshare(CLONE_NEWNET) refused (container without the privilege)".into()
         },

@@ -709,6 +709,14 @@ fn run_once(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutcome, 
     let plans = profile::span("run: namespace and rootfs plans");
     let mut ns_plan = layers::namespaces::plan(uid, !off.namespaces, !off.netns);
     ns_plan.devpts &= !spec.terminal;
+    // As root a network namespace of the pool, held until the run has ended (this function
+    // returns after its processes are reaped), instead of one made and torn down per run.
+    let pooled_network = (uid.is_some() && ns_plan.makes_network())
+        .then(layers::namespaces::pooled_network)
+        .flatten();
+    if let Some(network) = &pooled_network {
+        ns_plan.join_network(network);
+    }
     let mut readable = spec.readable.clone();
     readable.extend(toolchain_dir(program, workdir));
     let rootfs = (ns_plan.mount && caps.namespaces.rootfs && !off.rootfs).then(|| {

@@ -19,10 +19,16 @@
 //!     namespace (double-forked `setsid` escapees included); the runner's pidfd, `wait4`
 //!     and process-group kill act on the program itself.
 //!   - keyring: `keyctl(KEYCTL_JOIN_SESSION_KEYRING, NULL)`: a new anonymous session keyring.
+//!   - network namespace, as root: not a new one per run (making and tearing one down is a
+//!     fifth of a class run's time) but one of a pool ([`pooled_network`]), made by the grader
+//!     (so owned by the first user namespace: no run can change it) and joined with `setns`
+//!     before the uid drop. Two runs at once never share one; a run hands its namespace on only
+//!     when it has ended, and with it every process and so every socket it made.
 //! * doctor ([`describe`]): which of these hold here, and what is missing.
 
 use std::ffi::CString;
-use std::sync::OnceLock;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::sync::{Mutex, OnceLock};
 
 use super::LayerState;
 
@@ -259,6 +265,8 @@ pub struct Plan {
     pub gid_map: CString,
     /// A new pid namespace: the program is started as pid 1 of it (see `sandbox::spawn`).
     pub pid: bool,
+    /// A network namespace of the pool to join as root before the uid drop.
+    pub network_fd: Option<RawFd>,
     /// Join a fresh session keyring.
     pub keyring: bool,
     /// A private `/proc` in a mount namespace (with `CLONE_NEWNS` in `user_flags`).
@@ -313,6 +321,80 @@ impl Plan {
     pub fn isolated(&self) -> bool {
         self.privileged_flags != 0 || self.user_flags != 0
     }
+
+    /// Whether the plan makes a new network namespace (and so could join a pooled one).
+    pub fn makes_network(&self) -> bool {
+        (self.privileged_flags | self.user_flags) & libc::CLONE_NEWNET != 0
+    }
+
+    /// Joins `network` (a namespace of the pool) instead of making a new one.
+    pub fn join_network(&mut self, network: &PooledNetwork) {
+        self.privileged_flags &= !libc::CLONE_NEWNET;
+        self.user_flags &= !libc::CLONE_NEWNET;
+        self.network_fd = Some(network.fd.as_raw_fd());
+    }
+}
+
+/// Network namespaces no run is in: made by [`pooled_network`], given back by a run's
+/// [`PooledNetwork`] when the run has ended.
+static NETWORK_POOL: Mutex<Vec<OwnedFd>> = Mutex::new(Vec::new());
+
+/// A network namespace for one run, as root: one of the pool, or a new one when every
+/// namespace of the pool is in a run. Held for the whole run (until every process of the
+/// run has been reaped), then given back. `None` where none can be made (not root, or the
+/// kernel refuses): the run then makes its own, as [`plan`] says.
+pub fn pooled_network() -> Option<PooledNetwork> {
+    let free = NETWORK_POOL.lock().ok().and_then(|mut pool| pool.pop());
+    let fd = match free {
+        Some(fd) => fd,
+        None => new_network()?,
+    };
+    Some(PooledNetwork { fd })
+}
+
+/// A new network namespace, made in a thread of its own (a thread's namespaces are its own:
+/// the grader's other threads stay where they are) and kept open by its `/proc` file.
+fn new_network() -> Option<OwnedFd> {
+    std::thread::spawn(|| {
+        // SAFETY: unshare takes no pointer; it changes only this short-lived thread.
+        if unsafe { libc::unshare(libc::CLONE_NEWNET) } != 0 {
+            return None;
+        }
+        // SAFETY: a valid C string; the fd returned is owned here.
+        let fd = unsafe {
+            libc::open(
+                c"/proc/thread-self/ns/net".as_ptr(),
+                libc::O_RDONLY | libc::O_CLOEXEC,
+            )
+        };
+        // SAFETY: a fresh descriptor of our own.
+        (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd) })
+    })
+    .join()
+    .ok()
+    .flatten()
+}
+
+/// A run's network namespace from the pool ([`pooled_network`]); back to the pool on drop.
+#[derive(Debug)]
+pub struct PooledNetwork {
+    fd: OwnedFd,
+}
+
+impl Drop for PooledNetwork {
+    fn drop(&mut self) {
+        // SAFETY: dup of a live descriptor; the copy goes to the pool, the original closes.
+        let copy = unsafe { libc::fcntl(self.fd.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 0) };
+        if copy >= 0 {
+            if let Ok(mut pool) = NETWORK_POOL.lock() {
+                // SAFETY: a fresh descriptor of our own.
+                pool.push(unsafe { OwnedFd::from_raw_fd(copy) });
+            } else {
+                // SAFETY: the copy is ours and in no pool.
+                unsafe { libc::close(copy) };
+            }
+        }
+    }
 }
 
 /// Child side, as root before the uid drop: the namespaces that need no user namespace.
@@ -320,8 +402,13 @@ impl Plan {
 /// # Safety
 /// Call only in the forked child before exec.
 pub unsafe fn apply_privileged(plan: &Plan) -> Result<(), i32> {
-    // SAFETY: unshare takes no pointer.
+    // SAFETY: unshare and setns take no pointer.
     unsafe {
+        if let Some(fd) = plan.network_fd {
+            if libc::setns(fd, libc::CLONE_NEWNET) != 0 {
+                return Err(*libc::__errno_location());
+            }
+        }
         if plan.privileged_flags != 0 && libc::unshare(plan.privileged_flags) != 0 {
             return Err(*libc::__errno_location());
         }
