@@ -3,7 +3,7 @@
 //! and the reports (GitHub's output delimiter), kept at the bottom so none of them imports
 //! another stage for them.
 
-use std::io::{self, Read as _};
+use std::io;
 
 /// FNV-1a, 64 bits: a stable hash (the same on every machine and Rust version), for shard
 /// assignment and resume keys.
@@ -22,35 +22,12 @@ pub fn stable_hash(bytes: &[u8], seed: u64) -> u64 {
     fnv1a(bytes, if seed == 0 { FNV_OFFSET } else { seed })
 }
 
-/// `N` bytes from the kernel's random number generator (`getrandom`, else `/dev/urandom`);
-/// an error where neither gives any (then nothing is sealed: a key must not be guessable).
-/// The system call itself, not glibc's wrapper (2.25+): the portable build links against glibc
-/// 2.17 (scripts/build-portable).
+/// `N` bytes from the kernel's random number generator (the `getrandom` crate: the system
+/// call, else `/dev/urandom`, without needing glibc 2.25's wrapper, so the portable build
+/// still runs on glibc 2.17); an error where neither gives any (then nothing is sealed: a key
+/// must not be guessable).
 pub fn random_bytes<const N: usize>() -> io::Result<[u8; N]> {
     let mut bytes = [0u8; N];
-    let mut filled = 0;
-    while filled < N {
-        // SAFETY: writes at most N - filled bytes into the rest of `bytes`.
-        let got = unsafe {
-            libc::syscall(
-                libc::SYS_getrandom,
-                bytes[filled..].as_mut_ptr().cast::<libc::c_void>(),
-                N - filled,
-                0u32,
-            )
-        };
-        if got > 0 {
-            filled += got as usize;
-            continue;
-        }
-        let error = io::Error::last_os_error();
-        if error.kind() == io::ErrorKind::Interrupted {
-            continue;
-        }
-        // No getrandom (a very old kernel): the same source through its device.
-        let mut urandom = std::fs::File::open("/dev/urandom")?;
-        urandom.read_exact(&mut bytes[filled..])?;
-        return Ok(bytes);
-    }
+    getrandom::fill(&mut bytes).map_err(io::Error::from)?;
     Ok(bytes)
 }
