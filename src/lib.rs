@@ -26,6 +26,7 @@ pub mod report;
 pub mod results;
 pub mod run;
 pub mod sanitizer;
+pub mod selftest;
 pub mod submission;
 pub mod terminal;
 pub mod transcript;

@@ -294,13 +294,51 @@ pub enum Command {
         root: PathBuf,
     },
 
-    /// Check that every stored reference transcript matches what the reference produces now.
+    /// Check that every stored reference transcript matches what the reference produces now;
+    /// for an assignment of your own, also grade its submissions/correct and submissions/buggy
+    /// programs and warn about settings that grade unfairly.
+    #[command(
+        long_about = "Check that every stored reference transcript matches what the reference \
+        produces now. For an assignment of your own (--root DIR holding assignment.yaml), also \
+        grade the programs of known verdict beside its cases: each of submissions/correct/* must \
+        keep every point, each of submissions/buggy/* must lose some (and a point of every case \
+        it names in a `grade: loses CASE` comment); and warn about settings that grade without \
+        an error but not as meant (docs/new-assignment.md).\n\n\
+        Exit status: 0 all as expected, 1 a transcript differs or a program's verdict is not \
+        the expected one, 2 an error.",
+        after_help = "Example:\n  grade verify --root tictactoe"
+    )]
     Verify {
         /// Only this assignment.
         assignment: Option<Assignment>,
-        /// The repository root holding cases/ and reference/.
+        /// The repository root holding cases/ and reference/ (or an assignment of your own).
         #[arg(long, default_value = ".")]
         root: PathBuf,
+        /// Check the transcripts only: do not grade the programs in submissions/.
+        #[arg(long)]
+        no_submissions: bool,
+    },
+
+    /// Start an assignment of your own: a directory holding your reference program,
+    /// assignment.yaml with checks to start from, a handout stub, a first case and submissions/.
+    #[command(
+        long_about = "Start an assignment of your own (docs/new-assignment.md): DIR is created \
+        holding assignment.yaml (its name is DIR's, its checks a start), handout.md to write, \
+        solution/ with a copy of your reference program, cases/start.yaml (the program's first \
+        screen), and submissions/correct/ (a copy of the reference: a correct program) and \
+        submissions/buggy/ for programs of known verdict that `grade verify` grades. Then: \
+        write the handout and a case per rule, `grade bless --root DIR`, `grade verify --root DIR`.",
+        after_help = "Example:\n  grade new tictactoe --reference tictactoe.py"
+    )]
+    New {
+        /// The directory to create; its name is the assignment's (lower-case letters, digits, _).
+        dir: PathBuf,
+        /// Your reference program: a file or a folder, copied into DIR/solution/.
+        #[arg(long, value_name = "PROGRAM")]
+        reference: PathBuf,
+        /// The assignment's title (default: its name).
+        #[arg(long)]
+        title: Option<String>,
     },
 
     /// Play random games against the reference and show the shortest input that differs.

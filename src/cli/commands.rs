@@ -350,10 +350,15 @@ pub fn bless(assignment: Option<Assignment>, root: &Path) -> anyhow::Result<u8> 
 /// The reference's transcript of a case; for an instructor's own reference program, an error
 /// naming the case when the program failed (crashed, ran out of a limit, did not build).
 fn recorded_reference(case: &cases::Case) -> anyhow::Result<String> {
-    let text = case.record_reference().transcript.terminal_text();
+    Ok(recorded(case)?.transcript.terminal_text())
+}
+
+/// The reference's recording of a case, or the error of [`recorded_reference`].
+fn recorded(case: &cases::Case) -> anyhow::Result<crate::games::Recording> {
+    let recording = case.record_reference();
     match crate::assignments::external::take_failure() {
         Some(failure) => bail!("{}: {failure}", case.source),
-        None => Ok(text),
+        None => Ok(recording),
     }
 }
 
@@ -367,16 +372,26 @@ fn orphans(tree: &CaseTree, set: &CaseSet) -> Vec<String> {
         .collect()
 }
 
-/// `grade verify`: every stored transcript equals what the reference produces now.
-pub fn verify(assignment: Option<Assignment>, root: &Path) -> anyhow::Result<u8> {
+/// `grade verify`: every stored transcript equals what the reference produces now; for an
+/// instructor's own assignment, its programs of known verdict (`submissions/`) get the
+/// verdicts they must (with `submissions`), and settings that grade unfairly are warned about.
+pub fn verify(
+    assignment: Option<Assignment>,
+    root: &Path,
+    submissions: bool,
+) -> anyhow::Result<u8> {
     let tree = CaseTree::from_dir(root)?;
     let mut problems = 0;
     let mut checked = 0;
+    let mut sets = Vec::new();
     for assignment in selected(&tree, assignment) {
         let set = cases::load(&tree, assignment)?;
+        let mut recordings = std::collections::BTreeMap::new();
         for case in &set.cases {
             checked += 1;
-            let now = recorded_reference(case)?;
+            let recording = recorded(case)?;
+            let now = recording.transcript.terminal_text();
+            recordings.insert(case.name.clone(), recording);
             match &case.reference {
                 None => {
                     problems += 1;
@@ -406,14 +421,68 @@ pub fn verify(assignment: Option<Assignment>, root: &Path) -> anyhow::Result<u8>
             problems += 1;
             println!("{}: belongs to no case", tree.display(&orphan));
         }
+        for warning in crate::selftest::lint::warnings(&set, &recordings) {
+            println!("{warning}");
+        }
+        sets.push(set);
     }
-    if problems > 0 {
-        println!(
+    let transcripts = if problems > 0 {
+        format!(
             "{problems} problem(s) in {checked} case(s); run `grade bless` after checking the diff"
-        );
-        Ok(1)
+        )
     } else {
-        println!("{checked} reference transcript(s) verified");
-        Ok(0)
+        format!("{checked} reference transcript(s) verified")
+    };
+    // The programs of known verdict beside an instructor's own assignment.
+    let dir = tree
+        .root()
+        .filter(|dir| crate::assignments::external::is_external_dir(dir));
+    let known = match (dir, submissions) {
+        (Some(dir), true) => crate::selftest::find(dir)?,
+        _ => Vec::new(),
+    };
+    let (Some(dir), [set], false) = (dir, sets.as_slice(), known.is_empty()) else {
+        println!("{transcripts}");
+        return Ok(u8::from(problems > 0));
+    };
+    if problems > 0 {
+        println!("{transcripts}");
+        println!(
+            "the {} program(s) in {} are graded once the transcripts are right",
+            known.len(),
+            dir.join(crate::selftest::SUBMISSIONS).display()
+        );
+        return Ok(1);
     }
+    // As in any grading, the assignment's files stay out of the programs' reach.
+    crate::run::sandbox::protect(dir);
+    let (mut wrong, mut skipped) = (0, 0);
+    for verdict in crate::selftest::check(&known, set, dir) {
+        let name = verdict.known.path.display();
+        if let Some(why) = &verdict.skipped {
+            skipped += 1;
+            println!("{name}: not graded on this machine: {why}");
+            continue;
+        }
+        // A check's detail quotes what the program printed: escaped, as in every report.
+        let visible = crate::report::escape::visible;
+        if verdict.problems.is_empty() {
+            println!("{name}: {}", visible(&verdict.summary));
+        }
+        for problem in &verdict.problems {
+            println!("{name}: {}", visible(problem));
+        }
+        wrong += usize::from(!verdict.problems.is_empty());
+    }
+    let graded = known.len() - skipped;
+    println!(
+        "{transcripts}; {} of {graded} program(s) in {} graded as expected{}",
+        graded - wrong,
+        dir.join(crate::selftest::SUBMISSIONS).display(),
+        match skipped {
+            0 => String::new(),
+            n => format!(" ({n} not graded here: a toolchain is missing)"),
+        }
+    );
+    Ok(u8::from(wrong > 0))
 }

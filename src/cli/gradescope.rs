@@ -383,8 +383,10 @@ pub fn package(package: &Package) -> anyhow::Result<u8> {
     zip.write_all(&bytes)?;
     if let Some(dir) = cases {
         // An instructor's own assignment travels whole: assignment.yaml and its reference
-        // program beside cases/ and reference/ (dot-files such as .git stay behind).
-        let tops: &[&str] = if crate::assignments::external::is_external_dir(dir) {
+        // program beside cases/ and reference/ (dot-files such as .git stay behind, and so do
+        // the programs of known verdict in submissions/, which only `grade verify` grades).
+        let external = crate::assignments::external::is_external_dir(dir);
+        let tops: &[&str] = if external {
             &[""]
         } else {
             &["cases", "reference"]
@@ -395,7 +397,11 @@ pub fn package(package: &Package) -> anyhow::Result<u8> {
                 .sort_by_file_name()
                 .into_iter()
                 .filter_entry(|e| {
-                    e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.')
+                    e.depth() == 0
+                        || !(e.file_name().to_string_lossy().starts_with('.')
+                            || external
+                                && e.depth() == 1
+                                && e.file_name() == crate::selftest::SUBMISSIONS)
                 });
             for entry in walk {
                 let entry = entry.with_context(|| format!("cannot read {}", root.display()))?;

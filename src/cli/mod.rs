@@ -8,6 +8,7 @@ pub mod doctor;
 pub mod grade;
 pub mod gradescope;
 pub mod run;
+pub mod scaffold;
 pub mod scrub;
 pub mod similarity;
 
@@ -250,7 +251,16 @@ fn dispatch(cli: Cli) -> ExitCode {
             cases,
         }) => commands::show(assignment, &case, cases.as_deref()),
         Some(Command::Bless { assignment, root }) => commands::bless(assignment, &root),
-        Some(Command::Verify { assignment, root }) => commands::verify(assignment, &root),
+        Some(Command::Verify {
+            assignment,
+            root,
+            no_submissions,
+        }) => commands::verify(assignment, &root, !no_submissions),
+        Some(Command::New {
+            dir,
+            reference,
+            title,
+        }) => scaffold::new_assignment(&dir, &reference, title.as_deref()),
         Some(Command::Explore(args)) => {
             crate::run::interrupt::install();
             explore(&args)
