@@ -338,8 +338,9 @@ pub enum CheckSpec {
         #[serde(default)]
         any_wording: bool,
         /// Its items show that a game is being played (turns, matches, moves, scores): when a
-        /// case has such checks and the program prints none of their items after its first
-        /// input, its other checks (messages, the ending) earn nothing (default false).
+        /// case has such checks and the program prints none of their items after a move (see
+        /// `check::view::after_a_move`), its other checks (messages, the ending) earn nothing
+        /// (default false).
         #[serde(default)]
         game: bool,
         /// What one item is called in feedback, in the game's own words ("turn", "computer

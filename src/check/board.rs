@@ -474,8 +474,9 @@ pub fn evaluate(student: &View, reference: &View, spec: &BoardSpec) -> Evaluatio
     let mut at: Option<(usize, Option<Board>, Option<Board>)> = None;
     let mut offsets = (Vec::new(), Vec::new());
     // A game is played when a board follows a move: an input after the ones the reference
-    // read before its first board.
+    // read before its first board, or one it answered with no board before its first.
     let mut student_inputs: Vec<usize> = Vec::new();
+    let mut reference_inputs: Vec<usize> = Vec::new();
     let mut start: Option<usize> = None;
     let mut index = 0;
     while s.current.is_some() || r.current.is_some() {
@@ -491,15 +492,23 @@ pub fn evaluate(student: &View, reference: &View, spec: &BoardSpec) -> Evaluatio
         if let Some(board) = &s.current {
             student_inputs.push(student.inputs_before(board.offset));
         }
-        if let (Some(board), None) = (&r.current, start) {
-            start = Some(reference.inputs_before(board.offset));
+        if let Some(board) = &r.current {
+            let inputs = reference.inputs_before(board.offset);
+            start.get_or_insert(inputs);
+            reference_inputs.push(inputs);
         }
         s.advance(spec, &mut cells);
         r.advance(spec, &mut cells);
         index += 1;
     }
     let start = start.unwrap_or(0);
-    let in_game = student_inputs.iter().any(|&inputs| inputs > start);
+    let in_game = student_inputs
+        .iter()
+        .any(|&inputs| super::view::after_a_move(inputs, start));
+    let shown = super::Shown {
+        items: student_inputs.len(),
+        after_input: student_inputs.iter().filter(|&&inputs| inputs > 0).count(),
+    };
     let (s_len, r_len) = (s.count, r.count);
     let Some((at, got, want)) = at else {
         return Evaluation::pass(format!("all {r_len} boards match"));
@@ -518,10 +527,24 @@ pub fn evaluate(student: &View, reference: &View, spec: &BoardSpec) -> Evaluatio
         (Some(_), None) => format!("found {s_len} boards, expected only {r_len}"),
         (None, None) => "no boards".to_string(),
     };
+    // The program's board came after an input the reference answered with none: name it.
+    let detail = match got.as_ref().and_then(|board| {
+        super::view::taken_where_refused(
+            student,
+            student.inputs_before(board.offset),
+            reference,
+            &reference_inputs,
+            "board",
+        )
+    }) {
+        Some(note) => format!("{detail}; {note}"),
+        None => detail,
+    };
     let matched = super::view::in_place(student, &offsets.0, reference, &offsets.1, at);
     let total = if r_len <= 1 { 1 } else { s_len.max(r_len) };
     Evaluation {
         in_game,
+        shown,
         ..Evaluation::fail_after(
             detail,
             board_difference(at, student, got.as_ref(), reference, want.as_ref()),
@@ -771,6 +794,46 @@ mod tests {
         let dumped = evaluate(&student(false), &reference, &s);
         assert!(!dumped.passed);
         assert!(!dumped.in_game);
+    }
+
+    #[test]
+    fn a_board_after_an_input_the_reference_refuses_is_a_game_and_named() {
+        // Issue 32: the reference refuses "0" and draws its first board after "5" (input 2);
+        // a program that takes "0" draws its first board after input 1, before the
+        // reference's, and has played.
+        use crate::check::view::InputShown;
+        use crate::transcript::{Stream, Transcript};
+        let s = spec("[0-9]", None, false);
+        let run = |parts: &[(&str, &str)]| {
+            let mut t = Transcript::new();
+            for (input, output) in parts {
+                t.push_input(*input);
+                t.push_output(Stream::Stdout, output.as_bytes());
+            }
+            View::new(&t, InputShown::LineBreak)
+        };
+        let reference = run(&[("0", "Bad cell.\n"), ("5", "1 2\n3 4\n")]);
+        let took = run(&[("0", "1 2\n3 9\n"), ("5", "1 2\n3 4\n")]);
+        let e = evaluate(&took, &reference, &s);
+        assert!(!e.passed);
+        assert!(e.in_game);
+        assert_eq!(
+            e.detail,
+            "board 1 differs at row 2; printed after input 1 (\"0\"), where the reference \
+             printed no new board"
+        );
+        assert_eq!(
+            e.shown,
+            crate::check::Shown {
+                items: 2,
+                after_input: 2
+            }
+        );
+        // Its one board where the reference draws its first (the start): no game.
+        let start = run(&[("0", "Bad cell.\n"), ("5", "1 2\n3 5\n")]);
+        let e = evaluate(&start, &reference, &s);
+        assert!(!e.in_game);
+        assert!(!e.detail.contains("printed after input"), "{}", e.detail);
     }
 
     #[test]

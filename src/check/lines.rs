@@ -602,7 +602,26 @@ fn evaluate_at_inputs(
     if s.get(at).is_none_or(|item| item.value == NO_MATCH) {
         difference.student_line = Some(super::view::missing_line(student, at));
     }
-    Evaluation::fail(detail, difference)
+    if presence {
+        // A message is there or not: no share.
+        return Evaluation::fail(detail, difference);
+    }
+    // A sequence earns the share of its places after an input (what is printed before the
+    // first is the start, not play) where either side prints an item, for those before the
+    // first difference: a slip on the tenth of ten guesses costs a tenth.
+    let printed =
+        |items: &[Item], i: usize| items.get(i).is_some_and(|item| item.value != NO_MATCH);
+    let matched = (1..at).filter(|&i| printed(&r, i)).count();
+    let total = (1..s.len().max(r.len()))
+        .filter(|&i| printed(&s, i) || printed(&r, i))
+        .count();
+    Evaluation::fail_after(
+        detail,
+        difference,
+        matched,
+        total,
+        &format!("{} after an input", options.noun.many),
+    )
 }
 
 /// The student's items at inputs, where a prompt the program held back until it had read the
@@ -654,13 +673,22 @@ pub fn evaluate_lines(
     let mut evaluation = compare_lines(student, reference, pattern, options);
     if !evaluation.passed {
         // A game is played when an item follows a move: an input after the ones the
-        // reference read before its first item (nim's first matches follow "y": the start).
+        // reference read before its first item (nim's first matches follow "y": the start),
+        // or one the reference answered with no item before its first (a refused guess).
         let start = items(reference, pattern, options.rules, false)
             .first()
             .map_or(0, |i| reference.inputs_before(i.offset));
-        evaluation.in_game = items(student, pattern, options.rules, false)
+        let inputs: Vec<usize> = items(student, pattern, options.rules, false)
             .iter()
-            .any(|i| student.inputs_before(i.offset) > start);
+            .map(|i| student.inputs_before(i.offset))
+            .collect();
+        evaluation.in_game = inputs
+            .iter()
+            .any(|&inputs| super::view::after_a_move(inputs, start));
+        evaluation.shown = super::Shown {
+            items: inputs.len(),
+            after_input: inputs.iter().filter(|&&inputs| inputs > 0).count(),
+        };
     }
     evaluation
 }
@@ -760,6 +788,23 @@ fn compare_lines(
             quoted(got, student, pattern)
         ),
         (None, None) => format!("no {}", noun.many),
+    };
+    // The program's item came after an input the reference answered with none: name it.
+    let detail = match s.get(at).and_then(|got| {
+        let answered: Vec<usize> = r
+            .iter()
+            .map(|i| reference.inputs_before(i.offset))
+            .collect();
+        super::view::taken_where_refused(
+            student,
+            student.inputs_before(got.offset),
+            reference,
+            &answered,
+            noun.one,
+        )
+    }) {
+        Some(note) => format!("{detail}; {note}"),
+        None => detail,
     };
     let spot = |items: &[Item]| {
         items
@@ -1023,6 +1068,87 @@ mod tests {
         View::new(&t, super::super::view::InputShown::LineBreak)
     }
 
+    /// A game of guesses with a score after each: `scores[i]` answers guess i + 1 (`None`: the
+    /// guess is refused, no score), the last one winning.
+    fn guesses(scores: &[Option<u32>]) -> View {
+        let mut parts = vec!["Guess: ".to_string()];
+        for (i, score) in scores.iter().enumerate() {
+            let answer = match score {
+                Some(score) => format!("Score: {score}\n"),
+                None => "Not a guess.\n".to_string(),
+            };
+            let next = if i + 1 == scores.len() {
+                "You win\n"
+            } else {
+                "Guess: "
+            };
+            parts.push(format!("{answer}{next}"));
+        }
+        let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
+        with_inputs(&parts)
+    }
+
+    #[test]
+    fn an_at_inputs_sequence_earns_the_share_of_answers_before_its_first_difference() {
+        // Issue 32: a slip on the tenth of ten guesses cost the whole check; the docs
+        // promise the share of items that agree at their place before the first difference.
+        let pattern = Pattern::new(r"(?i)score\D*(\d+)", false).expect("regex");
+        let options = LineOptions {
+            noun: Noun {
+                one: "score line",
+                many: "score lines",
+            },
+            at_inputs: true,
+            ..LOOSE
+        };
+        let right = [0, 1, 1, 2, 2, 3, 3, 2, 3, 4].map(Some);
+        let reference = guesses(&right);
+        // Worked by hand: ten places after an input hold a score on both sides (the prompt
+        // before the first guess holds none). A late slip, on guess 10: 9 of 10 agree.
+        let mut late = right;
+        late[9] = Some(3);
+        let e = evaluate_lines(&guesses(&late), &reference, &pattern, options);
+        assert!(!e.passed);
+        assert!((e.partial - 0.9).abs() < 1e-9, "{}", e.partial);
+        assert!(
+            e.detail.ends_with(
+                "; 9 of 10 score lines after an input agree before the first difference"
+            ),
+            "{}",
+            e.detail
+        );
+        // An early slip, on guess 2: only guess 1 agrees before it, 1 of 10.
+        let mut early = right;
+        early[1] = Some(0);
+        let e = evaluate_lines(&guesses(&early), &reference, &pattern, options);
+        assert!((e.partial - 0.1).abs() < 1e-9, "{}", e.partial);
+        // A guess both refuse (no score on either side) is no place: 11 inputs, 10 places, a
+        // slip on the last: 9 of 10 again.
+        let refused = |last: u32| {
+            let mut scores: Vec<Option<u32>> = right[..2].to_vec();
+            scores.push(None);
+            scores.extend_from_slice(&right[2..9]);
+            scores.push(Some(last));
+            guesses(&scores)
+        };
+        let e = evaluate_lines(&refused(3), &refused(4), &pattern, options);
+        assert!((e.partial - 0.9).abs() < 1e-9, "{}", e.detail);
+        // A message is there or not (presence): no share.
+        let presence = LineOptions {
+            compare: Compare::Presence,
+            ..options
+        };
+        let message = Pattern::new(r"(?i)not a guess", false).expect("regex");
+        let e = evaluate_lines(&refused(4), &guesses(&right), &message, presence);
+        assert!(!e.passed);
+        assert_eq!(e.partial, 0.0);
+        // A result line printed one input early: nothing agrees before it, nothing earned.
+        let win = Pattern::new(r"(?i)you win", false).expect("regex");
+        let e = evaluate_lines(&guesses(&right[..9]), &reference, &win, options);
+        assert!(!e.passed);
+        assert_eq!(e.partial, 0.0);
+    }
+
     #[test]
     fn at_inputs_counts_a_message_only_where_it_belongs() {
         let pattern = Pattern::new(r"(?i)(illegal|invalid)", false).expect("regex");
@@ -1061,7 +1187,13 @@ mod tests {
         let passes_turn =
             with_inputs(&["Player 1: ", "Player 2: ", "Player 1: ", "Player 1 wins\n"]);
         let e = evaluate_lines(&passes_turn, &reference, &turn, sequence);
-        assert_eq!(e.detail, "after input 2: found \"1\", expected \"2\"");
+        // Inputs 1 to 3 each get a turn named on both sides; input 1's agrees: 1 of 3.
+        assert_eq!(
+            e.detail,
+            "after input 2: found \"1\", expected \"2\"; 1 of 3 items after an input agree \
+             before the first difference"
+        );
+        assert!((e.partial - 1.0 / 3.0).abs() < 1e-9);
     }
 
     #[test]
@@ -1722,9 +1854,11 @@ mod tests {
                 ..LOOSE
             },
         );
+        // The input it took is named (issue 32).
         assert_eq!(
             turns.detail,
-            "found 1 turns, expected 0; the first extra is \"turn 2\""
+            "found 1 turns, expected 0; the first extra is \"turn 2\"; printed after input 1 \
+             (\"x\"), where the reference printed no new turn"
         );
         let turns = turns.difference.expect("difference");
         // Both after input 1: the message belongs right after the line the input was typed

@@ -227,8 +227,22 @@ pub struct Evaluation {
     /// The share of the check's points a failing check still earns (0 to 1): for a sequence,
     /// the items that matched before the first difference.
     pub partial: f64,
-    /// The student printed at least one item after its first input (for `game` checks).
+    /// The student printed an item after a move (for `game` checks; see
+    /// [`view::after_a_move`]).
     pub in_game: bool,
+    /// What the student printed of a game check's items, for the gate's feedback.
+    pub shown: Shown,
+}
+
+/// How many of a game check's items the program printed, and how many of them after its
+/// first input: the gate's feedback says which of "none", "only before any input" and "only
+/// the start" happened.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Shown {
+    /// Items printed.
+    pub items: usize,
+    /// Of them, printed after the first input.
+    pub after_input: usize,
 }
 
 impl Evaluation {
@@ -241,6 +255,7 @@ impl Evaluation {
             difference: None,
             partial: 0.0,
             in_game: false,
+            shown: Shown::default(),
         }
     }
 
@@ -253,6 +268,7 @@ impl Evaluation {
             difference: Some(difference),
             partial: 0.0,
             in_game: false,
+            shown: Shown::default(),
         }
     }
 
@@ -288,6 +304,7 @@ impl Evaluation {
             difference: None,
             partial: 0.0,
             in_game: false,
+            shown: Shown::default(),
         }
     }
 }
@@ -622,14 +639,18 @@ fn score_run(
         })
         .collect();
     // Messages and the ending count only in a game: when the case has `game` checks and the
-    // program printed none of their items after its first input, the others earn nothing.
-    let gates: Vec<&Evaluation> = checks
+    // program printed none of their items after a move, the others earn nothing.
+    let gates: Vec<(&Check, &Evaluation)> = checks
         .iter()
         .zip(&evaluations)
         .filter(|(c, e)| c.kind.is_game() && !e.not_applicable)
-        .map(|(_, e)| e)
         .collect();
-    let no_game = !gates.is_empty() && gates.iter().all(|e| !e.passed && !e.in_game);
+    let no_game = !gates.is_empty() && gates.iter().all(|(_, e)| !e.passed && !e.in_game);
+    let no_game_why = if no_game {
+        no_game_reason(&gates)
+    } else {
+        String::new()
+    };
     let total_weight: f64 = checks
         .iter()
         .zip(&evaluations)
@@ -640,16 +661,19 @@ fn score_run(
         .iter()
         .zip(evaluations)
         .map(|(check, mut evaluation)| {
-            if no_game {
+            if no_game && evaluation.partial > 0.0 && !evaluation.passed {
                 // The start alone (a first board, the first matches) earns its points once,
                 // in the case about it, not again in every game case.
                 evaluation.partial = 0.0;
+                evaluation.detail = format!(
+                    "{}, but without a move played they earn no share ({no_game_why})",
+                    evaluation.detail
+                );
             }
             if no_game && !check.kind.is_game() && evaluation.passed && !evaluation.not_applicable {
                 evaluation.passed = false;
                 evaluation.detail = format!(
-                    "counts only in a game, and no turn, move, board or score was printed \
-                     after a move ({})",
+                    "counts only in a game, and {no_game_why} ({})",
                     evaluation.detail
                 );
             }
@@ -675,6 +699,48 @@ fn score_run(
             }
         })
         .collect()
+}
+
+/// What the program printed of the game checks' items when the gate finds no game, in
+/// words that are true of the run: none at all, all of them before it read any input, or
+/// only the start (items only where the reference shows its first, as nim's matches after
+/// "y"; Silver Dollar's one strip).
+fn no_game_reason(gates: &[(&Check, &Evaluation)]) -> String {
+    let mut nouns: Vec<&str> = Vec::new();
+    for (check, _) in gates {
+        let noun = match &check.kind {
+            CheckKind::Lines { items, .. } => items.as_str(),
+            CheckKind::Board(_) => "boards",
+            CheckKind::Strips => "strips",
+            _ => continue,
+        };
+        if !nouns.contains(&noun) {
+            nouns.push(noun);
+        }
+    }
+    let nouns = match nouns.split_last() {
+        None => "game items".to_string(),
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    };
+    let items: usize = gates.iter().map(|(_, e)| e.shown.items).sum();
+    let after_input: usize = gates.iter().map(|(_, e)| e.shown.after_input).sum();
+    let only_strips = gates
+        .iter()
+        .all(|(check, _)| matches!(check.kind, CheckKind::Strips));
+    if items == 0 {
+        format!("the program printed no {nouns}")
+    } else if after_input == 0 {
+        format!("the program printed its {nouns} only before it read any input")
+    } else if only_strips {
+        // Equal strips in a row count once: one strip is a start no move changed.
+        "the program's strip never changed: no move was shown".to_string()
+    } else {
+        format!(
+            "the program printed {nouns} only at the start, where the reference shows its \
+             first, and none after any other input"
+        )
+    }
 }
 
 #[cfg(test)]
@@ -851,7 +917,13 @@ mod tests {
         };
         let results = score(&checks, &run, &reference, 4.0);
         assert_eq!(results[1].score, 0.0);
-        assert!(results[1].detail.starts_with("counts only in a game"));
+        assert!(
+            results[1]
+                .detail
+                .starts_with("counts only in a game, and the program printed no turns ("),
+            "{}",
+            results[1].detail
+        );
         // The first turn alone, shown after "y" as the reference's is, is the start, not a
         // game (issue 20, credit once): nothing.
         let mut start = Transcript::new();
@@ -864,6 +936,14 @@ mod tests {
         };
         let results = score(&checks, &run, &reference, 4.0);
         assert_eq!((results[0].score, results[1].score), (0.0, 0.0));
+        assert!(
+            results[1].detail.starts_with(
+                "counts only in a game, and the program printed turns only at the start, \
+                 where the reference shows its first, and none after any other input"
+            ),
+            "{}",
+            results[1].detail
+        );
         // A wrong turn shown after a move is a game (with a bug): the exit check counts.
         let mut wrong = Transcript::new();
         wrong.push_input("y");
@@ -877,6 +957,101 @@ mod tests {
         let results = score(&checks, &run, &reference, 4.0);
         assert!(!results[0].passed);
         assert_eq!(results[1].score, 3.0);
+    }
+
+    #[test]
+    fn a_program_that_takes_a_guess_the_reference_refuses_has_played() {
+        // Issue 32: the reference refuses "12" (too short) and scores "1234"; a program that
+        // scores "12" too printed its first score line before the reference's. It played (a
+        // buggy game): its ending counts, and its feedback names the input it took.
+        let scores = Check {
+            name: "scores".into(),
+            weight: 1.0,
+            kind: CheckKind::Lines {
+                pattern: Arc::new(
+                    pattern::Pattern::new(r"(?i)score\D*(\d+)", false).expect("regex"),
+                ),
+                rules: ItemRules::default(),
+                dedup: false,
+                compare: Compare::Sequence,
+                optional: false,
+                at_inputs: false,
+                free_elsewhere: false,
+                any_wording: false,
+                game: true,
+                item: "score line".into(),
+                items: "score lines".into(),
+            },
+        };
+        let checks = vec![
+            scores,
+            Check {
+                name: "exit".into(),
+                weight: 1.0,
+                kind: CheckKind::Exit { code: false },
+            },
+        ];
+        let mut r = Transcript::new();
+        r.push_output(Stream::Stdout, b"Guess: ");
+        r.push_input("12");
+        r.push_output(Stream::Stdout, b"Four digits, please.\nGuess: ");
+        r.push_input("1234");
+        r.push_output(Stream::Stdout, b"Score: 4\nYou win\n");
+        let reference = Recording {
+            transcript: r,
+            wanted_more_input: false,
+            unread_lines: 0,
+        };
+        let mut took = Transcript::new();
+        took.push_output(Stream::Stdout, b"Guess: ");
+        took.push_input("12");
+        took.push_output(Stream::Stdout, b"Score: 0\nGuess: ");
+        took.push_input("1234");
+        took.push_output(Stream::Stdout, b"Score: 4\nYou win\n");
+        let results = score(&checks, &student(&took, Some(0)), &reference, 2.0);
+        // Worked by hand: the scores differ at the first (0 for 4), so they earn nothing;
+        // the program ended when the reference did, after both inputs: the exit's 1 of 2.
+        assert_eq!((results[0].score, results[1].score), (0.0, 1.0));
+        assert!(results[1].passed, "{}", results[1].detail);
+        assert!(
+            results[0].detail.contains(
+                "printed after input 1 (\"12\"), where the reference printed no new score line"
+            ),
+            "{}",
+            results[0].detail
+        );
+        assert!(results
+            .iter()
+            .all(|r| !r.detail.contains("counts only in a game")));
+
+        // The same scores all printed before the first input (without playing): no game, and
+        // the gate says what happened.
+        let mut dumped = Transcript::new();
+        dumped.push_output(Stream::Stdout, b"Score: 0\nScore: 4\nYou win\n");
+        dumped.push_input("12");
+        dumped.push_input("1234");
+        let results = score(&checks, &student(&dumped, Some(0)), &reference, 2.0);
+        assert_eq!(results[1].score, 0.0);
+        assert!(
+            results[1].detail.starts_with(
+                "counts only in a game, and the program printed its score lines only before \
+                 it read any input"
+            ),
+            "{}",
+            results[1].detail
+        );
+        // Nothing at all.
+        let mut silent = Transcript::new();
+        silent.push_input("12");
+        silent.push_input("1234");
+        let results = score(&checks, &student(&silent, Some(0)), &reference, 2.0);
+        assert!(
+            results[1]
+                .detail
+                .starts_with("counts only in a game, and the program printed no score lines"),
+            "{}",
+            results[1].detail
+        );
     }
 
     #[test]

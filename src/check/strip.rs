@@ -447,6 +447,13 @@ pub fn evaluate_strips(student: &View, reference: &View) -> Evaluation {
         ),
     );
     evaluation.in_game = played;
+    evaluation.shown = super::Shown {
+        items: s.len(),
+        after_input: s
+            .iter()
+            .filter(|d| student.inputs_before(d.offset) > 0)
+            .count(),
+    };
     evaluation
 }
 

@@ -178,6 +178,12 @@ impl View {
         self.input_offsets.partition_point(|&o| o < offset)
     }
 
+    /// The `k`-th input line (counting from 1) as it was typed, where the view keeps it
+    /// (inputs shown as line breaks), so feedback can name an input rather than number it.
+    pub fn input(&self, k: usize) -> Option<&str> {
+        self.echo.get(k.checked_sub(1)?).map(String::as_str)
+    }
+
     /// The index of the line of the text that holds byte `offset` (the line count past the
     /// end).
     pub fn line_at(&self, offset: usize) -> usize {
@@ -299,6 +305,37 @@ pub fn in_place(
             played > 0 && student.inputs_before(s) == played
         })
         .count()
+}
+
+/// Whether a game check's item printed after `inputs` inputs shows a move played, when the
+/// reference printed its first item after `start` inputs: after more inputs (nim's first
+/// matches follow "y": they are the start, a later item is play), or after an input the
+/// reference answered with no item at all before its first (the program took an input the
+/// reference refuses, a guess it rejects: its first score line comes early, and is play).
+/// An item printed before any input, or where the reference shows its start, is no move.
+pub fn after_a_move(inputs: usize, start: usize) -> bool {
+    inputs > start || (1..start).contains(&inputs)
+}
+
+/// When the student's differing item, printed after `inputs` inputs, came after an input the
+/// reference read and answered with none of its items (`reference_inputs`: how many inputs
+/// preceded each of the reference's items): the words naming that input, as typed, for the
+/// check's detail (`printed after input 1 ("0"), where the reference printed no new board`), so
+/// a program that took an input the reference refuses reads which one.
+pub fn taken_where_refused(
+    student: &View,
+    inputs: usize,
+    reference: &View,
+    reference_inputs: &[usize],
+    noun: &str,
+) -> Option<String> {
+    if inputs == 0 || inputs > reference.input_offsets.len() || reference_inputs.contains(&inputs) {
+        return None;
+    }
+    let typed = student.input(inputs)?;
+    Some(format!(
+        "printed after input {inputs} (\"{typed}\"), where the reference printed no new {noun}"
+    ))
 }
 
 /// A few lines of `lines` around index `at`, for showing a difference in context.

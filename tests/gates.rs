@@ -1,0 +1,187 @@
+//! The "a game was played" gate and partial credit on the test suite's own tic-tac-toe
+//! (tests/assignments/tictactoe, issue 32 items 2 and 3), through the real binary: a program
+//! that takes an input the reference refuses has played (its ending counts), and its feedback
+//! names that input rather than saying nothing was printed; an `at_inputs` sequence earns the
+//! share of the inputs answered alike before its first difference, so a late slip costs
+//! little and an early one much.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+
+use support::*;
+
+/// The assignment as committed (assignment.yaml, solution/, cases/, blessed reference/).
+fn assignment_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/assignments/tictactoe")
+}
+
+/// A copy of the assignment in `dir` with `cases` (file name without `.yaml`, text) added,
+/// blessed by the reference program.
+fn with_cases(dir: &Path, cases: &[(&str, &str)]) -> PathBuf {
+    let root = dir.join("tictactoe");
+    for entry in walkdir::WalkDir::new(assignment_dir()) {
+        let entry = entry.expect("walk");
+        let relative = entry.path().strip_prefix(assignment_dir()).expect("inside");
+        let target = root.join(relative);
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).expect("mkdir");
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+    for (name, text) in cases {
+        std::fs::write(root.join("cases").join(format!("{name}.yaml")), text).expect("case");
+    }
+    let bless = grade()
+        .args(["bless", "--root"])
+        .arg(&root)
+        .logged_output()
+        .expect("bless runs");
+    assert!(
+        bless.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&bless.stdout),
+        String::from_utf8_lossy(&bless.stderr)
+    );
+    root
+}
+
+/// Grades `program` on one case of the assignment at `root` in `format`: the exit code and
+/// the report.
+fn grade_case(program: &Path, root: &Path, case: &str, format: &str) -> (i32, String) {
+    let output = grade()
+        .arg(program)
+        .arg("--cases")
+        .arg(root)
+        .args(["--case", case, "--format", format])
+        .logged_output()
+        .expect("grade runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+    )
+}
+
+/// The case's score in a JSON report.
+fn case_score(report: &str, case: &str) -> f64 {
+    let report: serde_json::Value = serde_json::from_str(report).expect("json report");
+    report["cases"]
+        .as_array()
+        .and_then(|cases| cases.iter().find(|c| c["name"] == case))
+        .and_then(|c| c["score"].as_f64())
+        .unwrap_or_else(|| panic!("no case {case} in {report:#}"))
+}
+
+/// Rule 3 in a short case, with the assignment's checks: the reference refuses "0", and its
+/// first board (an empty board is none: no cell is filled) comes after "5", input 2; a program
+/// that takes "0" for cell 9 draws its first board after input 1, early.
+const ZERO_REFUSED: &str = r#"name: zero-refused
+description: 'Rule 3: 0 is no cell: "Invalid cell." and X is asked again; X then takes the centre.'
+points: 3
+input: ["0", "5"]
+"#;
+
+#[test]
+fn a_program_that_takes_a_refused_cell_has_played_and_its_feedback_names_the_cell() {
+    if !have("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = with_cases(dir.path(), &[("zero-refused", ZERO_REFUSED)]);
+    let buggy = program("tictactoe/buggy_zero_cell.py");
+    // Worked by hand: the checks that apply are the board (weight 3), "Invalid cell." (1) and
+    // the exit (1): 3 points over 5 shares. Its first board (X on 9) is not the reference's (X
+    // in the centre): nothing; "Invalid cell." is missing after "0": nothing; but it asks for
+    // a move after "5", as the reference does: the exit's 3 × 1/5 = 0.6. Before issue 32 the
+    // gate judged no game (no board after more than 2 inputs) and took that too, saying "no
+    // turn, move, board or score was printed after a move".
+    let (code, json) = grade_case(&buggy, &root, "zero-refused", "json");
+    assert_eq!(code, 1, "{json}");
+    assert!(
+        (case_score(&json, "zero-refused") - 0.6).abs() < 1e-6,
+        "{json}"
+    );
+    let (_, text) = grade_case(&buggy, &root, "zero-refused", "text");
+    assert!(
+        text.contains(r#"printed after input 1 ("0"), where the reference printed no new board"#),
+        "{text}"
+    );
+    assert!(!text.contains("counts only in a game"), "{text}");
+    assert!(!text.contains("was printed after a move"), "{text}");
+
+    // The committed assignment, its own case: the same board after "0", named there too.
+    let (code, text) = grade_case(&buggy, &assignment_dir(), "invalid-cell", "text");
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains(r#"printed after input 1 ("0"), where the reference printed no new board"#),
+        "{text}"
+    );
+    assert!(!text.contains("counts only in a game"), "{text}");
+}
+
+/// The turn, asked for at each input (the player named last before it), in a case that
+/// checks only that: rule 4 says a refused cell is asked of the same player again.
+fn taken_case(name: &str, input: &str) -> String {
+    format!(
+        r#"name: {name}
+description: 'Rule 4: a taken cell is refused and the same player asked again; a draw.'
+points: 9
+input: {input}
+checks:
+  - {{kind: lines, name: turns, item: turn, pattern: '\bplayer\s+([xo])\b', at_inputs: true, weight: 1}}
+"#
+    )
+}
+
+#[test]
+fn a_late_slip_in_the_turns_costs_little_and_an_early_one_much() {
+    if !have("python3") {
+        return;
+    }
+    let buggy = program("tictactoe/buggy_turn_passes_on_taken.py");
+    let late = taken_case(
+        "taken-late",
+        r#"["1", "2", "3", "5", "4", "6", "8", "7", "7", "9"]"#,
+    );
+    let early = taken_case(
+        "taken-early",
+        r#"["1", "1", "2", "3", "5", "4", "6", "8", "7", "9"]"#,
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = with_cases(
+        dir.path(),
+        &[("taken-late", &late), ("taken-early", &early)],
+    );
+    // Worked by hand. Late: X takes 7, which O holds, at input 9; the reference asks X again
+    // and X's 9 fills the board (a draw); the program asks O, whose 9 also draws. The turn is
+    // named after inputs 1 to 9 on both sides (none after the last: the draw); inputs 1 to 8
+    // agree: 8 of 9, so 9 points × 8/9 = 8.
+    let (code, json) = grade_case(&buggy, &root, "taken-late", "json");
+    assert_eq!(code, 1, "{json}");
+    assert!(
+        (case_score(&json, "taken-late") - 8.0).abs() < 0.01,
+        "{json}"
+    );
+    let (_, text) = grade_case(&buggy, &root, "taken-late", "text");
+    assert!(
+        text.contains("8 of 9 turns after an input agree before the first difference"),
+        "{text}"
+    );
+    // Early: O picks X's 1 at input 2; the program then asks X. Only input 1 agrees, of the
+    // 9 inputs after which a turn is named (the program's game also ends in a draw after
+    // input 10): 9 × 1/9 = 1.
+    let (_, json) = grade_case(&buggy, &root, "taken-early", "json");
+    assert!(
+        (case_score(&json, "taken-early") - 1.0).abs() < 0.01,
+        "{json}"
+    );
+
+    // The reference program, graded as a student, keeps every point of both: the check asks
+    // nothing the reference does not do.
+    let reference = root.join("solution/tictactoe.py");
+    for case in ["taken-late", "taken-early"] {
+        let (code, json) = grade_case(&reference, &root, case, "json");
+        assert_eq!(code, 0, "{case}: {json}");
+    }
+}
