@@ -522,9 +522,10 @@ pub fn evaluate(student: &View, reference: &View, spec: &BoardSpec) -> Evaluatio
     let total = if r_len <= 1 { 1 } else { s_len.max(r_len) };
     Evaluation {
         in_game,
-        ..Evaluation::fail_after(
+        ..Evaluation::fail_after_agreeing(
             detail,
             board_difference(at, student, got.as_ref(), reference, want.as_ref()),
+            at,
             matched,
             total,
             "boards",

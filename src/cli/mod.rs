@@ -154,6 +154,7 @@ fn explore(args: &ExploreArgs) -> anyhow::Result<u8> {
         shrink_time: crate::explore::parse_duration(&args.shrink_time)?,
         play_all: false,
         setup: None,
+        reference_args: Vec::new(),
     };
     let assignment = assignment_or_external(
         args.assignment,
@@ -224,6 +225,7 @@ fn dispatch(cli: Cli) -> ExitCode {
         // `--cases DIR` (an assignment of the instructor's own) was registered before parsing.
         Some(Command::Play {
             cases,
+            files,
             assignment,
             game_args,
         }) => {
@@ -235,7 +237,7 @@ fn dispatch(cli: Cli) -> ExitCode {
                 args.push(dir.to_string_lossy().into_owned());
             }
             args.extend(game_args);
-            commands::play(assignment, &args)
+            commands::play(assignment, &args, &files)
         }
         Some(Command::Record {
             cases: _,
