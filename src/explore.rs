@@ -49,6 +49,9 @@ pub struct ExploreOptions {
     /// The reference game as a case's variant sets it up (`--matches 25`), for the games
     /// that bring no board of their own; `None`: the generator's (the handout's game).
     pub setup: Option<Setup>,
+    /// The game arguments that set `setup` up, for the command that replays a finding on the
+    /// reference (`grade play nim --matches 25`).
+    pub reference_args: Vec<String>,
 }
 
 /// How much a random-games case plays: a number of games (the same games for every
@@ -156,6 +159,25 @@ pub struct Finding {
     pub check: CheckResult,
     /// The reference transcript on the shrunk input.
     pub reference: String,
+    /// What the replay commands give the program and the reference besides the input.
+    #[serde(skip)]
+    pub replay: ReplaySetup,
+}
+
+/// What a finding's replay commands give the program and the reference besides the input:
+/// the program's arguments and working-directory files in that game (a case's `args` and
+/// `files`, the assignment's, a board file), and the reference's game arguments and files as
+/// `grade play` takes them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReplaySetup {
+    /// The program's arguments.
+    pub args: Vec<String>,
+    /// The files in the program's working directory: (name, content).
+    pub files: Vec<(String, Vec<u8>)>,
+    /// The reference's game arguments (`grade play NAME ARGS…`).
+    pub reference_args: Vec<String>,
+    /// The files an instructor's own reference program gets in its working directory.
+    pub reference_files: Vec<(String, Vec<u8>)>,
 }
 
 /// The result of an exploration.
@@ -178,6 +200,10 @@ pub struct Exploration {
     pub program: String,
     /// The difference found, if any.
     pub finding: Option<Finding>,
+    /// The shell commands that replay the finding, in order (empty without one): see
+    /// [`replay_commands`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub replay: Vec<String>,
     /// Which rules of the reference game the games exercised.
     pub coverage: Vec<RuleCoverage>,
 }
@@ -318,6 +344,37 @@ impl Explorer<'_> {
         }
     }
 
+    /// What the replay commands of a finding on `game` give the program and the reference:
+    /// the program's arguments and files as [`Explorer::judge`] ran it; the reference's as its
+    /// setup holds them (an instructor's own reference program), else the program's own
+    /// start (`start_args`), else the board file the game brings, else the arguments that set
+    /// the case's game up (`options.reference_args`).
+    fn replay_setup(
+        &self,
+        game: &Game,
+        start_args: &[String],
+        options: &ExploreOptions,
+    ) -> ReplaySetup {
+        let (setup, files) = self
+            .setup_for(game)
+            .unwrap_or_else(|| (game.setup.clone(), Vec::new()));
+        let (reference_args, reference_files) =
+            match setup.get::<crate::assignments::external::ExternalGame>() {
+                Some(external) => (external.args().to_vec(), external.files().to_vec()),
+                None if !start_args.is_empty() => (start_args.to_vec(), Vec::new()),
+                None if game.board_file.is_some() => {
+                    (self.args.first().cloned().into_iter().collect(), Vec::new())
+                }
+                None => (options.reference_args.clone(), Vec::new()),
+            };
+        ReplaySetup {
+            args: self.args.to_vec(),
+            files,
+            reference_args,
+            reference_files,
+        }
+    }
+
     /// Replays `game` on the student's program and compares it with the reference.
     fn judge(&self, game: &Game) -> anyhow::Result<Verdict> {
         let Some((setup, files)) = self.setup_for(game) else {
@@ -443,6 +500,7 @@ impl Explorer<'_> {
         {
             // A crash, a timeout or a limit is a difference of its own.
             failing.push(CheckResult {
+                rule: None,
                 name: "run".into(),
                 kind: "run".into(),
                 passed: false,
@@ -707,15 +765,18 @@ pub fn explore(
         None
     } else {
         let args = set.variant.reference_args(assignment, &[]);
-        Some(
-            assignment
-                .setup(&args, Path::new("."))
-                .map_err(|e| anyhow::anyhow!("the reference cannot play variant {args:?}: {e}"))?,
-        )
+        let setup = assignment
+            .setup(&args, Path::new("."))
+            .map_err(|e| anyhow::anyhow!("the reference cannot play variant {args:?}: {e}"))?;
+        Some((setup, args))
     };
-    let options = ExploreOptions {
-        setup: options.setup.clone().or(variant_setup),
-        ..options.clone()
+    let options = match (&options.setup, variant_setup) {
+        (None, Some((setup, reference_args))) => ExploreOptions {
+            setup: Some(setup),
+            reference_args,
+            ..options.clone()
+        },
+        _ => options.clone(),
     };
     let outcome = run_games(
         assignment,
@@ -725,6 +786,19 @@ pub fn explore(
         &prepared,
         &options,
     )?;
+    let program = prepared.replay_command();
+    let replay = outcome
+        .finding
+        .as_ref()
+        .map(|finding| {
+            replay_commands(
+                assignment.name(),
+                finding,
+                &program,
+                prepared.replay_build(),
+            )
+        })
+        .unwrap_or_default();
     Ok(Exploration {
         assignment: assignment.name().to_string(),
         submission: submission_path.display().to_string(),
@@ -732,8 +806,9 @@ pub fn explore(
         games: outcome.games,
         steps: outcome.steps,
         wall_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
-        program: prepared.replay_command(),
+        program,
         finding: outcome.finding,
+        replay,
         coverage: outcome.coverage,
     })
 }
@@ -1016,6 +1091,7 @@ pub fn run_games(
             let reference = games::record(&played.setup, &played.lines)
                 .transcript
                 .terminal_text();
+            let replay = explorer.replay_setup(&shrunk, &played.start_args, options);
             Some(Finding {
                 game: index,
                 original_lines,
@@ -1027,6 +1103,7 @@ pub fn run_games(
                 shrink_runs,
                 check,
                 reference,
+                replay,
             })
         }
         Some((index, game, first, None)) => {
@@ -1046,6 +1123,7 @@ pub fn run_games(
                         .terminal_text()
                 })
                 .unwrap_or_default();
+            let replay = explorer.replay_setup(&shrunk, &[], options);
             Some(Finding {
                 game: index,
                 original_lines,
@@ -1060,93 +1138,177 @@ pub fn run_games(
                 shrink_runs,
                 check,
                 reference,
+                replay,
             })
         }
     };
     Ok(played)
 }
 
-/// The command lines that replay a finding: the board file written first (collect), then the
-/// input typed into the student's program, run as `program` (its own command:
-/// [`crate::submission::Submission::replay_command`]), and into the reference (`grade play`).
-pub fn replay_commands(assignment: &str, finding: &Finding, program: &str) -> Vec<String> {
-    // An instructor's own assignment is played from its directory.
-    let external_dir = crate::assignments::external::all()
+/// The shell commands that replay a finding, each runnable as printed from the student's
+/// folder (`sh -c`), in order: every file the program's working directory held written out
+/// (`printf '…' > NAME`, a long one in pieces), then the input typed into the student's program
+/// run as `program` (its own command, [`crate::submission::Submission::replay_command`]) with
+/// its arguments, and into the reference (`grade play`, with its game arguments, and for an
+/// instructor's own assignment `--cases DIR` and the case's files as `--file`). A long input
+/// is written to a file first. What a command is for follows it as a shell comment.
+pub fn replay_commands(
+    assignment: &str,
+    finding: &Finding,
+    program: &str,
+    build: Option<&str>,
+) -> Vec<String> {
+    let replay = &finding.replay;
+    // An instructor's own assignment is played from its directory, wherever the command runs.
+    let external = crate::assignments::external::all()
         .iter()
         .find(|a| a.name() == assignment)
-        .and_then(|a| crate::assignments::external::find(*a))
-        .map(|e| e.dir.display().to_string());
-    let assignment = match external_dir {
-        Some(dir) => format!("--cases {} {assignment}", shell_word(&dir)),
-        None => assignment.to_string(),
-    };
-    let mut commands = Vec::new();
-    let mut game_args = String::new();
-    if let (Some(board), Some(name)) = (&finding.board_file, &finding.board_name) {
-        commands.push(format!(
-            "printf '{}' > {}",
-            printf_text(board),
-            shell_word(name)
+        .and_then(|a| crate::assignments::external::find(*a));
+    let mut play = String::from("grade play");
+    if let Some(external) = external {
+        let dir = external
+            .dir
+            .canonicalize()
+            .unwrap_or_else(|_| external.dir.clone());
+        play.push_str(&format!(
+            " --cases {}",
+            shell_word(&dir.display().to_string())
         ));
-        game_args = format!(" {}", shell_word(name));
+    }
+    let mut commands = Vec::new();
+    if let Some(build) = build {
+        commands.push(format!("{build}   # build your program as grade did"));
+    }
+    let mut written: Vec<&str> = Vec::new();
+    for (name, content) in replay.files.iter().chain(&replay.reference_files) {
+        if !written.contains(&name.as_str()) {
+            commands.extend(write_file(name, content));
+            written.push(name);
+        }
+    }
+    // `grade play` gives the reference its assignment's own files: the others are named.
+    for (name, content) in &replay.reference_files {
+        let the_assignments =
+            external.is_some_and(|e| e.files.iter().any(|(n, c)| n == name && c == content));
+        if !the_assignments {
+            play.push_str(&format!(" --file {}", shell_word(name)));
+        }
+    }
+    play.push(' ');
+    play.push_str(assignment);
+    for arg in &replay.reference_args {
+        play.push(' ');
+        play.push_str(&shell_word(arg));
+    }
+    let mut run = program.to_string();
+    for arg in &replay.args {
+        run.push(' ');
+        run.push_str(&shell_word(arg));
     }
     // A program that draws its own start (Silver Dollar's strip) cannot be made to draw it
     // again: the reference starts where the program did, the program wherever it draws.
-    let mut reference_args = game_args.clone();
-    let mut yours = "your program";
-    if !finding.start_args.is_empty() {
-        let words: Vec<String> = finding.start_args.iter().map(|w| shell_word(w)).collect();
-        reference_args = format!(" {}", words.join(" "));
-        yours = "your program: the moves replay as they were only when it draws the same \
-                 strip again";
-    }
-    if finding.input.len() > REPLAY_LINES_INLINE {
-        // Too long for one command line: the input listed above, saved as a file.
-        commands.push(format!(
-            "save the {} input lines listed as moves.txt, then: {program}{game_args} < moves.txt   \
-             ({yours})",
-            finding.input.len()
-        ));
-        commands.push(format!(
-            "grade play {assignment}{reference_args} < moves.txt   (the reference)"
-        ));
-        return commands;
-    }
+    let yours = if finding.start_args.is_empty() {
+        "your program"
+    } else {
+        "your program: the moves replay as they were only when it draws the same strip again"
+    };
     let typed: String = finding.input.iter().map(|l| format!("{l}\n")).collect();
-    let typed = printf_text(&typed);
-    commands.push(format!(
-        "printf '{typed}' | {program}{game_args}   ({yours})"
-    ));
-    commands.push(format!(
-        "printf '{typed}' | grade play {assignment}{reference_args}   (the reference)"
-    ));
+    let inline: String = printf_pieces(typed.as_bytes()).concat();
+    if inline.len() <= REPLAY_INLINE_CHARS {
+        commands.push(format!("printf '{inline}' | {run}   # {yours}"));
+        commands.push(format!("printf '{inline}' | {play}   # the reference"));
+    } else {
+        // Too long for one line of a report: written to a file first.
+        let mut moves = "moves.txt".to_string();
+        let mut n = 1;
+        while written.contains(&moves.as_str()) {
+            n += 1;
+            moves = format!("moves{n}.txt");
+        }
+        commands.extend(write_file(&moves, typed.as_bytes()));
+        commands.push(format!("{run} < {moves}   # {yours}"));
+        commands.push(format!("{play} < {moves}   # the reference"));
+    }
     commands
 }
 
-/// Input lines at most that a replay command types inline (`printf '…' | python3 main.py`).
-const REPLAY_LINES_INLINE: usize = 30;
+/// Characters of `printf` text at most in one replay command: a report cuts a line of 300.
+const REPLAY_INLINE_CHARS: usize = 120;
 
-/// Text for a single-quoted `printf` format: newlines as `\n`, and `'`, `%` and `\` escaped.
-fn printf_text(text: &str) -> String {
-    let mut out = String::new();
-    for c in text.chars() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\\' => out.push_str("\\\\"),
-            '%' => out.push_str("%%"),
-            '\'' => out.push_str("'\\''"),
-            c if c.is_control() => out.push_str(&format!("\\{:03o}", c as u32 & 0xff)),
-            c => out.push(c),
+/// The commands that write `content` to the file `name` (its folder made first): one
+/// `printf '…' > NAME`, then `printf '…' >> NAME` for each further piece of a long one.
+fn write_file(name: &str, content: &[u8]) -> Vec<String> {
+    let mut commands = Vec::new();
+    let word = shell_word(name);
+    if let Some(parent) = Path::new(name)
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+    {
+        commands.push(format!(
+            "mkdir -p {}",
+            shell_word(&parent.display().to_string())
+        ));
+    }
+    let mut chunks: Vec<String> = vec![String::new()];
+    for piece in printf_pieces(content) {
+        if chunks
+            .last()
+            .is_some_and(|c| c.len() + piece.len() > REPLAY_INLINE_CHARS)
+        {
+            chunks.push(String::new());
+        }
+        if let Some(chunk) = chunks.last_mut() {
+            chunk.push_str(&piece);
         }
     }
-    out
+    for (index, chunk) in chunks.iter().enumerate() {
+        let into = if index == 0 { ">" } else { ">>" };
+        commands.push(format!("printf '{chunk}' {into} {word}"));
+    }
+    commands
+}
+
+/// `bytes` as pieces of a single-quoted `printf` format, one per character: newlines as `\n`;
+/// `'`, `%` and `\` escaped; control characters, the characters a report would not show as
+/// themselves (bidirectional overrides, see `report::escape`) and bytes that are not UTF-8 as
+/// octal escapes, so that the command reaches every report unchanged.
+fn printf_pieces(bytes: &[u8]) -> Vec<String> {
+    let octal = |bytes: &[u8]| {
+        bytes
+            .iter()
+            .map(|b| format!("\\{b:03o}"))
+            .collect::<String>()
+    };
+    let mut pieces = Vec::new();
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            pieces.push(match c {
+                '\n' => "\\n".to_string(),
+                '\\' => "\\\\".to_string(),
+                '%' => "%%".to_string(),
+                '\'' => "'\\''".to_string(),
+                c if c.is_control()
+                    || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{061c}') =>
+                {
+                    let mut buffer = [0u8; 4];
+                    octal(c.encode_utf8(&mut buffer).as_bytes())
+                }
+                c => c.to_string(),
+            });
+        }
+        if !chunk.invalid().is_empty() {
+            pieces.push(octal(chunk.invalid()));
+        }
+    }
+    pieces
 }
 
 /// A file name as one shell word.
 pub(crate) fn shell_word(name: &str) -> String {
-    if name
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "._-/".contains(c))
+    if !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._-/".contains(c))
     {
         name.to_string()
     } else {
@@ -1227,18 +1389,18 @@ pub fn save_case(
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_driven_finding_replays_the_reference_from_the_programs_own_start() {
-        let finding = Finding {
+    fn finding(input: &[&str], start_args: &[&str], replay: ReplaySetup) -> Finding {
+        Finding {
             game: 1,
             original_lines: 40,
-            input: vec!["11".into(), "10 1".into()],
+            input: input.iter().map(|l| l.to_string()).collect(),
             board_file: None,
             board_name: None,
-            start_args: vec!["--board".into(), "_ 0 1".into()],
-            plan: Some("11 coins".into()),
+            start_args: start_args.iter().map(|a| a.to_string()).collect(),
+            plan: None,
             shrink_runs: 3,
             check: CheckResult {
+                rule: None,
                 name: "strips".into(),
                 kind: "strips".into(),
                 passed: false,
@@ -1248,14 +1410,112 @@ mod tests {
                 difference: None,
             },
             reference: String::new(),
+            replay,
+        }
+    }
+
+    #[test]
+    fn a_driven_finding_replays_the_reference_from_the_programs_own_start() {
+        let start = ["--board", "_ 0 1"];
+        let replay = ReplaySetup {
+            reference_args: start.iter().map(|a| a.to_string()).collect(),
+            ..ReplaySetup::default()
         };
         assert_eq!(
-            replay_commands("silver_dollar", &finding, "./prog"),
+            replay_commands(
+                "silver_dollar",
+                &finding(&["11", "10 1"], &start, replay),
+                "./prog",
+                None
+            ),
             [
-                "printf '11\\n10 1\\n' | ./prog   (your program: the moves replay as they were \
-                 only when it draws the same strip again)",
-                "printf '11\\n10 1\\n' | grade play silver_dollar --board '_ 0 1'   (the reference)"
+                "printf '11\\n10 1\\n' | ./prog   # your program: the moves replay as they were \
+                 only when it draws the same strip again",
+                "printf '11\\n10 1\\n' | grade play silver_dollar --board '_ 0 1'   # the reference"
             ]
+        );
+    }
+
+    #[test]
+    fn a_replay_gives_the_program_its_arguments_and_files_and_the_reference_its_own() {
+        let replay = ReplaySetup {
+            args: vec!["code.txt".into(), "two words".into()],
+            files: vec![("code.txt".into(), b"RGBY\n".to_vec())],
+            reference_args: vec!["--matches".into(), "25".into()],
+            reference_files: Vec::new(),
+        };
+        assert_eq!(
+            replay_commands(
+                "nim",
+                &finding(&["1", "x y"], &[], replay),
+                "python3 nim.py",
+                None
+            ),
+            [
+                "printf 'RGBY\\n' > code.txt",
+                "printf '1\\nx y\\n' | python3 nim.py code.txt 'two words'   # your program",
+                "printf '1\\nx y\\n' | grade play nim --matches 25   # the reference",
+            ]
+        );
+    }
+
+    /// Runs `commands` with `sh -c` one after the other in `dir`; the output of the last.
+    fn run_in(dir: &Path, commands: &[String]) -> Vec<u8> {
+        let mut last = Vec::new();
+        for command in commands {
+            let output = std::process::Command::new("sh")
+                .arg("-c")
+                .arg(command)
+                .current_dir(dir)
+                .output()
+                .expect("sh runs");
+            assert!(output.status.success(), "{command}: {output:?}");
+            last = output.stdout;
+        }
+        last
+    }
+
+    #[test]
+    fn files_and_long_inputs_are_written_exactly_by_commands_a_report_keeps_whole() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        // Quotes, escapes, percent signs, a tab, a carriage return, a bidirectional override,
+        // bytes that are not UTF-8, accents, and enough of them to need several pieces.
+        let mut content = b"it's 100% \\n\ta\r\n\xe2\x80\xae rtl \xff\xfe caf\xc3\xa9\n".to_vec();
+        for line in 0..40 {
+            content.extend(format!("line {line}: '%s' \\\n").as_bytes());
+        }
+        let commands = write_file("data/secret.txt", &content);
+        assert!(commands.len() > 3, "{commands:?}");
+        for command in &commands {
+            // What every report keeps of a line (report::escape) and shows as itself.
+            assert!(command.chars().count() < 300, "{command}");
+            assert!(!command.chars().any(|c| c.is_control()), "{command}");
+        }
+        run_in(dir.path(), &commands);
+        assert_eq!(
+            std::fs::read(dir.path().join("data/secret.txt")).expect("written"),
+            content
+        );
+
+        // 40 input lines: too long for one line, typed from a file written first.
+        let lines: Vec<String> = (0..40).map(|i| format!("move {i}")).collect();
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let replay = ReplaySetup {
+            files: vec![("moves.txt".into(), b"taken\n".to_vec())],
+            ..ReplaySetup::default()
+        };
+        let commands = replay_commands("nim", &finding(&lines, &[], replay), "cat", None);
+        let program = commands
+            .iter()
+            .position(|c| c.ends_with("# your program"))
+            .expect("the program's command");
+        assert_eq!(commands[program], "cat < moves2.txt   # your program");
+        let typed = run_in(dir.path(), &commands[..=program]);
+        let expected: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        assert_eq!(String::from_utf8_lossy(&typed), expected);
+        assert_eq!(
+            std::fs::read(dir.path().join("moves.txt")).expect("kept"),
+            b"taken\n"
         );
     }
 
@@ -1507,7 +1767,8 @@ mod tests {
         );
         assert!(parse_budget("0").is_err());
         assert!(parse_budget("lots").is_err());
-        assert_eq!(printf_text("a'b\\%\n"), "a'\\''b\\\\%%\\n");
+        assert_eq!(printf_pieces(b"a'b\\%\n").concat(), "a'\\''b\\\\%%\\n");
+        assert_eq!(shell_word(""), "''");
         assert_eq!(shell_word("input.txt"), "input.txt");
         assert_eq!(shell_word("my board"), "'my board'");
     }

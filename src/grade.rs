@@ -335,7 +335,7 @@ fn expected_runs_and_inputs(case: &Case) -> usize {
 /// A submission rebuilt for another board size, or why not.
 enum Resize {
     /// Rebuilt, with what was changed.
-    Built(Submission, String),
+    Built(Box<Submission>, String),
     /// The board size is not a single constant, or the changed program does not build: the
     /// case is lost with this reason.
     Unchangeable(String),
@@ -362,7 +362,7 @@ fn resized_submissions(
                 Resize::NoSource("the submission has no source to rebuild with another size".into())
             } else {
                 match resized_submission(submission, set, size, options) {
-                    Ok((built, change)) => Resize::Built(built, change),
+                    Ok((built, change)) => Resize::Built(Box::new(built), change),
                     Err(reason) => Resize::Unchangeable(reason),
                 }
             };
@@ -438,6 +438,7 @@ fn not_resizable(case: &Case, reason: &str) -> CaseResult {
     let detail = format!("the board size could not be changed: {reason}");
     CaseResult {
         checks: vec![CheckResult {
+            rule: None,
             name: "board size".into(),
             kind: "rebuild".into(),
             passed: false,
@@ -514,6 +515,7 @@ fn millis(duration: Duration) -> u64 {
 fn checks_for(case: &Case, strict: bool) -> Cow<'_, [Check]> {
     if strict && case.samples <= 1 {
         Cow::Owned(vec![Check {
+            rule: None,
             name: "transcript".into(),
             weight: 1.0,
             kind: CheckKind::Transcript {
@@ -647,6 +649,7 @@ fn explore_case(
         shrink_time: Duration::from_secs(3),
         play_all: true,
         setup: Some(case.setup.clone()),
+        reference_args: case.reference_args.clone(),
     };
     let started = Instant::now();
     let played = crate::explore::run_games(
@@ -696,6 +699,8 @@ fn explore_case(
                 _ => 0.0,
             };
             let mut checks = vec![CheckResult {
+                // The rule the shrunk game breaks is its failing check's.
+                rule: played.finding.as_ref().and_then(|f| f.check.rule.clone()),
                 name: "explore".into(),
                 kind: "explore".into(),
                 passed,
@@ -710,6 +715,11 @@ fn explore_case(
             // Which checks differed, and in how many games (informational: no points).
             for (name, differing) in &played.failed_checks {
                 checks.push(CheckResult {
+                    rule: case
+                        .checks
+                        .iter()
+                        .find(|c| c.name == *name)
+                        .and_then(|c| c.rule.clone()),
                     name: name.clone(),
                     kind: "explore".into(),
                     passed: false,
@@ -746,6 +756,7 @@ fn explore_case(
                         .as_ref()
                         .is_some_and(|f| f.check.name == check.name);
                     CheckResult {
+                        rule: check.rule.clone(),
                         name: check.name.clone(),
                         kind: "explore".into(),
                         passed,
@@ -780,6 +791,7 @@ fn explore_case(
             case.assignment.name(),
             finding,
             &submission.replay_command(),
+            submission.replay_build(),
         ) {
             notes.push(format!("replay it: {command}"));
         }

@@ -210,6 +210,10 @@ pub struct CheckResult {
     /// Where it first differed (absent when passed, or for hidden cases).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub difference: Option<Difference>,
+    /// The handout's rule the check enforces, as its case file quotes it (`rule:`): what a
+    /// report gives as the rule a lost case breaks when this check differs first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
 }
 
 /// The result of one case.

@@ -53,6 +53,9 @@ pub struct Submission {
     /// Where the program's code is read for the checks on the code when it is not the path
     /// given: one file graded with the files of its folder that it uses.
     pub read_code_from: Option<PathBuf>,
+    /// How its student builds it in their folder, for a report's replay commands
+    /// ([`Submission::replay_build`]).
+    replay_build: Option<String>,
     /// Private copies of the sources and the build outputs; removed when dropped.
     build_dir: tempfile::TempDir,
 }
@@ -68,6 +71,13 @@ impl Submission {
     /// `java -cp . Main` after `javac`, or `./prog` for a program they build.
     pub fn replay_command(&self) -> String {
         student_command(self.language.name, &self.command, self.dir())
+    }
+
+    /// The command that builds the program in its student's folder as `grade` built it, run
+    /// before [`Submission::replay_command`] in a report's replay (`gcc -O2 -o prog main.c
+    /// -lm`, `javac -encoding UTF-8 -d . Main.java`); none for a program that is run as it is.
+    pub fn replay_build(&self) -> Option<&str> {
+        self.replay_build.as_deref()
     }
 }
 
@@ -310,6 +320,7 @@ pub fn prepare(path: &Path, options: &PrepareOptions) -> Result<Submission, Prep
         env: built.env,
         notes,
         warnings: built.warnings,
+        replay_build: built.replay_build,
         build_dir,
     })
 }
@@ -335,7 +346,8 @@ fn extension(path: &Path) -> String {
         .unwrap_or_default()
 }
 
-fn is_executable(path: &Path) -> bool {
+/// Whether `path` is a regular file with an execute bit (as a PATH lookup would run it).
+pub(crate) fn is_executable(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 

@@ -370,3 +370,63 @@ fn a_class_folder_given_as_one_submission_grades_each_student() {
     let rows = sorted_rows(&out.join("gradebook.csv"));
     assert_eq!(rows.len(), 2, "{rows:?}");
 }
+
+/// A regrade builds nothing again (the build cache) and says so once in its log, never in the
+/// gradebook's notes, which are about each student's program (before: every row's notes read
+/// "built earlier from the same files …").
+#[test]
+fn a_regrade_keeps_the_build_caches_notes_out_of_the_gradebook() {
+    if !have("node") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cache = dir.path().join("cache");
+    let files: Vec<PathBuf> = [
+        ("ana", "nim/correct_readline.js"),
+        ("bo", "nim/buggy_accepts_four.js"),
+    ]
+    .iter()
+    .map(|(name, source)| {
+        let folder = dir.path().join(name);
+        std::fs::create_dir_all(&folder).expect("mkdir");
+        let file = folder.join("nim.js");
+        std::fs::copy(program(source), &file).expect("copy");
+        file
+    })
+    .collect();
+    let out = dir.path().join("out");
+    let grade_class = || {
+        grade()
+            .args(&files)
+            .args([
+                "-a",
+                "nim",
+                "--case",
+                "error-more-than-three",
+                "--force",
+                "--output-dir",
+            ])
+            .arg(&out)
+            .env("XDG_CACHE_HOME", &cache)
+            .logged_output()
+            .expect("grade runs")
+    };
+    grade_class();
+    let again = grade_class();
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    let gradebook = std::fs::read_to_string(out.join("gradebook.csv")).expect("gradebook");
+    assert!(!gradebook.contains("built earlier"), "{gradebook}");
+    assert!(!gradebook.contains("cache"), "{gradebook}");
+    // Where the cache works here (root, or Landlock), the reports say the build was reused,
+    // and the log says it once for the class.
+    let report = std::fs::read_to_string(out.join("instructor/ana.txt")).expect("report");
+    if report.contains("cached build") {
+        assert!(
+            stderr.contains(
+                "grade: 2 submission(s) built earlier from the same files with the same tools \
+                 and options: their cached builds were used (--no-cache builds again)"
+            ),
+            "{stderr}"
+        );
+    }
+}

@@ -544,3 +544,412 @@ fn an_instructors_mistakes_are_one_line_naming_the_file() {
     let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
     one_line_error(&args, &header, "unknown key");
 }
+
+/// A small assignment of the test's own whose program needs its command-line argument and a
+/// file: `codeword CODE_FILE` reads the code word from CODE_FILE (and `words/letters.txt`
+/// must exist), then answers each guess with "right", "wrong" or "invalid" (not three
+/// letters), one line each, until the code is guessed.
+const CODEWORD_REFERENCE: &str = r#"import sys
+
+def main():
+    if len(sys.argv) != 2:
+        print("usage: codeword.py CODE_FILE", file=sys.stderr)
+        sys.exit(2)
+    code = open(sys.argv[1]).read().strip()
+    open("words/letters.txt").read()
+    while True:
+        print("Guess:")
+        try:
+            guess = input()
+        except EOFError:
+            return
+        if len(guess) != len(code) or not guess.isalpha():
+            print("invalid")
+        elif guess == code:
+            print("right")
+            return
+        else:
+            print("wrong")
+
+main()
+"#;
+
+/// The codeword assignment's directory: its assignment.yaml (the argument and both files for
+/// every run, a check that quotes its rule, a vocabulary), a fixed case and a random-games
+/// case, blessed.
+fn codeword_assignment(dir: &Path) -> PathBuf {
+    let root = dir.join("codeword");
+    std::fs::create_dir_all(root.join("cases")).expect("mkdir");
+    std::fs::create_dir_all(root.join("solution")).expect("mkdir");
+    std::fs::write(root.join("solution/codeword.py"), CODEWORD_REFERENCE).expect("reference");
+    std::fs::write(
+        root.join("assignment.yaml"),
+        r#"assignment: codeword
+args: [code.txt]
+files:
+  code.txt: "cab\n"
+  "words/letters.txt": "abc: it's 100% \\ letters\n"
+reference:
+  program: solution/codeword.py
+vocabulary:
+  lines: ["abc", "cab", "bca", "x", "ab c"]
+  max_lines: 6
+checks:
+  - kind: lines
+    name: verdict
+    item: verdict
+    pattern: '\b(right|wrong|invalid)\b'
+    rule: 'Rule 2: a guess that is not three letters is answered "invalid".'
+    weight: 2
+  - kind: exit
+    weight: 1
+"#,
+    )
+    .expect("assignment.yaml");
+    std::fs::write(
+        root.join("cases/right-first.yaml"),
+        "name: right-first\ndescription: 'Rule 1: the code guessed first ends the game.'\n\
+         points: 1\ninput: [cab]\n",
+    )
+    .expect("case");
+    std::fs::write(
+        root.join("cases/random-games.yaml"),
+        "name: random-games\ndescription: Random games drawn from the vocabulary.\npoints: 2\n\
+         explore: {games: 12, seed: 5}\n",
+    )
+    .expect("case");
+    let bless = grade()
+        .args(["bless", "--root"])
+        .arg(&root)
+        .logged_output()
+        .expect("bless runs");
+    assert!(bless.status.success(), "{bless:?}");
+    root
+}
+
+/// A student's program with one bug (a guess that is not three letters is "wrong"), in
+/// Python or JavaScript, alone in its folder under `dir`.
+fn codeword_student(dir: &Path, language: &str) -> PathBuf {
+    let folder = dir.join(format!("student-{language}"));
+    std::fs::create_dir_all(&folder).expect("mkdir");
+    let (name, source) = match language {
+        "python" => (
+            "guess.py",
+            CODEWORD_REFERENCE.replace("print(\"invalid\")", "print(\"wrong\")"),
+        ),
+        _ => (
+            "guess.js",
+            r#"const fs = require("fs");
+const code = fs.readFileSync(process.argv[2], "utf8").trim();
+fs.readFileSync("words/letters.txt");
+const rl = require("readline").createInterface({ input: process.stdin });
+console.log("Guess:");
+rl.on("line", (guess) => {
+  if (guess === code) { console.log("right"); rl.close(); return; }
+  console.log("wrong");
+  console.log("Guess:");
+});
+"#
+            .to_string(),
+        ),
+    };
+    let path = folder.join(name);
+    std::fs::write(&path, source).expect("student");
+    path
+}
+
+/// Runs replay `commands` as printed, one `sh -c` each, in a copy of the student's folder
+/// with `grade` on PATH; returns the standard output of the one marked `# your program` and
+/// of the one marked `# the reference`.
+fn replay(commands: &[String], student: &Path) -> (String, String) {
+    let folder = tempfile::tempdir().expect("tempdir");
+    for entry in std::fs::read_dir(student.parent().expect("folder")).expect("read") {
+        let entry = entry.expect("entry");
+        std::fs::copy(entry.path(), folder.path().join(entry.file_name())).expect("copy");
+    }
+    let grade_dir = assert_cmd::cargo::cargo_bin("grade")
+        .parent()
+        .expect("bin dir")
+        .to_path_buf();
+    let path = format!(
+        "{}:{}",
+        grade_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let (mut program, mut reference) = (None, None);
+    for command in commands {
+        let output = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .current_dir(folder.path())
+            .env("PATH", &path)
+            .logged_output()
+            .expect("sh runs");
+        assert!(output.status.success(), "{command}: {output:?}");
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        if command.ends_with("# your program") {
+            program = Some(stdout);
+        } else if command.ends_with("# the reference") {
+            reference = Some(stdout);
+        }
+    }
+    (
+        program.unwrap_or_else(|| panic!("no command for the program: {commands:?}")),
+        reference.unwrap_or_else(|| panic!("no command for the reference: {commands:?}")),
+    )
+}
+
+/// The lines of a report's excerpt (the terminal's view: each input shown on its own line
+/// after the prompt that asked for it) that the program printed: without the typed input
+/// lines and the excerpt's own markers.
+fn printed_lines(excerpt: &str, input: &[String]) -> Vec<String> {
+    excerpt
+        .lines()
+        .filter(|l| !input.iter().any(|i| i == l) && !l.starts_with('('))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Whether `part` is a run of consecutive lines of `whole`.
+fn contains_lines(whole: &str, part: &[String]) -> bool {
+    let lines: Vec<&str> = whole.lines().collect();
+    part.is_empty() || lines.windows(part.len()).any(|w| w == part)
+}
+
+/// Every replay command a report prints runs as printed: graded in JSON and text and explored
+/// in JSON and text, a Python and a JavaScript student's replays write the argument's file and
+/// the other, run the program as its student does with its argument, and print what the
+/// report says the program printed; the reference's replay prints the reference transcript.
+/// The rule the report quotes is the failing check's.
+#[test]
+fn every_printed_replay_runs_as_printed_and_prints_what_the_report_says() {
+    if !have("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = codeword_assignment(dir.path());
+    for (language, run) in [
+        ("python", "python3 guess.py"),
+        ("javascript", "node guess.js"),
+    ] {
+        if language == "javascript" && !have("node") {
+            continue;
+        }
+        let student = codeword_student(dir.path(), language);
+        // The JSON report.
+        let output = grade()
+            .arg(&student)
+            .arg("--cases")
+            .arg(&root)
+            .args(["--format", "json"])
+            .logged_output()
+            .expect("grade runs");
+        assert_eq!(output.status.code(), Some(1), "{output:?}");
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
+        let case = case(&report, "random-games");
+        let commands: Vec<String> = case["notes"]
+            .as_array()
+            .expect("notes")
+            .iter()
+            .filter_map(|n| n.as_str()?.strip_prefix("replay it: ").map(str::to_string))
+            .collect();
+        assert_eq!(
+            commands[..2],
+            [
+                "printf 'cab\\n' > code.txt".to_string(),
+                "mkdir -p words".to_string()
+            ],
+            "{language}: {commands:#?}"
+        );
+        assert!(
+            commands
+                .iter()
+                .any(|c| c.contains(&format!("| {run} code.txt   # your program"))),
+            "{language}: {commands:#?}"
+        );
+        let input: Vec<String> = case["input"]
+            .as_array()
+            .expect("input")
+            .iter()
+            .filter_map(|l| l.as_str().map(str::to_string))
+            .collect();
+        let check = case["checks"]
+            .as_array()
+            .expect("checks")
+            .iter()
+            .find(|c| c["difference"].is_object())
+            .expect("a check with its difference");
+        let (program, reference) = replay(&commands, &student);
+        let actual = printed_lines(
+            check["difference"]["actual"].as_str().expect("actual"),
+            &input,
+        );
+        let expected = printed_lines(
+            check["difference"]["expected"].as_str().expect("expected"),
+            &input,
+        );
+        assert!(!actual.is_empty() && !expected.is_empty(), "{check:#}");
+        assert!(
+            contains_lines(&program, &actual),
+            "{language}: {program:?} vs {actual:?}"
+        );
+        assert!(
+            contains_lines(&reference, &expected),
+            "{language}: {reference:?} vs {expected:?}"
+        );
+        assert_ne!(
+            program, reference,
+            "{language}: the replays show the difference"
+        );
+
+        // The text report prints the same commands, and the rule of the check that failed.
+        let output = grade()
+            .arg(&student)
+            .arg("--cases")
+            .arg(&root)
+            .logged_output()
+            .expect("grade runs");
+        let text = String::from_utf8_lossy(&output.stdout);
+        let printed: Vec<String> = text
+            .lines()
+            .filter_map(|l| {
+                l.trim()
+                    .strip_prefix("Note: replay it: ")
+                    .map(str::to_string)
+            })
+            .collect();
+        assert_eq!(printed, commands, "{text}");
+        assert!(
+            text.contains("Rule it breaks: Rule 2: a guess that is not three letters is answered \"invalid\"."),
+            "{text}"
+        );
+        // The HTML page shows them too: copied from a browser, they are the same commands.
+        let output = grade()
+            .arg(&student)
+            .arg("--cases")
+            .arg(&root)
+            .args(["--format", "html"])
+            .logged_output()
+            .expect("grade runs");
+        let html = String::from_utf8_lossy(&output.stdout);
+        let shown: Vec<String> = html
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("Note: replay it: "))
+            .map(|l| {
+                l.replace("&lt;", "<")
+                    .replace("&gt;", ">")
+                    .replace("&quot;", "\"")
+                    .replace("&#39;", "'")
+                    .replace("&amp;", "&")
+            })
+            .collect();
+        assert_eq!(shown, commands, "{html}");
+
+        // grade explore: its JSON replay and its text's, run as printed.
+        let output = grade()
+            .arg("explore")
+            .arg(&student)
+            .arg("--cases")
+            .arg(&root)
+            .args(["--games", "20", "--format", "json"])
+            .logged_output()
+            .expect("explore runs");
+        assert_eq!(output.status.code(), Some(1), "{output:?}");
+        let found: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
+        let commands: Vec<String> = found["replay"]
+            .as_array()
+            .expect("replay")
+            .iter()
+            .filter_map(|c| c.as_str().map(str::to_string))
+            .collect();
+        let input: Vec<String> = found["finding"]["input"]
+            .as_array()
+            .expect("input")
+            .iter()
+            .filter_map(|l| l.as_str().map(str::to_string))
+            .collect();
+        let (program, reference) = replay(&commands, &student);
+        // The whole reference transcript, its typed lines left out.
+        let transcript = printed_lines(
+            found["finding"]["reference"].as_str().expect("reference"),
+            &input,
+        );
+        assert_eq!(
+            reference.lines().collect::<Vec<_>>(),
+            transcript,
+            "{language}: {found:#}"
+        );
+        let actual = printed_lines(
+            found["finding"]["check"]["difference"]["actual"]
+                .as_str()
+                .expect("actual"),
+            &input,
+        );
+        assert!(
+            contains_lines(&program, &actual),
+            "{language}: {program:?} vs {actual:?}"
+        );
+        let output = grade()
+            .arg("explore")
+            .arg(&student)
+            .arg("--cases")
+            .arg(&root)
+            .args(["--games", "20"])
+            .logged_output()
+            .expect("explore runs");
+        let text = String::from_utf8_lossy(&output.stdout);
+        let listed: Vec<String> = text
+            .split("Replay it (each line a shell command, from your program's folder):\n")
+            .nth(1)
+            .expect("the replay")
+            .lines()
+            .map_while(|l| l.strip_prefix("    ").map(str::to_string))
+            .collect();
+        assert_eq!(listed, commands, "{text}");
+    }
+}
+
+/// `grade play` on an instructor's reference program that fails says so: its usage error and
+/// its status, instead of printing nothing and exiting 0; with its argument and a file of the
+/// current directory (`--file`) it plays.
+#[test]
+fn grade_play_reports_a_reference_that_failed_and_takes_files() {
+    if !have("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = codeword_assignment(dir.path());
+    let output = grade()
+        .args(["play", "--cases"])
+        .arg(&root)
+        .arg("codeword")
+        .write_stdin("abc\n")
+        .logged_output()
+        .expect("play runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("usage: codeword.py CODE_FILE"), "{stderr}");
+    assert!(
+        stderr.contains("the reference program solution/codeword.py exited with status 2"),
+        "{stderr}"
+    );
+    // The file of the current directory replaces the assignment's code.txt ("cab").
+    let here = tempfile::tempdir().expect("tempdir");
+    std::fs::write(here.path().join("mine.txt"), "abc\n").expect("write");
+    let output = grade()
+        .current_dir(here.path())
+        .args(["play", "--cases"])
+        .arg(&root)
+        .args(["--file", "code.txt=mine.txt", "codeword", "code.txt"])
+        .write_stdin("abc\n")
+        .logged_output()
+        .expect("play runs");
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "Guess:\nright\n");
+    // A built-in assignment reads no --file.
+    let output = grade()
+        .args(["play", "--file", "x.txt", "nim"])
+        .logged_output()
+        .expect("play runs");
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+}

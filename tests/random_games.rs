@@ -92,7 +92,7 @@ fn the_replay_line_runs_the_program_as_its_student_does() {
         assert_eq!(code, 1, "{relative}: {report:#}");
         let notes = random_games(&report)["notes"].to_string();
         assert!(
-            notes.contains(&format!("| {command}   (your program")),
+            notes.contains(&format!("| {command}   # your program")),
             "{relative}: {notes}"
         );
         assert!(!notes.contains("./prog"), "{relative}: {notes}");

@@ -1052,6 +1052,84 @@ fn grade_run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// A program the run cannot start, named without a path (`grade run -- python3`): the message
+/// names the file found on the run's PATH (and where its link leads), not only the name.
+#[test]
+fn a_program_that_cannot_start_is_named_by_the_file_found_on_the_path() {
+    let _guard = serial();
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).expect("mkdir");
+    // Readable but not executable, and a link to it.
+    std::fs::write(bin.join("game-1.0"), "#!/bin/sh\necho hi\n").expect("write");
+    std::fs::set_permissions(bin.join("game-1.0"), std::fs::Permissions::from_mode(0o644))
+        .expect("chmod");
+    std::os::unix::fs::symlink("game-1.0", bin.join("game")).expect("symlink");
+    let path = format!("PATH={}", bin.display());
+    let (code, _, stderr) = grade_run_in(dir.path(), &["--env", &path, "--", "game"]);
+    assert_ne!(code, 0, "{stderr}");
+    let link = bin.join("game").display().to_string();
+    let real = bin.join("game-1.0").display().to_string();
+    assert!(
+        stderr.contains(&format!("game ({link} → {real})")),
+        "{stderr}"
+    );
+    // A name found nowhere says where it was looked for.
+    let (code, _, stderr) = grade_run_in(dir.path(), &["--env", &path, "--", "nowhere"]);
+    assert_ne!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "nowhere (not found on the run's PATH {})",
+            bin.display()
+        )),
+        "{stderr}"
+    );
+}
+
+/// `grade run -- python3` runs the python3 the run's own PATH finds, whatever comes first on
+/// the grader's (a pyenv shim in a folder the run may not read; before, that folder was given
+/// to the sandbox to mount and the run failed with "Permission denied").
+#[test]
+fn a_bare_name_is_the_runs_own_and_no_shim_of_the_graders_path_is_mounted() {
+    let _guard = serial();
+    use std::os::unix::fs::PermissionsExt;
+    let system = ["/usr/local/bin/python3", "/usr/bin/python3", "/bin/python3"];
+    if !system.iter().any(|p| Path::new(p).is_file()) {
+        return;
+    }
+    // As pyenv's: a shim in a folder under one only its owner may enter.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let shims = dir.path().join("pyenv/shims");
+    std::fs::create_dir_all(&shims).expect("mkdir");
+    std::fs::write(shims.join("python3"), "#!/bin/sh\necho shim\n").expect("write");
+    std::fs::set_permissions(
+        shims.join("python3"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .expect("chmod");
+    let work = tempfile::tempdir().expect("tempdir");
+    std::fs::set_permissions(work.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let output = Command::cargo_bin("grade")
+        .expect("grade binary")
+        .current_dir(work.path())
+        .env(
+            "PATH",
+            format!(
+                "{}:{}",
+                shims.display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        )
+        .args(["run", "--", "python3", "-c", "print(6 * 7)"])
+        .timeout(Duration::from_secs(30))
+        .logged_output()
+        .expect("grade run");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert!(stdout.starts_with("42\n"), "{stdout}");
+}
+
 #[test]
 fn the_readme_example_runs_a_program_by_its_relative_path_and_files_keep_their_mode() {
     let _guard = serial();

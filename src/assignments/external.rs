@@ -87,6 +87,24 @@ thread_local! {
     /// [`ReferenceGame`] cannot return an error, so the caller that recorded asks
     /// [`take_failure`] right after.
     static LAST_FAILURE: RefCell<Option<String>> = const { RefCell::new(None) };
+    /// How the last run of a reference program on this thread ended, for `grade play`
+    /// ([`take_last_run`]).
+    static LAST_RUN: RefCell<Option<LastRun>> = const { RefCell::new(None) };
+}
+
+/// How a run of a reference program ended: what `grade play` shows of a reference that
+/// failed (a usage error on standard error and a failure status).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LastRun {
+    /// Its exit status, when it exited.
+    pub status: Option<i32>,
+    /// What it printed on standard error.
+    pub stderr: Vec<u8>,
+}
+
+/// How the last reference program run on this thread ended, and forgets it.
+pub fn take_last_run() -> Option<LastRun> {
+    LAST_RUN.with(|r| r.borrow_mut().take())
 }
 
 /// Reference recordings of an external assignment's cases made in this process, by case file,
@@ -345,6 +363,11 @@ impl ExternalAssignment {
         Ok(built)
     }
 
+    /// The reference program as assignment.yaml names it (`solution/game.py`), for messages.
+    pub fn program_name(&self) -> &str {
+        &self.program_name
+    }
+
     /// The reference game of a case: the program run with `args`, with `files` in its
     /// working directory.
     pub fn setup(&'static self, args: &[String], files: &[(String, Vec<u8>)]) -> Setup {
@@ -397,6 +420,7 @@ impl ExternalAssignment {
         files: &[(String, Vec<u8>)],
         console: &mut dyn Console,
     ) -> Result<(), String> {
+        LAST_RUN.with(|r| *r.borrow_mut() = None);
         let built = self.built().map_err(|e| e.to_string())?;
         let mut command = built.command.clone();
         command.extend(args.iter().cloned());
@@ -423,6 +447,28 @@ impl ExternalAssignment {
             )
         })?;
         source.forward(&outcome.transcript, true);
+        let stderr = outcome
+            .transcript
+            .events()
+            .iter()
+            .filter_map(|event| match event {
+                Event::Output {
+                    stream: Stream::Stderr,
+                    bytes,
+                } => Some(bytes.as_slice()),
+                _ => None,
+            })
+            .collect::<Vec<&[u8]>>()
+            .concat();
+        LAST_RUN.with(|r| {
+            *r.borrow_mut() = Some(LastRun {
+                status: match outcome.ending {
+                    Ending::Exited(code) => Some(code),
+                    _ => None,
+                },
+                stderr,
+            })
+        });
         let problem = match outcome.ending {
             Ending::Exited(_) | Ending::WaitingForInput => return Ok(()),
             Ending::Signaled(signal) => format!("was killed by signal {signal}"),
@@ -462,6 +508,18 @@ impl fmt::Debug for ExternalGame {
             self.args,
             self.files.len()
         )
+    }
+}
+
+impl ExternalGame {
+    /// The reference program's arguments in this game.
+    pub fn args(&self) -> &[String] {
+        &self.args
+    }
+
+    /// The files in the reference program's working directory in this game.
+    pub fn files(&self) -> &[(String, Vec<u8>)] {
+        &self.files
     }
 }
 

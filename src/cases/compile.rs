@@ -42,6 +42,7 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
             name,
             weight,
             level,
+            ..
         } => (
             name.clone().unwrap_or_else(|| "transcript".into()),
             *weight,
@@ -65,6 +66,7 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
             game,
             item,
             items,
+            ..
         } => {
             if *free_elsewhere && !*at_inputs {
                 return Err(format!(
@@ -112,6 +114,7 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
             labels,
             first_optional,
             game,
+            ..
         } => (
             name.clone().unwrap_or_else(|| "board".into()),
             *weight,
@@ -129,6 +132,7 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
             text,
             exact,
             presence_only,
+            ..
         } => {
             if text.trim().is_empty() {
                 return Err("a contains check needs a non-empty text".into());
@@ -147,6 +151,7 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
             name,
             weight,
             max_ratio,
+            ..
         } => {
             let max_ratio = max_ratio.unwrap_or(8.0);
             if !(max_ratio.is_finite() && max_ratio >= 1.0) {
@@ -158,27 +163,29 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
                 CheckKind::Volume { max_ratio },
             )
         }
-        CheckSpec::Interactive { name, weight } => (
+        CheckSpec::Interactive { name, weight, .. } => (
             name.clone().unwrap_or_else(|| "interactive".into()),
             *weight,
             CheckKind::Interactive,
         ),
-        CheckSpec::Sanitizer { name, weight } => (
+        CheckSpec::Sanitizer { name, weight, .. } => (
             name.clone().unwrap_or_else(|| "sanitizer".into()),
             *weight,
             CheckKind::Sanitizer,
         ),
-        CheckSpec::Exit { name, weight, code } => (
+        CheckSpec::Exit {
+            name, weight, code, ..
+        } => (
             name.clone().unwrap_or_else(|| "exit".into()),
             *weight,
             CheckKind::Exit { code: *code },
         ),
-        CheckSpec::StripStart { name, weight } => (
+        CheckSpec::StripStart { name, weight, .. } => (
             name.clone().unwrap_or_else(|| "start-strip".into()),
             *weight,
             CheckKind::StripStart,
         ),
-        CheckSpec::Strips { name, weight } => (
+        CheckSpec::Strips { name, weight, .. } => (
             name.clone().unwrap_or_else(|| "strips".into()),
             *weight,
             CheckKind::Strips,
@@ -194,7 +201,12 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
     if !(weight.is_finite() && weight >= 0.0) {
         return Err(format!("check '{name}': weight must be a number from 0 up"));
     }
-    Ok(Check { name, weight, kind })
+    Ok(Check {
+        name,
+        weight,
+        kind,
+        rule: spec.stated_rule().map(str::to_string),
+    })
 }
 
 /// Compiles a case's `drive:` block (or its fixed input) into the driver of its runs.

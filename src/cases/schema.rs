@@ -239,6 +239,26 @@ fn one() -> u64 {
     1
 }
 
+impl CheckSpec {
+    /// The handout's rule the check states (`rule:`), if it states one.
+    pub fn stated_rule(&self) -> Option<&str> {
+        match self {
+            CheckSpec::Transcript { rule, .. }
+            | CheckSpec::Lines { rule, .. }
+            | CheckSpec::Board { rule, .. }
+            | CheckSpec::StripStart { rule, .. }
+            | CheckSpec::Strips { rule, .. }
+            | CheckSpec::Contains { rule, .. }
+            | CheckSpec::Volume { rule, .. }
+            | CheckSpec::Interactive { rule, .. }
+            | CheckSpec::Sanitizer { rule, .. }
+            | CheckSpec::Exit { rule, .. } => rule.as_deref(),
+            // Its `rule` is which property of the starts it checks (docs/case-format.md).
+            CheckSpec::RandomStarts { .. } => None,
+        }
+    }
+}
+
 /// A file's content: inline text, or `{from: path}` relative to the case file's directory.
 #[derive(Debug, Deserialize)]
 #[serde(untagged)]
@@ -289,6 +309,10 @@ pub enum CheckSpec {
         name: Option<String>,
         /// Share of the case's points (default 1; 0 makes the check informational).
         weight: Option<f64>,
+        /// The handout's rule this check enforces, quoted: a report gives it as the rule a
+        /// lost case breaks when this check shows the first difference (default: the case's
+        /// description).
+        rule: Option<String>,
         /// The loosest level that still passes (default whitespace).
         level: Option<Level>,
     },
@@ -298,6 +322,10 @@ pub enum CheckSpec {
         name: String,
         /// Share of the case's points (default 1; 0 makes the check informational).
         weight: Option<f64>,
+        /// The handout's rule this check enforces, quoted: a report gives it as the rule a
+        /// lost case breaks when this check shows the first difference (default: the case's
+        /// description).
+        rule: Option<String>,
         /// A regular expression; with capture groups, the groups form the item.
         pattern: String,
         /// Compare only the integers in each item.
@@ -356,6 +384,10 @@ pub enum CheckSpec {
         name: Option<String>,
         /// Share of the case's points (default 1; 0 makes the check informational).
         weight: Option<f64>,
+        /// The handout's rule this check enforces, quoted: a report gives it as the rule a
+        /// lost case breaks when this check shows the first difference (default: the case's
+        /// description).
+        rule: Option<String>,
         /// A regular expression for one filled cell (e.g. `[0-9]`, `[BW]`).
         cell: String,
         /// A regular expression for a token that means an empty cell (e.g. "[._]").
@@ -378,6 +410,10 @@ pub enum CheckSpec {
         name: Option<String>,
         /// Share of the case's points (default 1; 0 makes the check informational).
         weight: Option<f64>,
+        /// The handout's rule this check enforces, quoted: a report gives it as the rule a
+        /// lost case breaks when this check shows the first difference (default: the case's
+        /// description).
+        rule: Option<String>,
     },
     /// Silver Dollar: the coin positions of every strip drawn, in order, drawing style free.
     Strips {
@@ -385,6 +421,10 @@ pub enum CheckSpec {
         name: Option<String>,
         /// Share of the case's points (default 1; 0 makes the check informational).
         weight: Option<f64>,
+        /// The handout's rule this check enforces, quoted: a report gives it as the rule a
+        /// lost case breaks when this check shows the first difference (default: the case's
+        /// description).
+        rule: Option<String>,
     },
     /// Silver Dollar, in a `samples` case: one property of the starting strips of many runs.
     RandomStarts {
@@ -401,6 +441,10 @@ pub enum CheckSpec {
         name: Option<String>,
         /// Share of the case's points (default 1; 0 makes the check informational).
         weight: Option<f64>,
+        /// The handout's rule this check enforces, quoted: a report gives it as the rule a
+        /// lost case breaks when this check shows the first difference (default: the case's
+        /// description).
+        rule: Option<String>,
         /// The message (matched ignoring case, punctuation and spacing unless `exact`).
         text: String,
         /// Match the text exactly as written (default false).
@@ -418,6 +462,10 @@ pub enum CheckSpec {
         name: Option<String>,
         /// Share of the case's points (default 1; 0 makes the check informational).
         weight: Option<f64>,
+        /// The handout's rule this check enforces, quoted: a report gives it as the rule a
+        /// lost case breaks when this check shows the first difference (default: the case's
+        /// description).
+        rule: Option<String>,
         /// How many times the reference's visible characters the program may print
         /// (default 8).
         max_ratio: Option<f64>,
@@ -431,6 +479,10 @@ pub enum CheckSpec {
         name: Option<String>,
         /// Share of the case's points (default 1; 0 makes the check informational).
         weight: Option<f64>,
+        /// The handout's rule this check enforces, quoted: a report gives it as the rule a
+        /// lost case breaks when this check shows the first difference (default: the case's
+        /// description).
+        rule: Option<String>,
     },
     /// C and C++: the program run again built with AddressSanitizer and UBSan shows no
     /// memory error or undefined behaviour (docs/sanitizers.md). Not applicable to other
@@ -440,6 +492,10 @@ pub enum CheckSpec {
         name: Option<String>,
         /// Share of the case's points (default 1; 0 makes the check informational).
         weight: Option<f64>,
+        /// The handout's rule this check enforces, quoted: a report gives it as the rule a
+        /// lost case breaks when this check shows the first difference (default: the case's
+        /// description).
+        rule: Option<String>,
     },
     /// Whether the program ended when the reference did (and not before).
     Exit {
@@ -447,6 +503,10 @@ pub enum CheckSpec {
         name: Option<String>,
         /// Share of the case's points (default 1; 0 makes the check informational).
         weight: Option<f64>,
+        /// The handout's rule this check enforces, quoted: a report gives it as the rule a
+        /// lost case breaks when this check shows the first difference (default: the case's
+        /// description).
+        rule: Option<String>,
         /// Also require exit status 0 when the game ended (default false).
         #[serde(default)]
         code: bool,

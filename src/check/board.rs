@@ -545,9 +545,10 @@ pub fn evaluate(student: &View, reference: &View, spec: &BoardSpec) -> Evaluatio
     Evaluation {
         in_game,
         shown,
-        ..Evaluation::fail_after(
+        ..Evaluation::fail_after_agreeing(
             detail,
             board_difference(at, student, got.as_ref(), reference, want.as_ref()),
+            at,
             matched,
             total,
             "boards",

@@ -844,7 +844,7 @@ fn compare_lines(
         } else {
             s.len().max(r.len())
         };
-        Evaluation::fail_after(detail, difference, matched, total, noun.many)
+        Evaluation::fail_after_agreeing(detail, difference, at, matched, total, noun.many)
     } else {
         Evaluation::fail(detail, difference)
     }
@@ -1236,6 +1236,41 @@ mod tests {
         let illegal = Pattern::new(r"(?i)illegal", false).expect("regex");
         let reference = with_inputs(&["Move: ", "Illegal move!\nMove: ", "end\n"]);
         assert!(evaluate_lines(&own_line, &reference, &illegal, options).passed);
+    }
+
+    #[test]
+    fn the_first_prompt_counts_among_the_items_that_agree() {
+        // Four prompts, the first before any input; the program's fourth differs. Worked by
+        // hand: prompts 1-3 agree, and 2 of them (after inputs 1 and 2) were printed at their
+        // place after an input, which earns 2/4 of the check; the first is the game's start.
+        let prompts = Pattern::new(r"(?i)guess (\d+):", false).expect("regex");
+        let options = LineOptions {
+            noun: Noun {
+                one: "prompt",
+                many: "prompts",
+            },
+            ..LOOSE
+        };
+        let reference = with_inputs(&["Guess 1: ", "Guess 2: ", "Guess 3: ", "Guess 4: "]);
+        let student = with_inputs(&["Guess 1: ", "Guess 2: ", "Guess 3: ", "Guess 5: "]);
+        let e = evaluate_lines(&student, &reference, &prompts, options);
+        assert!(!e.passed);
+        assert_eq!(e.partial, 0.5);
+        assert_eq!(
+            e.detail,
+            "prompt 4 is \"5\", expected \"4\" (the number differs: 5 for 4); 3 of 4 prompts \
+             agree before the first difference, 2 of them at their place after an input (the \
+             share earned)"
+        );
+        // All agreeing items after an input: said as before.
+        let reference = with_inputs(&["", "Guess 1: ", "Guess 2: ", "Guess 3: "]);
+        let student = with_inputs(&["", "Guess 1: ", "Guess 2: ", "Guess 4: "]);
+        let e = evaluate_lines(&student, &reference, &prompts, options);
+        assert_eq!(
+            e.detail,
+            "prompt 3 is \"4\", expected \"3\" (the number differs: 4 for 3); 2 of 3 prompts \
+             agree before the first difference"
+        );
     }
 
     #[test]

@@ -33,6 +33,8 @@ pub struct Check {
     pub weight: f64,
     /// What it compares.
     pub kind: CheckKind,
+    /// The handout's rule it enforces, as its case file quotes it (`rule:`), if it does.
+    pub rule: Option<String>,
 }
 
 /// What a check compares.
@@ -281,14 +283,37 @@ impl Evaluation {
         total: usize,
         nouns: &str,
     ) -> Self {
+        Evaluation::fail_after_agreeing(detail, difference, matched, matched, total, nouns)
+    }
+
+    /// [`Evaluation::fail_after`] where the first `agreeing` items agree but only `matched`
+    /// of them were printed at their place after an input (what earns the share): the detail
+    /// counts every item that agrees (the first prompt, the starting board, printed before any
+    /// input, included) and says how many earn it.
+    pub fn fail_after_agreeing(
+        detail: impl Into<String>,
+        difference: Difference,
+        agreeing: usize,
+        matched: usize,
+        total: usize,
+        nouns: &str,
+    ) -> Self {
         let detail = detail.into();
         if total <= 1 {
             return Evaluation::fail(detail, difference);
         }
         let matched = matched.min(total);
+        let agreeing = agreeing.clamp(matched, total);
+        let earning = if agreeing == matched {
+            String::new()
+        } else if matched == 0 {
+            ", none of them at its place after an input (no share earned)".to_string()
+        } else {
+            format!(", {matched} of them at their place after an input (the share earned)")
+        };
         Evaluation {
             detail: format!(
-                "{detail}; {matched} of {total} {nouns} agree before the first difference"
+                "{detail}; {agreeing} of {total} {nouns} agree before the first difference{earning}"
             ),
             partial: matched as f64 / total as f64,
             ..Evaluation::fail("", difference)
@@ -696,6 +721,7 @@ fn score_run(
                 // (`report::for_students`), the one place that decides what students see.
                 detail: evaluation.detail,
                 difference: evaluation.difference,
+                rule: check.rule.clone(),
             }
         })
         .collect()
@@ -816,6 +842,7 @@ mod tests {
         }
         assert_eq!(seen, 3);
         let checks = vec![Check {
+            rule: None,
             name: "computer-moves".into(),
             weight: 1.0,
             kind: CheckKind::Lines {
@@ -875,6 +902,7 @@ mod tests {
             &["y", "3"],
         );
         let game = Check {
+            rule: None,
             name: "turn-order".into(),
             weight: 1.0,
             kind: CheckKind::Lines {
@@ -901,6 +929,7 @@ mod tests {
         let checks = vec![
             game,
             Check {
+                rule: None,
                 name: "exit".into(),
                 weight: 3.0,
                 kind: CheckKind::Exit { code: false },
@@ -1058,11 +1087,13 @@ mod tests {
     fn points_are_shared_by_weight_among_applicable_checks() {
         let checks = vec![
             Check {
+                rule: None,
                 name: "a".into(),
                 weight: 3.0,
                 kind: CheckKind::Exit { code: false },
             },
             Check {
+                rule: None,
                 name: "never-printed".into(),
                 weight: 5.0,
                 kind: CheckKind::Contains {
@@ -1072,6 +1103,7 @@ mod tests {
                 },
             },
             Check {
+                rule: None,
                 name: "b".into(),
                 weight: 1.0,
                 kind: CheckKind::Exit { code: false },
@@ -1164,6 +1196,7 @@ mod tests {
     #[test]
     fn late_prompts_compare_messages_by_count_not_place() {
         let check = |at_inputs, compare| Check {
+            rule: None,
             name: "illegal".into(),
             weight: 1.0,
             kind: CheckKind::Lines {
@@ -1225,6 +1258,7 @@ mod tests {
         // Two prompts held back (never flushed): the run counts as late, yet the message in
         // its own words still follows the refused input.
         let check = Check {
+            rule: None,
             name: "error-reported".into(),
             weight: 1.0,
             kind: CheckKind::Lines {
@@ -1285,6 +1319,7 @@ mod tests {
     /// pattern (the handout's vocabulary) that none of a terse program's messages match.
     fn m_error_reported() -> Check {
         Check {
+            rule: None,
             name: "error-reported".into(),
             weight: 2.0,
             kind: CheckKind::Lines {

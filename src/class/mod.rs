@@ -211,7 +211,14 @@ fn row_of(student: &str, result: &GradeResult) -> Row {
         })
         .map(|c| format!("{}: {}", c.name, c.run.ended.describe()))
         .collect();
-    notes.extend(result.notes.iter().cloned());
+    // How the grader worked (its build cache) is for the instructor's log, not a student's row.
+    notes.extend(
+        result
+            .notes
+            .iter()
+            .filter(|n| !report::about_the_grader(n))
+            .cloned(),
+    );
     Row {
         student: student.to_string(),
         submission: result.submission.clone(),
@@ -958,6 +965,8 @@ pub fn grade_class(
     }
     let (mut all_full, mut any_error, mut failures) = (true, false, 0);
     let mut elsewhere = 0usize;
+    // Submissions whose build came from the build cache, said once in the log at the end.
+    let mut cached_builds = 0usize;
     for (done, (submission, student)) in chosen.iter().enumerate() {
         if run::interrupt::interrupted() {
             // Keep what is finished; say what is not.
@@ -1024,6 +1033,8 @@ pub fn grade_class(
         };
         let row = match graded {
             Ok(result) => {
+                cached_builds +=
+                    usize::from(result.notes.iter().any(|n| report::about_the_grader(n)));
                 let shown = report::for_students(&result);
                 let row = row_of(student, &shown);
                 let submission_digest = changes::submission_digest(submission);
@@ -1137,6 +1148,12 @@ pub fn grade_class(
         rows.push(row);
     }
     progress.finish();
+    if cached_builds > 0 {
+        eprintln!(
+            "grade: {cached_builds} submission(s) built earlier from the same files with the same \
+             tools and options: their cached builds were used (--no-cache builds again)"
+        );
+    }
     if elsewhere > 0 {
         let why = if seal.is_some() {
             "sealed with another machine's or user's key"
@@ -1302,6 +1319,23 @@ mod tests {
             ]
         );
         assert_eq!(student_report("index", "html"), "students/index.html");
+    }
+
+    #[test]
+    fn the_build_caches_note_stays_out_of_the_gradebook() {
+        let mut result = crate::report::tests::sample();
+        result.notes = vec![
+            crate::submission::CACHED_BUILD_NOTE.to_string(),
+            "several classes declare main: Game was run".into(),
+        ];
+        let row = row_of("ana", &report::for_students(&result));
+        assert!(!row.notes.contains("cache"), "{}", row.notes);
+        assert!(
+            row.notes
+                .contains("several classes declare main: Game was run"),
+            "{}",
+            row.notes
+        );
     }
 
     #[test]

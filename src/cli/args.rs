@@ -219,7 +219,9 @@ pub enum Command {
     #[command(
         long_about = "Play the reference implementation of an assignment in this terminal.\n\n\
         It behaves exactly as a student's program should: same text, prompts flushed before \
-        each read. At end of input (Ctrl-D) it exits quietly with status 0.",
+        each read. At end of input (Ctrl-D) it exits quietly with status 0. An instructor's \
+        reference program that fails (a usage error, a crash, a limit) has its standard error \
+        shown and how it ended said, and the status is its own (1 for a crash or a limit).",
         after_help = "Game arguments:\n  \
         collect BOARD_FILE                       the board file, rows of digits separated by spaces\n  \
         silver_dollar [--seed N]                 a random strip drawn from seed N (default: a fresh seed, printed on stderr)\n  \
@@ -230,6 +232,9 @@ pub enum Command {
         --variant NAME=VALUE                     e.g. --variant matches=25\n  \
         --student NAME --cases DIR               the variant the course's DIR gives NAME\n  \
         --course-seed N                          the course seed, when DIR does not hold it\n\n\
+        An assignment of your own (docs/new-assignment.md), options before its name:\n  \
+        --cases DIR NAME ARGS...                 its reference program, run with ARGS\n  \
+        --file NAME[=PATH]                       a file of this folder in its working directory\n\n\
         Examples:\n  grade play nim\n  grade play collect board.txt\n  grade play silver_dollar --seed 7\n  \
         grade play nim --student alice --cases course/"
     )]
@@ -237,6 +242,11 @@ pub enum Command {
         /// An assignment of your own: its directory (give it before the name).
         #[arg(long, value_name = "DIR")]
         cases: Option<PathBuf>,
+        /// An assignment of your own: a file of the current directory its reference program
+        /// gets in its working directory, as NAME or NAME=PATH (repeatable; give it before
+        /// the name).
+        #[arg(long = "file", value_name = "NAME[=PATH]")]
+        files: Vec<String>,
         /// The assignment to play.
         assignment: Assignment,
         /// Game arguments (see below).

@@ -12,17 +12,85 @@ use crate::assignments::Assignment;
 use crate::console::TerminalConsole;
 use crate::games;
 
-/// `grade play`: the reference game on this terminal.
-pub fn play(assignment: Assignment, game_args: &[String]) -> anyhow::Result<u8> {
+/// `grade play`: the reference game on this terminal. An instructor's own reference program
+/// also gets `files` (`NAME` or `NAME=PATH`, read from the current directory) in its working
+/// directory besides its assignment's; when it fails (a usage error, a crash, a limit) its
+/// standard error and how it ended are said, and the status is not 0.
+pub fn play(assignment: Assignment, game_args: &[String], files: &[String]) -> anyhow::Result<u8> {
     let game_args = variant_game_args(assignment, game_args)?;
-    let (setup, note) = assignment.play_setup(&game_args, Path::new("."))?;
+    let external = crate::assignments::external::find(assignment);
+    let (setup, note) = match external {
+        Some(external) => {
+            let mut all = external.files.clone();
+            for (name, content) in play_files(files)? {
+                all.retain(|(n, _)| *n != name);
+                all.push((name, content));
+            }
+            (external.setup(&game_args, &all), None)
+        }
+        None if !files.is_empty() => bail!(
+            "--file: {assignment} is played by grade itself and reads no files but those its \
+             game arguments name (--file is for an assignment of your own, with --cases DIR)"
+        ),
+        None => assignment.play_setup(&game_args, Path::new("."))?,
+    };
     if let Some(note) = note {
         eprintln!("grade: {note}");
     }
-    let stdin = std::io::stdin();
-    let mut console = TerminalConsole::new(stdin.lock(), std::io::stdout().lock());
-    games::play(&setup, &mut console);
-    Ok(0)
+    {
+        let stdin = std::io::stdin();
+        let mut console = TerminalConsole::new(stdin.lock(), std::io::stdout().lock());
+        games::play(&setup, &mut console);
+    }
+    let Some(external) = external else {
+        return Ok(0);
+    };
+    let failure = crate::assignments::external::take_failure();
+    let last = crate::assignments::external::take_last_run().unwrap_or_default();
+    let stderr = String::from_utf8_lossy(&last.stderr);
+    if !stderr.is_empty() {
+        eprint!("{}", crate::report::escape::visible(&stderr));
+        if !stderr.ends_with('\n') {
+            eprintln!();
+        }
+    }
+    if let Some(failure) = failure {
+        eprintln!("grade: {}", crate::report::escape::visible(&failure));
+        return Ok(1);
+    }
+    match last.status {
+        Some(status) if status != 0 => {
+            eprintln!(
+                "grade: the reference program {} exited with status {status}",
+                external.program_name()
+            );
+            Ok(u8::try_from(status).ok().filter(|s| *s != 0).unwrap_or(1))
+        }
+        _ => Ok(0),
+    }
+}
+
+/// `grade play --file` values read from the current directory: `NAME` (the file NAME) or
+/// `NAME=PATH`, placed as NAME in the reference program's working directory.
+fn play_files(files: &[String]) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
+    files
+        .iter()
+        .map(|spec| {
+            let (name, path) = spec
+                .split_once('=')
+                .unwrap_or((spec.as_str(), spec.as_str()));
+            let inside = !name.is_empty()
+                && Path::new(name)
+                    .components()
+                    .all(|c| matches!(c, std::path::Component::Normal(_)));
+            if !inside {
+                bail!("--file {spec}: the name must stay inside the working directory");
+            }
+            let content = std::fs::read(path)
+                .with_context(|| format!("--file {spec}: cannot read {path}"))?;
+            Ok((name.to_string(), content))
+        })
+        .collect()
 }
 
 /// The options `grade play` takes besides game arguments, for playing a variant

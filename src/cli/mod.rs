@@ -155,6 +155,7 @@ fn explore(args: &ExploreArgs) -> anyhow::Result<u8> {
         shrink_time: crate::explore::parse_duration(&args.shrink_time)?,
         play_all: false,
         setup: None,
+        reference_args: Vec::new(),
     };
     let assignment = assignment_or_external(
         args.assignment,
@@ -225,6 +226,7 @@ fn dispatch(cli: Cli) -> ExitCode {
         // `--cases DIR` (an assignment of the instructor's own) was registered before parsing.
         Some(Command::Play {
             cases,
+            files,
             assignment,
             game_args,
         }) => {
@@ -236,7 +238,7 @@ fn dispatch(cli: Cli) -> ExitCode {
                 args.push(dir.to_string_lossy().into_owned());
             }
             args.extend(game_args);
-            commands::play(assignment, &args)
+            commands::play(assignment, &args, &files)
         }
         Some(Command::Record {
             cases: _,

@@ -138,6 +138,9 @@ fn case_for_display(case: &mut CaseResult) {
         check.name = case_text(&check.name);
         check.kind = case_text(&check.kind);
         check.detail = field(&check.detail);
+        if let Some(rule) = &mut check.rule {
+            *rule = case_text(rule);
+        }
         if let Some(d) = &mut check.difference {
             d.location = field(&d.location);
             d.expected = field(&d.expected);

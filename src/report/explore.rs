@@ -96,11 +96,12 @@ pub fn render(exploration: &Exploration) -> String {
             let _ = writeln!(out, "    │ {line}");
         }
     }
-    let _ = writeln!(out, "Replay it:");
-    for command in
-        crate::explore::replay_commands(&exploration.assignment, finding, &exploration.program)
-    {
-        let _ = writeln!(out, "    {}", field(&command));
+    let _ = writeln!(
+        out,
+        "Replay it (each line a shell command, from your program's folder):"
+    );
+    for command in &exploration.replay {
+        let _ = writeln!(out, "    {}", field(command));
     }
     out
 }
@@ -131,6 +132,7 @@ mod tests {
                 plan: None,
                 shrink_runs: 24,
                 check: CheckResult {
+                    rule: None,
                     name: "turn-order".into(),
                     kind: "lines".into(),
                     passed: false,
@@ -147,7 +149,12 @@ mod tests {
                     }),
                 },
                 reference: String::new(),
+                replay: Default::default(),
             }),
+            replay: vec![
+                "printf 'n\\n4\\n' | python3 nim.py   # your program".into(),
+                "printf 'n\\n4\\n' | grade play nim   # the reference".into(),
+            ],
             coverage: vec![
                 crate::explore::RuleCoverage {
                     rule: "replay".into(),
@@ -165,8 +172,11 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("printf 'n\\n4\\n' | python3 nim.py   (your program)")
-                && text.contains("printf 'n\\n4\\n' | grade play nim   (the reference)"),
+            text.contains(
+                "Replay it (each line a shell command, from your program's folder):\n    \
+                 printf 'n\\n4\\n' | python3 nim.py   # your program\n    \
+                 printf 'n\\n4\\n' | grade play nim   # the reference\n"
+            ),
             "{text}"
         );
         assert!(

@@ -111,7 +111,7 @@ impl Exporter for HtmlExporter {
             let _ = writeln!(body, "<p class=\"fail\">{}</p>", escape(&warning));
         }
         // Notes about the grader itself (its build cache) are the instructor's, not the student's.
-        for note in result.notes.iter().filter(|n| !about_the_grader(n)) {
+        for note in result.notes.iter().filter(|n| !super::about_the_grader(n)) {
             let _ = writeln!(body, "<p>Note: {}</p>", escape(note));
         }
         if let Some(failure) = &result.build_failure {
@@ -161,12 +161,6 @@ impl Exporter for HtmlExporter {
         )
         .into_bytes())
     }
-}
-
-/// Whether a submission note is about how the grader worked (its build cache), not about the
-/// student's program: a student's page leaves it out.
-fn about_the_grader(note: &str) -> bool {
-    note == crate::submission::CACHED_BUILD_NOTE
 }
 
 /// What a lost case's run cost (wall time, CPU time, peak memory, how it ended) when that

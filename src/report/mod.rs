@@ -265,6 +265,13 @@ pub fn first_difference(case: &CaseResult) -> Option<usize> {
         .map(|(index, _)| index)
 }
 
+/// Whether a submission note is about how the grader worked (its build cache), not about the
+/// student's program: a student's page and the gradebook's notes leave it out (a class run
+/// counts such builds in its own log instead).
+pub fn about_the_grader(note: &str) -> bool {
+    note == crate::submission::CACHED_BUILD_NOTE
+}
+
 /// Formats points without needless decimals: `5`, `2.5`, `0.33` (rounded to 2 decimals).
 pub fn points(value: f64) -> String {
     if !value.is_finite() {
@@ -389,6 +396,7 @@ pub(crate) mod tests {
 
     fn check(name: &str, kind: &str, score: f64, max: f64, detail: &str) -> CheckResult {
         CheckResult {
+            rule: None,
             name: name.to_string(),
             kind: kind.to_string(),
             passed: score >= max,
@@ -521,6 +529,7 @@ pub(crate) mod tests {
     /// A failed `sanitizer` check of weight 0 (full marks, undefined behaviour found).
     pub(crate) fn sanitizer_finding(detail: &str) -> CheckResult {
         CheckResult {
+            rule: None,
             name: "sanitizer".into(),
             kind: "sanitizer".into(),
             passed: false,

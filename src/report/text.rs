@@ -239,7 +239,12 @@ pub(crate) fn case_feedback(case: &CaseResult, style: Style) -> String {
             );
             difference_feedback(&mut out, check, style);
         }
-        if !case.description.is_empty() {
+        // The rule the first differing check states (`rule:`), else the case's own.
+        let rule = cause
+            .and_then(|index| case.checks[index].rule.as_deref())
+            .filter(|rule| !rule.is_empty())
+            .unwrap_or(case.description.as_str());
+        if !rule.is_empty() {
             let _ = writeln!(
                 out,
                 "{} {}",
@@ -248,7 +253,7 @@ pub(crate) fn case_feedback(case: &CaseResult, style: Style) -> String {
                 } else {
                     "Rule:"
                 }),
-                shortened(&case.description, RULE_CHARS)
+                shortened(rule, RULE_CHARS)
             );
         }
         if !case.input.is_empty() {
@@ -778,6 +783,7 @@ mod tests {
         let mut result = sample();
         let case = &mut result.cases[1];
         case.checks[1] = CheckResult {
+            rule: None,
             name: "computer-moves".into(),
             kind: "lines".into(),
             passed: false,
@@ -837,6 +843,36 @@ mod tests {
             "{case}"
         );
         assert_eq!(case.matches("expected:").count(), 1, "{case}");
+    }
+
+    #[test]
+    fn the_rule_it_breaks_is_the_first_differing_checks_own_when_it_states_one() {
+        let mut result = with_an_earlier_difference();
+        let rule = "Rule 3: the computer takes what leaves a multiple of four.";
+        result.cases[1].checks[1].rule = Some(rule.into());
+        // A rule on a check that differs later is not the one broken first.
+        result.cases[1].checks[0].rule = Some("Rule 9: not this one.".into());
+        let report = text(&result, false);
+        assert!(
+            report.contains(&format!("Rule it breaks: {rule}\n")),
+            "{report}"
+        );
+        assert!(!report.contains("Rule 9"), "{report}");
+        assert!(
+            !report.contains("Rule it breaks: \"You must remove"),
+            "the case's description is not the rule here: {report}"
+        );
+        // The same in every format built on it (the HTML page).
+        let html = String::from_utf8(
+            super::super::html::HtmlExporter
+                .export(&result)
+                .expect("html"),
+        )
+        .expect("utf-8");
+        assert!(
+            html.contains("Rule it breaks: Rule 3: the computer takes"),
+            "{html}"
+        );
     }
 
     #[test]

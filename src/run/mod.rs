@@ -406,16 +406,62 @@ fn unread_bytes(fd: RawFd) -> i32 {
     n
 }
 
+/// `program` as a message about its failed start names it: a name looked up on the run's
+/// `PATH` with the file it found there (and where that file leads, when it is a link), so a
+/// "Permission denied" says which file the run could not execute; a name found nowhere says
+/// where it was looked for.
+fn spawned_program(
+    program: &str,
+    path: &str,
+    workdir: &std::path::Path,
+    error: &io::Error,
+) -> String {
+    let shown = |candidate: &std::path::Path| match candidate.canonicalize() {
+        Ok(real) if real != candidate => format!("{} → {}", candidate.display(), real.display()),
+        _ => candidate.display().to_string(),
+    };
+    if program.contains('/') {
+        let given = std::path::Path::new(program);
+        let at = if given.is_absolute() {
+            given.to_path_buf()
+        } else {
+            workdir.join(given)
+        };
+        return match std::fs::symlink_metadata(&at) {
+            Ok(_) if at.canonicalize().is_ok_and(|real| real != at) => {
+                format!("{program} ({})", shown(&at))
+            }
+            _ => program.to_string(),
+        };
+    }
+    let found = path
+        .split(':')
+        .filter(|dir| !dir.is_empty())
+        .map(|dir| std::path::Path::new(dir).join(program))
+        .find(|candidate| std::fs::symlink_metadata(candidate).is_ok());
+    match (found, error.raw_os_error()) {
+        (Some(candidate), _) => format!("{program} ({})", shown(&candidate)),
+        (None, Some(libc::ENOENT)) => format!("{program} (not found on the run's PATH {path})"),
+        (None, _) => program.to_string(),
+    }
+}
+
 /// The directory of the toolchain `program` belongs to, when it lies outside the system
 /// directories (a JDK or Go under /opt): the run may read and execute it. The program's real
-/// path's directory, or the one above it when that is a `bin`.
-fn toolchain_dir(program: &str, workdir: &std::path::Path) -> Option<PathBuf> {
+/// path's directory, or the one above it when that is a `bin`. A bare name is looked up on
+/// the run's own `PATH` (`run_path`), where its exec finds it: on the grader's, `python3` may
+/// be a pyenv shim under /root the run never executes, and could not be given to read.
+fn toolchain_dir(program: &str, workdir: &std::path::Path, run_path: &str) -> Option<PathBuf> {
     // A relative path is the run's, from its working directory (`grade run -- ./prog`), never
     // the grader's current directory: that one is not the program's and is not mounted.
     let path = if program.contains('/') {
         workdir.join(program)
     } else {
-        crate::submission::find_on_path(program)?
+        run_path
+            .split(':')
+            .filter(|dir| !dir.is_empty())
+            .map(|dir| std::path::Path::new(dir).join(program))
+            .find(|candidate| crate::submission::is_executable(candidate))?
     };
     let real = path.canonicalize().ok()?;
     if workdir
@@ -717,8 +763,22 @@ fn run_once(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutcome, 
     if let Some(network) = &pooled_network {
         ns_plan.join_network(network);
     }
+    // The PATH the program is looked up on (the last one given wins, as in `Exec::new`).
+    let run_path = spec
+        .env
+        .iter()
+        .rev()
+        .chain(
+            sandbox::clean_env(workdir, spec.terminal, true)
+                .iter()
+                .rev(),
+        )
+        .find(|(k, _)| k == "PATH")
+        .map(|(_, v)| v.clone())
+        .unwrap_or_default();
     let mut readable = spec.readable.clone();
-    readable.extend(toolchain_dir(program, workdir));
+    let toolchain = toolchain_dir(program, workdir, &run_path);
+    readable.extend(toolchain.clone());
     let rootfs = (ns_plan.mount && caps.namespaces.rootfs && !off.rootfs).then(|| {
         let plan = layers::rootfs::plan(workdir, &readable, tty_path.as_deref(), ns_plan.devpts);
         // The run's devpts is mounted in its new /dev instead.
@@ -792,14 +852,29 @@ fn run_once(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutcome, 
         let given = given.map(|(_, v)| v.as_str());
         ("NODE_OPTIONS".to_string(), node::options(preload, given))
     });
-    let env = sandbox::clean_env(workdir, spec.terminal, !off.stdbuf)
+    let env: Vec<(String, String)> = sandbox::clean_env(workdir, spec.terminal, !off.stdbuf)
         .into_iter()
         .chain([("GRADE_RUN_ID".to_string(), marker.clone())])
         .chain(spec.env.iter().cloned())
-        .chain(node_options);
-    let spawn_error = |source| RunError::Spawn {
-        program: program.clone(),
-        source,
+        .chain(node_options)
+        .collect();
+    let spawn_error = |source: io::Error| {
+        let mut named = spawned_program(program, &run_path, workdir, &source);
+        // A step of the sandbox that failed: the folder it was to make readable for the
+        // program's toolchain is the likely cause, named.
+        let step_failed = source
+            .get_ref()
+            .is_some_and(|e| e.is::<sandbox::SandboxStepFailed>());
+        if let (true, Some(dir)) = (step_failed, &toolchain) {
+            named.push_str(&format!(
+                " (its toolchain's folder {} was to be made readable)",
+                dir.display()
+            ));
+        }
+        RunError::Spawn {
+            program: named,
+            source,
+        }
     };
     let exec = sandbox::Exec::new(
         &spec.command,
@@ -1015,6 +1090,40 @@ fn run_once(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutcome, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_program_that_cannot_start_is_named_by_the_file_it_found() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let bin = dir.path().join("bin");
+        std::fs::create_dir(&bin).expect("mkdir");
+        std::fs::write(bin.join("python3.12"), "").expect("write");
+        std::os::unix::fs::symlink("python3.12", bin.join("python3")).expect("symlink");
+        let path = format!("/nonexistent:{}", bin.display());
+        let denied = io::Error::from_raw_os_error(libc::EACCES);
+        let real = bin.join("python3.12").canonicalize().expect("real");
+        assert_eq!(
+            spawned_program("python3", &path, dir.path(), &denied),
+            format!(
+                "python3 ({} → {})",
+                bin.join("python3").display(),
+                real.display()
+            )
+        );
+        assert_eq!(
+            spawned_program("python3.12", &path, dir.path(), &denied),
+            format!("python3.12 ({})", bin.join("python3.12").display())
+        );
+        let missing = io::Error::from_raw_os_error(libc::ENOENT);
+        assert_eq!(
+            spawned_program("nowhere", &path, dir.path(), &missing),
+            format!("nowhere (not found on the run's PATH {path})")
+        );
+        // A path given is named as given (a link's target added).
+        assert_eq!(
+            spawned_program("./prog", &path, dir.path(), &denied),
+            "./prog"
+        );
+    }
 
     #[test]
     fn case_files_cannot_leave_the_working_directory() {

@@ -164,6 +164,8 @@ struct StoredBuild {
     warnings: String,
     #[serde(default)]
     sanitized: Vec<String>,
+    #[serde(default)]
+    replay_build: Option<String>,
 }
 
 /// Builds a submission with `run`, unless the build cache holds the same build (the same
@@ -248,6 +250,7 @@ fn restore_build(cache: &Path, key: &Key, dir: &Path) -> Option<Built> {
         notes,
         warnings: how.warnings,
         sanitized: how.sanitized.iter().map(|c| put(c)).collect(),
+        replay_build: how.replay_build,
     })
 }
 
@@ -279,6 +282,7 @@ fn store_build(cache: &Path, key: &Key, dir: &Path, built: &Built) {
         notes: built.notes.clone(),
         warnings: built.warnings.clone(),
         sanitized: built.sanitized.iter().map(|c| hide(c)).collect(),
+        replay_build: built.replay_build.clone(),
     };
     let Ok(json) = serde_json::to_vec(&how) else {
         return;

@@ -76,6 +76,39 @@ pub struct Built {
     pub warnings: String,
     /// The command of the instrumented build (C, C++ with `sanitize`); empty when none.
     pub sanitized: Vec<String>,
+    /// The build as its student types it in their folder, for a report's replay commands
+    /// (`gcc -O2 -o prog main.c -lm`, `javac -encoding UTF-8 -d . Main.java`); none for a
+    /// language that is run, not built, or built by a tool of its own.
+    pub replay_build: Option<String>,
+}
+
+/// A build step as its student would type it in their folder: every path inside the build
+/// directory `dir` made relative to it (`-I` folders too), each word quoted for the shell.
+fn replay_line(dir: &Path, program: &str, args: &[String]) -> String {
+    let place = dir.display().to_string();
+    let relative = |word: &str| -> String {
+        if word == place {
+            return ".".to_string();
+        }
+        if let Some(rest) = word.strip_prefix(&format!("{place}/")) {
+            return rest.to_string();
+        }
+        match word.strip_prefix("-I") {
+            Some(folder) if folder == place => "-I.".to_string(),
+            Some(folder) => match folder.strip_prefix(&format!("{place}/")) {
+                Some(rest) => format!("-I{rest}"),
+                None => word.to_string(),
+            },
+            None => word.to_string(),
+        }
+    };
+    std::iter::once(program.to_string())
+        .chain(
+            args.iter()
+                .map(|a| crate::explore::shell_word(&relative(a))),
+        )
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Every language and build system, in the order they are tried on a folder: build systems
@@ -525,6 +558,10 @@ fn build_native(
     plain.push(arg(&binary));
     plain.extend(args.iter().cloned());
     let warnings = run_build_in(build, &BuildStep::new(compiler, plain))?;
+    // As the student builds it: the program named `prog`, as the replay runs it.
+    let mut typed: Vec<String> = vec!["-O2".into(), "-o".into(), "prog".into()];
+    typed.extend(args.iter().cloned());
+    let replay_build = Some(replay_line(build.dir, compiler, &typed));
     let sanitized = if build.options.sanitize {
         sanitized_build(build, compiler, &args, &mut notes)
     } else {
@@ -535,6 +572,7 @@ fn build_native(
         notes,
         warnings,
         sanitized,
+        replay_build,
         ..Built::default()
     })
 }
@@ -614,11 +652,20 @@ pub fn sources_with(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
 fn build_java(build: &Build<'_>) -> Result<Built, PrepareError> {
     let sources: Vec<String> = build.sources.iter().map(|s| arg(s)).collect();
     let sourcepath = build.entry.map(|_| build.dir);
+    // As the student builds it in their folder: the classes beside the sources, where
+    // `java -cp . Main` finds them.
+    let mut typed: Vec<String> = vec!["-encoding".into(), "UTF-8".into(), "-d".into(), ".".into()];
+    if sourcepath.is_some() {
+        typed.extend(["-sourcepath".to_string(), ".".to_string()]);
+    }
+    typed.extend(sources.iter().cloned());
+    let replay_build = Some(replay_line(build.dir, "javac", &typed));
     let (command, note, warnings) = super::build_java(build, sources, sourcepath)?;
     Ok(Built {
         command,
         notes: note.into_iter().collect(),
         warnings,
+        replay_build,
         ..Built::default()
     })
 }
@@ -1004,6 +1051,28 @@ fn build_script(build: &Build<'_>) -> Result<Built, PrepareError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_replayed_build_names_the_students_own_files() {
+        let dir = Path::new("/tmp/grade-build-x");
+        let args: Vec<String> = [
+            "-O2",
+            "-o",
+            "prog",
+            "-I/tmp/grade-build-x",
+            "-I/tmp/grade-build-x/include",
+            "/tmp/grade-build-x/main.cpp",
+            "/tmp/grade-build-x/src/my board.cpp",
+            "-lm",
+        ]
+        .iter()
+        .map(|a| a.to_string())
+        .collect();
+        assert_eq!(
+            replay_line(dir, "g++", &args),
+            "g++ -O2 -o prog -I. -Iinclude main.cpp 'src/my board.cpp' -lm"
+        );
+    }
 
     fn files(dir: &Path, names: &[(&str, &str)]) -> Vec<PathBuf> {
         names
