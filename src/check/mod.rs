@@ -996,6 +996,7 @@ mod tests {
         let scores = Check {
             name: "scores".into(),
             weight: 1.0,
+            rule: None,
             kind: CheckKind::Lines {
                 pattern: Arc::new(
                     pattern::Pattern::new(r"(?i)score\D*(\d+)", false).expect("regex"),
@@ -1017,6 +1018,7 @@ mod tests {
             Check {
                 name: "exit".into(),
                 weight: 1.0,
+                rule: None,
                 kind: CheckKind::Exit { code: false },
             },
         ];
