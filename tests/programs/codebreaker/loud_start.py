@@ -1,10 +1,11 @@
-# Not a student's program: correct.py that sleeps 3 seconds before it starts.
-# tests/codebreaker.rs grades it to see that a case's `limits:` reach every run, random games
-# included (wall_seconds: 2 cuts it off; the default 10 s does not).
+# Not a student's program: correct.py that prints 2000 lines of "=" (200 KB) before it
+# starts. tests/codebreaker.rs grades it to see that a case's (or assignment.yaml's) `limits:`
+# reach every run, random games included (output_kb: 64 cuts it off; the default 1024 KiB
+# does not). (A program that sleeps would not do: the grader skips sleeps, docs/performance.md.)
 import sys
-import time
 
-time.sleep(3)
+for _ in range(2000):
+    print("=" * 99)
 
 
 def load_code():
