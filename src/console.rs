@@ -17,6 +17,11 @@ pub trait Console {
     /// Reads one line of input without its line ending; `None` at end of input, after which
     /// the game must return quietly.
     fn read_line(&mut self) -> Option<String>;
+
+    /// Says that the game, given end of input, went on and ended by itself: its game is over,
+    /// not waiting for more (an instructor's reference program in a case with
+    /// `end_of_input: close`). A console that remembers running out of input forgets it.
+    fn ended_after_end_of_input(&mut self) {}
 }
 
 /// A console fed from a script of input lines that records everything into a [`Transcript`].
@@ -77,6 +82,10 @@ impl Console for ScriptedConsole {
                 None
             }
         }
+    }
+
+    fn ended_after_end_of_input(&mut self) {
+        self.starved = false;
     }
 }
 

@@ -39,6 +39,12 @@ pub struct ExploreOptions {
     pub jobs: usize,
     /// An instructor's case directory (for its limits, arguments and checks).
     pub cases: Option<PathBuf>,
+    /// Play the games as this case runs its programs (`grade explore --case NAME`): its
+    /// arguments, files, limits, end of input, terminal and reference; a random-games case's
+    /// checks too.
+    pub case: Option<String>,
+    /// Run the program under a pseudo-terminal (`--terminal`), whatever the case says.
+    pub terminal: bool,
     /// Show progress on standard error.
     pub progress: bool,
     /// Time spent shrinking a difference at most.
@@ -206,6 +212,13 @@ pub struct Exploration {
     pub replay: Vec<String>,
     /// Which rules of the reference game the games exercised.
     pub coverage: Vec<RuleCoverage>,
+    /// The case whose runs the games were played as (`--case`, else the assignment's only
+    /// random-games case), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub case: Option<String>,
+    /// That case's file, as written: `--save-case` copies how it runs the programs.
+    #[serde(skip)]
+    pub case_file: Option<String>,
 }
 
 /// Reads a duration such as `30s`, `2m` or `45` (seconds).
@@ -256,14 +269,54 @@ impl Verdict {
 /// Files for a run's working directory: (name, content).
 type Files = Vec<(String, Vec<u8>)>;
 
-/// What every replay needs: the checks to compare with, the program's arguments and limits,
-/// and the prepared submission.
+/// How every run of the student's program in random games is made, as a fixed case makes
+/// it: the case's arguments, files, limits, end of input and terminal (outside any case,
+/// assignment.yaml's).
+#[derive(Clone, Debug, Default)]
+pub struct Runs {
+    /// Arguments after the program's command.
+    pub args: Vec<String>,
+    /// Files in its working directory (a game's board file is added, under `args[0]`).
+    pub files: Vec<(String, Vec<u8>)>,
+    /// Limits of each run.
+    pub limits: Limits,
+    /// What happens when a game's lines run out and it asks for more.
+    pub end_of_input: EndOfInput,
+    /// Run under a pseudo-terminal.
+    pub terminal: bool,
+}
+
+impl Runs {
+    /// The runs of `case`, within `limits` (its own, with the command line's overrides), under
+    /// a pseudo-terminal when it says so or `terminal` (`--terminal`) does.
+    pub fn of_case(case: &cases::Case, limits: Limits, terminal: bool) -> Runs {
+        Runs {
+            args: case.args.clone(),
+            files: case.files.clone(),
+            limits,
+            end_of_input: case.end_of_input,
+            terminal: terminal || case.terminal,
+        }
+    }
+
+    /// The runs outside any case: assignment.yaml's arguments, files, limits, end of input
+    /// and terminal (or `--terminal`).
+    pub fn of_set(set: &cases::CaseSet, terminal: bool) -> Runs {
+        Runs {
+            args: set.args.clone(),
+            files: set.files.clone(),
+            limits: set.limits.clone(),
+            end_of_input: set.end_of_input,
+            terminal: terminal || set.terminal,
+        }
+    }
+}
+
+/// What every replay needs: the checks to compare with, how the program is run, and the
+/// prepared submission.
 struct Explorer<'a> {
-    /// The assignment (an instructor's own gives every run the files its assignment.yaml lists).
-    assignment: Assignment,
     checks: &'a [Check],
-    args: &'a [String],
-    limits: &'a Limits,
+    runs: &'a Runs,
     submission: &'a Submission,
     /// How a board file's text becomes the reference's setup (games with a board file).
     board_setup: Option<fn(&Path, &str) -> Option<Setup>>,
@@ -326,20 +379,19 @@ impl StoppedRuns {
 }
 
 impl Explorer<'_> {
-    /// The setup and files of a game whose board file may have been shrunk.
+    /// The setup and files of a game whose board file may have been shrunk: the case's files
+    /// (assignment.yaml's and its own), and the game's board file under the name its first
+    /// argument gives (replacing a file of that name).
     fn setup_for(&self, game: &Game) -> Option<(Setup, Files)> {
         match &game.board_file {
-            // An instructor's own assignment's files (assignment.yaml's `files`) go to every run.
-            None => Some((
-                game.setup.clone(),
-                crate::assignments::external::find(self.assignment)
-                    .map(|e| e.files.clone())
-                    .unwrap_or_default(),
-            )),
+            None => Some((game.setup.clone(), self.runs.files.clone())),
             Some(text) => {
-                let name = self.args.first()?.clone();
+                let name = self.runs.args.first()?.clone();
                 let setup = (self.board_setup?)(Path::new(&name), text)?;
-                Some((setup, vec![(name, text.clone().into_bytes())]))
+                let mut files = self.runs.files.clone();
+                files.retain(|(file, _)| *file != name);
+                files.push((name, text.clone().into_bytes()));
+                Some((setup, files))
             }
         }
     }
@@ -363,12 +415,12 @@ impl Explorer<'_> {
                 Some(external) => (external.args().to_vec(), external.files().to_vec()),
                 None if !start_args.is_empty() => (start_args.to_vec(), Vec::new()),
                 None if game.board_file.is_some() => {
-                    (self.args.first().cloned().into_iter().collect(), Vec::new())
+                    (self.runs.args.first().cloned().into_iter().collect(), Vec::new())
                 }
                 None => (options.reference_args.clone(), Vec::new()),
             };
         ReplaySetup {
-            args: self.args.to_vec(),
+            args: self.runs.args.to_vec(),
             files,
             reference_args,
             reference_files,
@@ -385,16 +437,16 @@ impl Explorer<'_> {
             });
         };
         let mut command = self.submission.command.clone();
-        command.extend(self.args.iter().cloned());
+        command.extend(self.runs.args.iter().cloned());
         let spec = RunSpec {
             command,
             files,
             readable: self.submission.readable.clone(),
             env: self.submission.env.clone(),
             input: game.lines.clone(),
-            end_of_input: EndOfInput::Stop,
-            limits: self.limits.clone(),
-            terminal: false,
+            end_of_input: self.runs.end_of_input,
+            limits: self.runs.limits.clone(),
+            terminal: self.runs.terminal,
             workdir: None,
         };
         let mut played = None;
@@ -749,6 +801,28 @@ pub fn explore(
         run::sandbox::protect(root);
     }
     let set = cases::load(&tree, assignment)?;
+    // `--case NAME`: the games are played as that case runs its programs, on its reference.
+    // Without it, an assignment of your own plays as its random-games case does when it has
+    // exactly one (its own arguments and files, as grading plays them); a built-in one as
+    // its assignment.yaml says (its generated games bring their own setups).
+    let external = crate::assignments::external::find(assignment).is_some();
+    let case = match &options.case {
+        None if external => {
+            let mut random_games = set.cases.iter().filter(|c| c.explore.is_some());
+            match (random_games.next(), random_games.next()) {
+                (Some(only), None) => Some(only),
+                _ => None,
+            }
+        }
+        None => None,
+        Some(name) => Some(set.cases.iter().find(|c| c.name == *name).ok_or_else(|| {
+            let names: Vec<&str> = set.cases.iter().map(|c| c.name.as_str()).collect();
+            anyhow::anyhow!(
+                "--case {name}: {assignment} has no such case (cases: {})",
+                names.join(", ")
+            )
+        })?),
+    };
     let prepared = submission::prepare(
         submission_path,
         &PrepareOptions {
@@ -759,9 +833,20 @@ pub fn explore(
         },
     )
     .map_err(|e| anyhow::anyhow!("{e}"))?;
-    let checks = checks_of(&set.default_checks, &set.cases);
-    // The course's variant (`parameters:`) is the game the reference plays.
-    let variant_setup = if set.variant.0.is_empty() {
+    let checks = match case {
+        // A random-games case's checks are what its games are compared with in grading.
+        Some(case) if case.explore.is_some() => case.checks.clone(),
+        _ => checks_of(&set.default_checks, &set.cases),
+    };
+    let runs = match case {
+        Some(case) => Runs::of_case(case, case.limits.clone(), options.terminal),
+        None => Runs::of_set(&set, options.terminal),
+    };
+    // The course's variant (`parameters:`) is the game the reference plays; a case's
+    // reference is set up with the case's arguments and files (and the variant).
+    let variant_setup = if let Some(case) = case {
+        Some((case.setup.clone(), case.args.clone()))
+    } else if set.variant.0.is_empty() {
         None
     } else {
         let args = set.variant.reference_args(assignment, &[]);
@@ -778,14 +863,7 @@ pub fn explore(
         },
         _ => options.clone(),
     };
-    let outcome = run_games(
-        assignment,
-        &checks,
-        &set.args,
-        &set.limits,
-        &prepared,
-        &options,
-    )?;
+    let outcome = run_games(assignment, &checks, &runs, &prepared, &options)?;
     let program = prepared.replay_command();
     let replay = outcome
         .finding
@@ -810,6 +888,11 @@ pub fn explore(
         finding: outcome.finding,
         replay,
         coverage: outcome.coverage,
+        case: case.map(|c| c.name.clone()),
+        case_file: case.and_then(|c| {
+            let file = tree.file(&format!("cases/{assignment}/{}.yaml", c.name))?;
+            String::from_utf8(file.to_vec()).ok()
+        }),
     })
 }
 
@@ -954,17 +1037,14 @@ fn coverage_of(assignment: Assignment, hit: &BTreeMap<&'static str, usize>) -> V
 pub fn run_games(
     assignment: Assignment,
     checks: &[Check],
-    args: &[String],
-    limits: &Limits,
+    runs: &Runs,
     prepared: &Submission,
     options: &ExploreOptions,
 ) -> anyhow::Result<GamesPlayed> {
     let started = Instant::now();
     let explorer = Explorer {
-        assignment,
         checks,
-        args,
-        limits,
+        runs,
         submission: prepared,
         board_setup: match assignment.def().explore {
             Explore::Generator(generator) => generator.board_setup,
@@ -1131,7 +1211,7 @@ pub fn run_games(
                 board_name: shrunk
                     .board_file
                     .as_ref()
-                    .and_then(|_| args.first().cloned()),
+                    .and_then(|_| runs.args.first().cloned()),
                 board_file: shrunk.board_file,
                 start_args: Vec::new(),
                 plan: None,
@@ -1316,6 +1396,18 @@ pub(crate) fn shell_word(name: &str) -> String {
     }
 }
 
+/// The keys of a case file that say how its programs are run: a case saved from a finding
+/// copies them from the case the games were played as.
+const RUN_KEYS: [&str; 7] = [
+    "args",
+    "reference_args",
+    "files",
+    "limits",
+    "end_of_input",
+    "terminal",
+    "board_size",
+];
+
 /// Writes a finding as a ready case (and its reference transcript) under `root`, which then
 /// holds `cases/NAME/` and `reference/NAME/` like any instructor's case directory; returns the
 /// case file written.
@@ -1373,8 +1465,22 @@ pub fn save_case(
         "points": 1,
         "input": finding.input,
     });
+    // Run as the case the games were played as: its arguments, files, limits, end of input
+    // and terminal (a file `from:` another file of the directory still finds it there).
+    if let Some(text) = &exploration.case_file {
+        let played_as: serde_json::Value = serde_yaml::from_str(text)
+            .context("the case the games were played as no longer reads")?;
+        for key in RUN_KEYS {
+            if let Some(value) = played_as.get(key) {
+                case[key] = value.clone();
+            }
+        }
+    }
     if let (Some(board), Some(board_name)) = (&finding.board_file, &finding.board_name) {
-        case["files"] = serde_json::json!({ board_name.clone(): board });
+        if !case["files"].is_object() {
+            case["files"] = serde_json::json!({});
+        }
+        case["files"][board_name] = serde_json::json!(board);
     }
     let path = cases_dir.join(format!("{name}.yaml"));
     std::fs::write(&path, serde_yaml::to_string(&case)?)

@@ -560,7 +560,7 @@ fn case_run(
         input: case.input.clone(),
         end_of_input: case.end_of_input,
         limits: limits_for(case, options),
-        terminal: options.terminal,
+        terminal: options.terminal || case.terminal,
         workdir: None,
     }
 }
@@ -645,6 +645,8 @@ fn explore_case(
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         cases: None,
+        case: None,
+        terminal: options.terminal,
         progress: false,
         shrink_time: Duration::from_secs(3),
         play_all: true,
@@ -652,11 +654,13 @@ fn explore_case(
         reference_args: case.reference_args.clone(),
     };
     let started = Instant::now();
+    // Every game runs the program as a fixed case of this case file would: its arguments,
+    // files, limits, end of input and terminal.
+    let runs = crate::explore::Runs::of_case(case, limits_for(case, options), options.terminal);
     let played = crate::explore::run_games(
         case.assignment,
         &case.checks,
-        &case.args,
-        &limits_for(case, options),
+        &runs,
         submission,
         &explore_options,
     )?;

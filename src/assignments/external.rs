@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use super::{Assignment, AssignmentDef, Explore, Generator, ASSIGNMENTS};
 use crate::analyze::SourceLanguage;
-use crate::cases::schema::{AssignmentFile, FileSpec, VocabularySpec};
+use crate::cases::schema::{AssignmentFile, EndOfInputSpec, FileSpec, LimitsSpec, VocabularySpec};
 use crate::cases::{Case, CaseError};
 use crate::console::Console;
 use crate::drive::generate::Game;
@@ -56,8 +56,14 @@ pub struct ExternalAssignment {
     pub reference_args: Vec<String>,
     /// The files every run gets (assignment.yaml's `files`), for random games.
     pub files: Vec<(String, Vec<u8>)>,
-    /// Limits of the reference's runs.
+    /// Limits of the reference's runs outside any case (random games of `grade explore`,
+    /// `grade play`): assignment.yaml's `limits` with `reference.limits` over them.
     limits: Limits,
+    /// `reference.limits` as written: laid over a case's limits for the reference's runs of
+    /// that case.
+    reference_limits: LimitsSpec,
+    /// assignment.yaml's `end_of_input`, for the reference's runs outside any case.
+    end_of_input: EndOfInput,
     /// What random games type.
     vocabulary: Option<VocabularySpec>,
     /// The built reference program, once built; released (its build directory removed) by
@@ -313,6 +319,11 @@ pub fn register(dir: &Path) -> Result<&'static ExternalAssignment, CaseError> {
             .unwrap_or_else(|| header.args.clone()),
         files,
         limits,
+        reference_limits: reference.limits,
+        end_of_input: match header.end_of_input {
+            EndOfInputSpec::Stop => EndOfInput::Stop,
+            EndOfInputSpec::Close => EndOfInput::Close,
+        },
         vocabulary: header.vocabulary.clone(),
         build: Mutex::new(None),
     }));
@@ -369,12 +380,47 @@ impl ExternalAssignment {
     }
 
     /// The reference game of a case: the program run with `args`, with `files` in its
-    /// working directory.
-    pub fn setup(&'static self, args: &[String], files: &[(String, Vec<u8>)]) -> Setup {
+    /// working directory, within the case's `limits` (with `reference.limits` over them) and
+    /// given end of input as the case's `end_of_input` says, as the student's program is.
+    pub fn setup(
+        &'static self,
+        args: &[String],
+        files: &[(String, Vec<u8>)],
+        limits: &Limits,
+        end_of_input: EndOfInput,
+    ) -> Setup {
+        // `reference.limits` was checked when the assignment was registered: its values
+        // cannot fail over other limits.
+        let limits = crate::cases::merge_limits(limits.clone(), &self.reference_limits)
+            .unwrap_or_else(|_| self.limits.clone());
         Setup::new(ExternalGame {
             external: self,
             args: args.to_vec(),
             files: files.to_vec(),
+            limits,
+            end_of_input,
+        })
+    }
+
+    /// The reference game outside any case (random games of `grade explore`, `grade play`):
+    /// assignment.yaml's arguments for it (`reference_args`, else `args`), files, limits and
+    /// end of input.
+    pub fn default_setup(&'static self, args: &[String]) -> Setup {
+        self.default_setup_with_files(args, &self.files)
+    }
+
+    /// [`Self::default_setup`] with other files (`grade play --file`).
+    pub fn default_setup_with_files(
+        &'static self,
+        args: &[String],
+        files: &[(String, Vec<u8>)],
+    ) -> Setup {
+        Setup::new(ExternalGame {
+            external: self,
+            args: args.to_vec(),
+            files: files.to_vec(),
+            limits: self.limits.clone(),
+            end_of_input: self.end_of_input,
         })
     }
 
@@ -403,7 +449,7 @@ impl ExternalAssignment {
             lines.push(line);
         }
         Some(Game {
-            setup: self.setup(&self.reference_args, &self.files),
+            setup: self.default_setup(&self.reference_args),
             board_file: None,
             lines,
             free_messages: false,
@@ -412,33 +458,36 @@ impl ExternalAssignment {
         })
     }
 
-    /// Runs the reference program once with `args` and `files`, typing what `console` gives at
-    /// each read and writing to it what the program prints.
-    fn play(
-        &self,
-        args: &[String],
-        files: &[(String, Vec<u8>)],
-        console: &mut dyn Console,
-    ) -> Result<(), String> {
+    /// Runs the reference program once as `game` says (arguments, files, limits, end of
+    /// input), typing what `console` gives at each read and writing to it what the program
+    /// prints.
+    ///
+    /// It runs over pipes, never under a pseudo-terminal, whatever the case's `terminal`: its
+    /// transcript is what a terminal would show either way (its output is line-buffered and
+    /// flushed before each read, as at a terminal), and a terminal's echo of each line typed
+    /// would only have to be taken out again.
+    fn play(&self, game: &ExternalGame, console: &mut dyn Console) -> Result<(), String> {
         LAST_RUN.with(|r| *r.borrow_mut() = None);
         let built = self.built().map_err(|e| e.to_string())?;
         let mut command = built.command.clone();
-        command.extend(args.iter().cloned());
+        command.extend(game.args.iter().cloned());
         let spec = RunSpec {
             command,
-            files: files.to_vec(),
+            files: game.files.clone(),
             readable: built.readable.clone(),
             env: built.env.clone(),
             input: Vec::new(),
-            // As a built-in reference game does: when the input runs out it stops.
-            end_of_input: EndOfInput::Stop,
-            limits: self.limits.clone(),
+            end_of_input: game.end_of_input,
+            limits: game.limits.clone(),
             terminal: false,
             workdir: None,
         };
         let mut source = ConsoleSource {
             console,
             forwarded: 0,
+            // Stopped at end of input, what it prints after is not the game's: a student's
+            // program stopped there is not compared on it either.
+            until_closed: game.end_of_input == EndOfInput::Stop,
         };
         let outcome = run::run_with(&spec, &mut source).map_err(|e| {
             format!(
@@ -469,12 +518,25 @@ impl ExternalAssignment {
                 stderr,
             })
         });
+        let given_end_of_input = outcome
+            .transcript
+            .events()
+            .iter()
+            .any(|e| matches!(e, Event::InputClosed));
+        if game.end_of_input == EndOfInput::Close
+            && given_end_of_input
+            && matches!(outcome.ending, Ending::Exited(_))
+        {
+            // Given end of input it ended by itself: its game is over (a student's program
+            // must end there too), not waiting for more.
+            source.console.ended_after_end_of_input();
+        }
         let problem = match outcome.ending {
             Ending::Exited(_) | Ending::WaitingForInput => return Ok(()),
             Ending::Signaled(signal) => format!("was killed by signal {signal}"),
             Ending::WallTimeout => format!(
                 "ran out of wall time ({:.1} s; reference.limits.wall_seconds)",
-                self.limits.wall.as_secs_f64()
+                game.limits.wall.as_secs_f64()
             ),
             Ending::CpuLimit => "ran out of CPU time (reference.limits.cpu_seconds)".into(),
             Ending::MemoryLimit => "ran out of memory (reference.limits.memory_mb)".into(),
@@ -482,7 +544,7 @@ impl ExternalAssignment {
             Ending::DiskLimit => "wrote too much into its working directory".into(),
             Ending::Blocked(_) => format!(
                 "was blocked: neither reading input nor computing for {} s, or sleeping too long",
-                crate::run::pace::blocked_after(self.limits.wall).as_secs_f64()
+                crate::run::pace::blocked_after(game.limits.wall).as_secs_f64()
             ),
         };
         Err(format!(
@@ -492,21 +554,25 @@ impl ExternalAssignment {
     }
 }
 
-/// An external assignment's reference game: its reference program, run in the sandbox.
+/// An external assignment's reference game: its reference program, run in the sandbox as a
+/// case runs the student's program.
 pub struct ExternalGame {
     external: &'static ExternalAssignment,
     args: Vec<String>,
     files: Vec<(String, Vec<u8>)>,
+    limits: Limits,
+    end_of_input: EndOfInput,
 }
 
 impl fmt::Debug for ExternalGame {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "ExternalGame({}, args {:?}, {} file(s))",
+            "ExternalGame({}, args {:?}, {} file(s), {:?})",
             self.external.assignment,
             self.args,
-            self.files.len()
+            self.files.len(),
+            self.end_of_input
         )
     }
 }
@@ -525,7 +591,7 @@ impl ExternalGame {
 
 impl ReferenceGame for ExternalGame {
     fn play(&self, console: &mut dyn Console) {
-        let result = self.external.play(&self.args, &self.files, console);
+        let result = self.external.play(self, console);
         LAST_FAILURE.with(|f| *f.borrow_mut() = result.err());
     }
 
@@ -537,6 +603,8 @@ impl ReferenceGame for ExternalGame {
                 std::ptr::eq(o.external, self.external)
                     && o.args == self.args
                     && o.files == self.files
+                    && o.limits == self.limits
+                    && o.end_of_input == self.end_of_input
             })
     }
 
@@ -551,6 +619,8 @@ struct ConsoleSource<'a> {
     console: &'a mut dyn Console,
     /// Bytes of standard output already written to the console.
     forwarded: usize,
+    /// Only what the program printed before it was given end of input reaches the console.
+    until_closed: bool,
 }
 
 impl ConsoleSource<'_> {
@@ -559,12 +629,13 @@ impl ConsoleSource<'_> {
     fn forward(&mut self, transcript: &Transcript, last: bool) {
         let mut stdout = Vec::new();
         for event in transcript.events() {
-            if let Event::Output {
-                stream: Stream::Stdout,
-                bytes,
-            } = event
-            {
-                stdout.extend_from_slice(bytes);
+            match event {
+                Event::Output {
+                    stream: Stream::Stdout,
+                    bytes,
+                } => stdout.extend_from_slice(bytes),
+                Event::InputClosed if self.until_closed => break,
+                _ => {}
             }
         }
         let Some(new) = stdout.get(self.forwarded..) else {
@@ -688,11 +759,30 @@ mod tests {
         let mut source = ConsoleSource {
             console: &mut console,
             forwarded: 0,
+            until_closed: true,
         };
         assert_eq!(source.next_line(&early).as_deref(), Some("1"));
         assert_eq!(source.forwarded, 3);
         source.forward(&transcript, true);
         assert_eq!(source.next_line(&transcript), None);
         assert_eq!(console.transcript().terminal_text(), "Caf1\né? ");
+    }
+
+    #[test]
+    fn stopped_at_end_of_input_what_it_prints_after_is_not_the_games() {
+        let mut transcript = Transcript::new();
+        transcript.push_output(Stream::Stdout, b"Guess: ");
+        transcript.push_input_closed();
+        transcript.push_output(Stream::Stdout, b"\nYou quit!\n");
+        for (until_closed, expected) in [(true, "Guess: "), (false, "Guess: \nYou quit!\n")] {
+            let mut console = ScriptedConsole::new(Vec::<String>::new());
+            let mut source = ConsoleSource {
+                console: &mut console,
+                forwarded: 0,
+                until_closed,
+            };
+            source.forward(&transcript, true);
+            assert_eq!(console.transcript().terminal_text(), expected);
+        }
     }
 }

@@ -218,8 +218,9 @@ impl Assignment {
     /// relative file names are resolved against `base_dir`.
     pub fn setup(self, args: &[String], base_dir: &Path) -> Result<Setup, SetupError> {
         match external::find(self) {
-            // An external reference program gets the files its assignment.yaml lists.
-            Some(external) => Ok(external.setup(args, &external.files)),
+            // An external reference program gets the files, limits and end of input its
+            // assignment.yaml gives.
+            Some(external) => Ok(external.default_setup(args)),
             None => (self.0.setup)(args, base_dir),
         }
     }

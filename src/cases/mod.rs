@@ -259,6 +259,9 @@ pub struct Case {
     pub limits: Limits,
     /// What happens when input runs out.
     pub end_of_input: EndOfInput,
+    /// Run the student's program under a pseudo-terminal (the case's `terminal`, else
+    /// assignment.yaml's); `grade --terminal` turns it on for every case.
+    pub terminal: bool,
     /// The checks.
     pub checks: Vec<Check>,
     /// A robustness case (input where handout-following programs may differ).
@@ -285,11 +288,20 @@ impl Case {
 /// Where the reference game of a case without files looks for them: nowhere.
 const NO_FILES: &str = "/nonexistent/grade-case-files";
 
+/// How a case runs its programs besides their arguments: its files, limits and end of input.
+/// An instructor's own reference program is run with them as the student's program is.
+struct CaseRun<'a> {
+    files: &'a [(String, Vec<u8>)],
+    limits: &'a Limits,
+    end_of_input: EndOfInput,
+}
+
 /// The reference game set up for a case: its files (such as the board) are placed in a
 /// temporary directory for the game arguments to name, read once, and the directory removed.
+/// An instructor's own reference program gets the files, limits and end of input of the case.
 fn reference_setup(
     assignment: Assignment,
-    files: &[(String, Vec<u8>)],
+    run: &CaseRun,
     reference_args: &[String],
     source: &str,
 ) -> Result<Setup, CaseError> {
@@ -297,10 +309,11 @@ fn reference_setup(
         file: source.to_string(),
         message,
     };
+    let files = run.files;
     if let Some(external) = crate::assignments::external::find(assignment) {
         // Its reference program must build before any case can be recorded or graded.
         external.built()?;
-        return Ok(external.setup(reference_args, files));
+        return Ok(external.setup(reference_args, files, run.limits, run.end_of_input));
     }
     // A case without files needs no directory: the game reads nothing from it.
     let dir = if files.is_empty() {
@@ -352,8 +365,14 @@ pub struct CaseSet {
     pub default_checks: Vec<Check>,
     /// The assignment's arguments for the student's program.
     pub args: Vec<String>,
+    /// The assignment's files, placed in every run's working directory.
+    pub files: Vec<(String, Vec<u8>)>,
     /// The assignment's default limits.
     pub limits: Limits,
+    /// The assignment's default end of input.
+    pub end_of_input: EndOfInput,
+    /// assignment.yaml's `terminal`: every run under a pseudo-terminal unless a case says not.
+    pub terminal: bool,
     /// Points of the code requirements as the case directory sets them.
     pub requirement_weights: crate::analyze::requirements::Weights,
     /// The rubric (name, part, points); empty when the case directory states none.
@@ -447,6 +466,14 @@ pub(crate) fn merge_limits(base: Limits, spec: &LimitsSpec) -> Result<Limits, St
         processes: spec.processes.unwrap_or(base.processes),
         sanitized: base.sanitized,
     })
+}
+
+/// The run's end of input as a case file or assignment.yaml writes it.
+fn end_of_input_of(spec: EndOfInputSpec) -> EndOfInput {
+    match spec {
+        EndOfInputSpec::Stop => EndOfInput::Stop,
+        EndOfInputSpec::Close => EndOfInput::Close,
+    }
 }
 
 fn resolve_files(
@@ -720,6 +747,26 @@ pub fn load_variant(
             if let Explore::Unavailable(why) = assignment.def().explore {
                 return Err(error(format!("explore: {why}")));
             }
+            // A key a random-games case cannot apply is refused, never silently ignored.
+            for (key, given) in [
+                ("input", file.input.is_some()),
+                ("input_file", file.input_file.is_some()),
+                ("drive", file.drive.is_some()),
+            ] {
+                if given {
+                    return Err(error(format!(
+                        "{key}: a random-games case (explore:) types the games it draws, so \
+                         {key} cannot apply; remove it, or give that input a case of its own"
+                    )));
+                }
+            }
+            if file.samples.is_some_and(|samples| samples != 1) {
+                return Err(error(
+                    "samples: a random-games case (explore:) runs the program once per game, \
+                     so samples cannot apply; remove it"
+                        .into(),
+                ));
+            }
             if !(1..=10_000).contains(&explore.games) {
                 return Err(error(format!(
                     "explore.games: {} is not a number of games from 1 to 10000",
@@ -781,16 +828,19 @@ pub fn load_variant(
             .unwrap_or_else(|| args.clone());
         let handout_args = reference_args;
         let reference_args = variant.reference_args(assignment, &handout_args);
-        let end_of_input = match file.end_of_input.unwrap_or(header.end_of_input) {
-            EndOfInputSpec::Stop => EndOfInput::Stop,
-            EndOfInputSpec::Close => EndOfInput::Close,
+        let end_of_input = end_of_input_of(file.end_of_input.unwrap_or(header.end_of_input));
+        let limits = merge_limits(base_limits.clone(), &file.limits).map_err(&error)?;
+        let run = CaseRun {
+            files: &files,
+            limits: &limits,
+            end_of_input,
         };
         let reference_path = format!("reference/{assignment}/{stem}.txt");
         let reference = tree
             .get(&reference_path)
             .map(|b| String::from_utf8_lossy(b).into_owned());
         // Fails early on a case the reference cannot even start (bad board file, bad args).
-        let setup = reference_setup(assignment, &files, &reference_args, &source)?;
+        let setup = reference_setup(assignment, &run, &reference_args, &source)?;
         if let Some(size) = file.board_size {
             let Some(resize) = assignment.def().resize else {
                 return Err(error(format!(
@@ -828,8 +878,9 @@ pub fn load_variant(
             files,
             args,
             reference_args,
-            limits: merge_limits(base_limits.clone(), &file.limits).map_err(&error)?,
+            limits,
             end_of_input,
+            terminal: file.terminal.unwrap_or(header.terminal),
             checks,
             robustness: file.robustness,
             reference,
@@ -839,7 +890,12 @@ pub fn load_variant(
         if !variant.0.is_empty() && case.driver.is_scripted() && case.explore.is_none() {
             // A script written for the handout's game that stops before this variant's game
             // does tests less here: its ending is never reached. Said in every report.
-            let handout = reference_setup(assignment, &case.files, &handout_args, &case.source)?;
+            let run = CaseRun {
+                files: &case.files,
+                limits: &case.limits,
+                end_of_input: case.end_of_input,
+            };
+            let handout = reference_setup(assignment, &run, &handout_args, &case.source)?;
             let handout_ends = !crate::games::record(&handout, &case.input).wanted_more_input;
             if handout_ends && case.record_reference().wanted_more_input {
                 short_scripts.push(case.name.clone());
@@ -892,7 +948,10 @@ pub fn load_variant(
         main_file: header.main_file,
         default_checks,
         args: header.args,
+        files: shared_files,
         limits: base_limits,
+        end_of_input: end_of_input_of(header.end_of_input),
+        terminal: header.terminal,
     };
     for (requirement, _) in handout_requirements_off(&set) {
         set.requirement_weights
@@ -1045,6 +1104,40 @@ mod tests {
         assert_eq!(set.cases[0].input, vec!["y", "3"]);
         assert_eq!(set.cases[0].limits.wall, Duration::from_secs(2));
         assert_eq!(set.max_score(), 2.0);
+        assert!(!set.cases[0].terminal && !set.terminal);
+    }
+
+    #[test]
+    fn terminal_and_end_of_input_come_from_the_case_else_assignment_yaml() {
+        let header =
+            "assignment: nim\nterminal: true\nend_of_input: close\nchecks:\n  - kind: exit\n";
+        let t = tree(&[
+            ("cases/nim/assignment.yaml", header),
+            (
+                "cases/nim/a-inherits.yaml",
+                "name: a-inherits\ndescription: d\npoints: 1\ninput: [y]\n",
+            ),
+            (
+                "cases/nim/b-own.yaml",
+                "name: b-own\ndescription: d\npoints: 1\ninput: [y]\nterminal: false\nend_of_input: stop\n",
+            ),
+            (
+                "cases/nim/c-random.yaml",
+                "name: c-random\ndescription: d\npoints: 1\nexplore: {games: 2}\nfiles: {board.txt: x}\nlimits: {wall_seconds: 3}\n",
+            ),
+        ]);
+        let set = load(&t, crate::assignments::nim::ASSIGNMENT).expect("loads");
+        assert!(set.terminal);
+        assert_eq!(set.end_of_input, EndOfInput::Close);
+        let [inherits, own, random] = &set.cases[..] else {
+            panic!("three cases: {:?}", set.cases.len());
+        };
+        assert!(inherits.terminal && inherits.end_of_input == EndOfInput::Close);
+        assert!(!own.terminal && own.end_of_input == EndOfInput::Stop);
+        // A random-games case keeps its own keys, as a fixed case does.
+        assert!(random.terminal && random.end_of_input == EndOfInput::Close);
+        assert_eq!(random.files, vec![("board.txt".to_string(), b"x".to_vec())]);
+        assert_eq!(random.limits.wall, Duration::from_secs(3));
     }
 
     #[test]
@@ -1077,8 +1170,25 @@ mod tests {
                 "name: first\ndescription: d\npoints: 1\ninput: []\nchecks: [{kind: lines, name: x, pattern: x, at_inputs: true, any_wording: true}]\n",
                 "any_wording needs at_inputs: true and compare: presence",
             ),
+            // What a random-games case cannot apply is refused, naming the key.
+            (
+                "name: first\ndescription: d\npoints: 1\nexplore: {games: 2}\ninput: [y]\n",
+                "input: a random-games case (explore:) types the games it draws",
+            ),
+            (
+                "name: first\ndescription: d\npoints: 1\nexplore: {games: 2}\ninput_file: moves.txt\n",
+                "input_file: a random-games case (explore:)",
+            ),
+            (
+                "name: first\ndescription: d\npoints: 1\nexplore: {games: 2}\nsamples: 4\n",
+                "samples: a random-games case (explore:) runs the program once per game",
+            ),
         ] {
-            let t = tree(&[("cases/nim/assignment.yaml", HEADER), ("cases/nim/first.yaml", body)]);
+            let t = tree(&[
+                ("cases/nim/assignment.yaml", HEADER),
+                ("cases/nim/first.yaml", body),
+                ("cases/nim/moves.txt", "y\n"),
+            ]);
             let e = load(&t, crate::assignments::nim::ASSIGNMENT).expect_err(body);
             assert!(e.message.contains(expected), "{body}: {}", e.message);
         }

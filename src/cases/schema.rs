@@ -34,6 +34,10 @@ pub struct AssignmentFile {
     /// Default end-of-input behaviour.
     #[serde(default)]
     pub end_of_input: EndOfInputSpec,
+    /// Run the students' programs under a pseudo-terminal in every case (random games too),
+    /// as `grade --terminal` does; a case may say otherwise.
+    #[serde(default)]
+    pub terminal: bool,
     /// The checks every case runs unless it lists its own.
     pub checks: Vec<CheckSpec>,
     /// When given, the sum of all cases' points must equal it.
@@ -187,6 +191,9 @@ pub struct CaseFile {
     /// stop (default) or close.
     #[serde(default)]
     pub end_of_input: Option<EndOfInputSpec>,
+    /// Run the student's program under a pseudo-terminal (default: assignment.yaml's).
+    #[serde(default)]
+    pub terminal: Option<bool>,
     /// Checks replacing the assignment's default checks.
     #[serde(default)]
     pub checks: Option<Vec<CheckSpec>>,

@@ -106,6 +106,14 @@ pub struct ExploreArgs {
     /// Take limits, arguments and checks from an instructor's case directory.
     #[arg(long, value_name = "DIR")]
     pub cases: Option<PathBuf>,
+    /// Play the games as the case NAME runs its programs: its arguments, files, limits, end
+    /// of input, terminal and reference (a random-games case's checks too). Default, for an
+    /// assignment of your own: its random-games case, when it has one.
+    #[arg(long = "case", value_name = "NAME")]
+    pub case: Option<String>,
+    /// Run the program under a pseudo-terminal, exactly as in a student's terminal.
+    #[arg(long)]
+    pub terminal: bool,
     /// Programs run at once (default: the number of CPU cores); the grader prepares the next
     /// game beside them.
     #[arg(short, long)]
@@ -358,7 +366,8 @@ pub enum Command {
         difference shrink the input to a minimal one that still shows it.\n\n\
         Exit status: 0 nothing found, 1 a difference found, 2 an error.",
         after_help = "Examples:\n  grade explore nim.cpp -a nim\n  \
-        grade explore board.py -a collect --seed 7 --time 30s --save-case my-cases/"
+        grade explore board.py -a collect --seed 7 --time 30s --save-case my-cases/\n  \
+        grade explore guess.py --cases codebreaker/ --case random-games --terminal"
     )]
     Explore(ExploreArgs),
 

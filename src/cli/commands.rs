@@ -26,7 +26,7 @@ pub fn play(assignment: Assignment, game_args: &[String], files: &[String]) -> a
                 all.retain(|(n, _)| *n != name);
                 all.push((name, content));
             }
-            (external.setup(&game_args, &all), None)
+            (external.default_setup_with_files(&game_args, &all), None)
         }
         None if !files.is_empty() => bail!(
             "--file: {assignment} is played by grade itself and reads no files but those its \

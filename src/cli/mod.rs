@@ -151,6 +151,8 @@ fn explore(args: &ExploreArgs) -> anyhow::Result<u8> {
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         cases: args.cases.clone(),
+        case: args.case.clone(),
+        terminal: args.terminal,
         progress: !json && std::io::stderr().is_terminal(),
         shrink_time: crate::explore::parse_duration(&args.shrink_time)?,
         play_all: false,

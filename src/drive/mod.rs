@@ -178,6 +178,10 @@ impl Console for DrivenConsole<'_> {
             }
         }
     }
+
+    fn ended_after_end_of_input(&mut self) {
+        self.starved = false;
+    }
 }
 
 /// Plays `source` against the reference game set up as `setup`.

@@ -19,6 +19,13 @@ pub fn render(exploration: &Exploration) -> String {
         exploration.wall_ms as f64 / 1000.0,
         exploration.games as f64 / (exploration.wall_ms.max(1) as f64 / 1000.0)
     );
+    if let Some(case) = &exploration.case {
+        let _ = writeln!(
+            out,
+            "Played as the case {case} plays them: its arguments, files, limits, end of input \
+             and reference"
+        );
+    }
     if !exploration.coverage.is_empty() {
         let reached = exploration.coverage.iter().filter(|r| r.games > 0).count();
         let missed: Vec<&str> = exploration
@@ -165,6 +172,8 @@ mod tests {
                     games: 0,
                 },
             ],
+            case: None,
+            case_file: None,
         };
         let text = render(&exploration);
         assert!(

@@ -1,0 +1,58 @@
+# BUG: no "You quit! The code was CODE." at end of input: input() raises EOFError and the
+# program ends with a traceback (rule 7).
+# TARGET: only what a case with `end_of_input: close` compares (the committed cases all stop
+# the program at end of input, where rule 7 is not compared): tests/codebreaker.rs.
+# A copy of correct.py with that one bug.
+import sys
+
+
+def load_code():
+    if len(sys.argv) != 2:
+        return None
+    try:
+        with open(sys.argv[1]) as f:
+            line = f.readline().strip()
+    except OSError:
+        return None
+    if len(line) == 4 and all(ch in "123456" for ch in line):
+        return line
+    return None
+
+
+def feedback(code, guess):
+    black = 0
+    code_left = []
+    guess_left = []
+    for c, g in zip(code, guess):
+        if c == g:
+            black += 1
+        else:
+            code_left.append(c)
+            guess_left.append(g)
+    white = 0
+    for g in guess_left:
+        if g in code_left:
+            code_left.remove(g)
+            white += 1
+    return black, white
+
+
+code = load_code()
+if code is None:
+    print("Cannot read the code.")
+    sys.exit(1)
+
+used = 0
+while used < 10:
+    print()
+    guess = input("Your guess? ").strip()
+    if len(guess) != 4 or any(ch not in "123456" for ch in guess):
+        print("Invalid guess.")
+        continue
+    used += 1
+    black, white = feedback(code, guess)
+    print(f"Black: {black} White: {white}")
+    if black == 4:
+        print(f"You win! Guesses: {used}")
+        sys.exit(0)
+print(f"You lose! The code was {code}.")
