@@ -414,9 +414,10 @@ impl Explorer<'_> {
             match setup.get::<crate::assignments::external::ExternalGame>() {
                 Some(external) => (external.args().to_vec(), external.files().to_vec()),
                 None if !start_args.is_empty() => (start_args.to_vec(), Vec::new()),
-                None if game.board_file.is_some() => {
-                    (self.runs.args.first().cloned().into_iter().collect(), Vec::new())
-                }
+                None if game.board_file.is_some() => (
+                    self.runs.args.first().cloned().into_iter().collect(),
+                    Vec::new(),
+                ),
                 None => (options.reference_args.clone(), Vec::new()),
             };
         ReplaySetup {
