@@ -261,6 +261,17 @@ pub struct BuildFailure {
     pub messages: String,
 }
 
+impl BuildFailure {
+    /// The first line the compiler printed that is not blank (trimmed), for one-line messages.
+    pub fn first_message(&self) -> &str {
+        self.messages
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("")
+            .trim()
+    }
+}
+
 /// One containment layer of the sandbox the submission ran in, as reports show it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct SandboxLayer {
@@ -690,6 +701,20 @@ impl CaseResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_build_failure_is_told_by_its_first_line_that_is_not_blank() {
+        let failure = BuildFailure {
+            command: "gcc main.c".into(),
+            messages: "\n   \n  main.c:3: error: expected ';'  \nmain.c:4: note\n".into(),
+        };
+        assert_eq!(failure.first_message(), "main.c:3: error: expected ';'");
+        let silent = BuildFailure {
+            command: "gcc main.c".into(),
+            messages: " \n".into(),
+        };
+        assert_eq!(silent.first_message(), "");
+    }
 
     fn case(name: &str, score: f64, max_score: f64) -> CaseResult {
         CaseResult {

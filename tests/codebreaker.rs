@@ -66,30 +66,7 @@ const TOTAL: f64 = 12.0;
 
 /// Grades `program` against the assignment in `root` with the JSON report.
 fn grade_codebreaker(program: &Path, root: &Path, extra: &[&str]) -> (i32, serde_json::Value) {
-    let output = grade()
-        .arg(program)
-        .arg("--cases")
-        .arg(root)
-        .args(["--format", "json"])
-        .args(extra)
-        .logged_output()
-        .expect("grade runs");
-    let code = output.status.code().unwrap_or(-1);
-    let report = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
-        panic!(
-            "no JSON report for {} ({e}); exit {code}\nstderr: {}",
-            program.display(),
-            String::from_utf8_lossy(&output.stderr)
-        )
-    });
-    (code, report)
-}
-
-fn case<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
-    report["cases"]
-        .as_array()
-        .and_then(|cases| cases.iter().find(|c| c["name"] == name))
-        .unwrap_or_else(|| panic!("no case {name} in {report:#}"))
+    grade_json_with_cases(program, root, extra)
 }
 
 fn score(case: &serde_json::Value) -> (f64, f64) {
@@ -183,13 +160,17 @@ fn correct_programs_in_four_languages_get_full_marks_random_games_included() {
         let (code, report) = grade_codebreaker(&program, &assignment_dir(), &[]);
         // The random-games case first: its games give the program the case's own file.
         assert_eq!(
-            score(case(&report, "random-games")),
+            score(case_in(&report, "random-games")),
             (3.0, 3.0),
             "{name}: {:?}",
             lost_points(&report)
         );
         for (case_name, points) in CASES {
-            assert_eq!(score(case(&report, case_name)), (points, points), "{name}");
+            assert_eq!(
+                score(case_in(&report, case_name)),
+                (points, points),
+                "{name}"
+            );
         }
         assert_eq!(report["score"], TOTAL, "{name}: {:?}", lost_points(&report));
         assert_eq!(code, 0, "{name}");
@@ -205,11 +186,11 @@ fn each_buggy_program_loses_points_where_its_rule_is_tested() {
         let (code, report) = grade_codebreaker(&program, &assignment_dir(), &[]);
         assert_eq!(code, 1);
         for lost in ["duplicates", "random-games"] {
-            let (got, of) = score(case(&report, lost));
+            let (got, of) = score(case_in(&report, lost));
             assert!(got < of, "buggy_duplicates keeps {lost}: {report:#}");
         }
         for kept in ["invalid-guesses", "missing-file"] {
-            let (got, of) = score(case(&report, kept));
+            let (got, of) = score(case_in(&report, kept));
             assert_eq!(got, of, "buggy_duplicates loses {kept}");
         }
     }
@@ -220,11 +201,11 @@ fn each_buggy_program_loses_points_where_its_rule_is_tested() {
         let (code, report) = grade_codebreaker(&program, &assignment_dir(), &[]);
         assert_eq!(code, 1);
         for lost in ["duplicates", "random-games"] {
-            let (got, of) = score(case(&report, lost));
+            let (got, of) = score(case_in(&report, lost));
             assert!(got < of, "buggy_fixed_name keeps {lost}: {report:#}");
         }
         for kept in ["win-in-three", "invalid-guesses", "lose", "missing-file"] {
-            let (got, of) = score(case(&report, kept));
+            let (got, of) = score(case_in(&report, kept));
             assert_eq!(got, of, "buggy_fixed_name loses {kept}");
         }
     }
@@ -438,7 +419,7 @@ fn every_key_of_a_case_applies_in_random_games_or_is_refused_naming_it() {
             Expect::Graded(programs, extra) => {
                 for (name, expected) in programs {
                     let (_, report) = grade_codebreaker(&student(name), &root, extra);
-                    let (got, of) = score(case(&report, "random-games"));
+                    let (got, of) = score(case_in(&report, "random-games"));
                     match expected {
                         Some(expected) => assert_eq!(
                             got,
@@ -452,7 +433,7 @@ fn every_key_of_a_case_applies_in_random_games_or_is_refused_naming_it() {
             }
             Expect::Shows(name, check) => {
                 let (_, report) = grade_codebreaker(&student(name), &root, &[]);
-                check(case(&report, "random-games"));
+                check(case_in(&report, "random-games"));
             }
             Expect::OnlyWithRobustness => {
                 let plain = grade()
@@ -469,7 +450,7 @@ fn every_key_of_a_case_applies_in_random_games_or_is_refused_naming_it() {
                 );
                 let (_, report) =
                     grade_codebreaker(&student("correct.py"), &root, &["--robustness"]);
-                assert_eq!(score(case(&report, "random-games")), (3.0, 3.0), "{key}");
+                assert_eq!(score(case_in(&report, "random-games")), (3.0, 3.0), "{key}");
             }
             Expect::Refused => unreachable!(),
         }
@@ -585,7 +566,7 @@ fn every_key_of_assignment_yaml_that_makes_a_run_reaches_random_games() {
             .success();
         for (name, expected) in programs {
             let (_, report) = grade_codebreaker(&student(name), &root, &[]);
-            let (got, of) = score(case(&report, "random-games"));
+            let (got, of) = score(case_in(&report, "random-games"));
             match expected {
                 Some(expected) => assert_eq!(
                     got,
@@ -608,7 +589,7 @@ fn the_terminal_setting_reaches_random_games_from_the_command_line_and_assignmen
     }
     // Over pipes it prints nothing and ends: every case lost.
     let (_, report) = grade_codebreaker(&program, &assignment_dir(), &[]);
-    assert_eq!(score(case(&report, "random-games")), (0.0, 3.0));
+    assert_eq!(score(case_in(&report, "random-games")), (0.0, 3.0));
     // --terminal: every case, random games included.
     let (code, report) = grade_codebreaker(&program, &assignment_dir(), &["--terminal"]);
     assert_eq!(
@@ -743,9 +724,9 @@ fn explore_with_a_case_plays_with_its_arguments_and_files() {
         .to_string_lossy()
         .into_owned();
     let (_, report) = grade_codebreaker(&student("buggy_duplicates.py"), &root, &["--case", &name]);
-    let (got, of) = score(case(&report, &name));
+    let (got, of) = score(case_in(&report, &name));
     assert!(got < of, "{report:#}");
     let (_, report) = grade_codebreaker(&student("correct.py"), &root, &["--case", &name]);
-    let (got, of) = score(case(&report, &name));
+    let (got, of) = score(case_in(&report, &name));
     assert_eq!(got, of, "{report:#}");
 }

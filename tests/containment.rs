@@ -954,21 +954,44 @@ fn a_run_sees_only_its_own_processes_where_proc_can_be_private() {
     }
 }
 
+/// The system's python3 for a run of the library's runner, or `None` (the test is skipped,
+/// saying so; under `CI=true` a missing python3 fails).
+fn system_python() -> Option<&'static str> {
+    let found = ["/usr/bin/python3", "/usr/local/bin/python3"]
+        .into_iter()
+        .find(|p| Path::new(p).exists());
+    if found.is_none() {
+        if std::env::var("CI").as_deref() == Ok("true") {
+            panic!("python3 is required under CI=true");
+        }
+        println!("skipped: python3 not found");
+    }
+    found
+}
+
+/// A run of `python -c CODE` with no input (end of input at once) and the default limits.
+fn python_spec(python: &str, code: String) -> grade::run::RunSpec {
+    grade::run::RunSpec {
+        command: vec![python.to_string(), "-c".into(), code],
+        files: Vec::new(),
+        readable: Vec::new(),
+        env: Vec::new(),
+        input: Vec::new(),
+        end_of_input: grade::run::EndOfInput::Close,
+        limits: grade::run::Limits::default(),
+        terminal: false,
+        workdir: None,
+    }
+}
+
 /// Two runs of one grader at the same time (as the cases of one submission run): one listens
 /// on an abstract socket name, the other cannot connect to it, whether each run has its own
 /// network namespace or the grader's runs share one (as root with Landlock ABI 6 and later).
 #[test]
 fn concurrent_runs_cannot_reach_each_others_abstract_sockets() {
-    use grade::run::{run, EndOfInput, Limits, RunSpec};
+    use grade::run::run;
     let _g = serial();
-    let Some(python) = ["/usr/bin/python3", "/usr/local/bin/python3"]
-        .into_iter()
-        .find(|p| Path::new(p).exists())
-    else {
-        if std::env::var("CI").as_deref() == Ok("true") {
-            panic!("python3 is required under CI=true");
-        }
-        println!("skipped: python3 not found");
+    let Some(python) = system_python() else {
         return;
     };
     let name = format!("grade-concurrent-{}", std::process::id());
@@ -982,17 +1005,7 @@ fn concurrent_runs_cannot_reach_each_others_abstract_sockets() {
          try:\n    c.connect('\\0{name}')\n    print('REACHED')\n\
          except OSError as e:\n    print('refused', e.errno)\n"
     );
-    let spec = |code: String| RunSpec {
-        command: vec![python.to_string(), "-c".into(), code],
-        files: Vec::new(),
-        readable: Vec::new(),
-        env: Vec::new(),
-        input: Vec::new(),
-        end_of_input: EndOfInput::Close,
-        limits: Limits::default(),
-        terminal: false,
-        workdir: None,
-    };
+    let spec = |code: String| python_spec(python, code);
     let (listener, connector) = std::thread::scope(|scope| {
         let listener = scope.spawn(|| run(&spec(listen)));
         let connector = scope.spawn(|| run(&spec(connect)));
@@ -1019,16 +1032,9 @@ fn concurrent_runs_cannot_reach_each_others_abstract_sockets() {
 /// once are in different ones, and no run holds a descriptor of a pooled namespace.
 #[test]
 fn network_namespaces_are_reused_only_once_their_run_has_ended() {
-    use grade::run::{run, EndOfInput, Limits, RunSpec};
+    use grade::run::run;
     let _g = serial();
-    let Some(python) = ["/usr/bin/python3", "/usr/local/bin/python3"]
-        .into_iter()
-        .find(|p| Path::new(p).exists())
-    else {
-        if std::env::var("CI").as_deref() == Ok("true") {
-            panic!("python3 is required under CI=true");
-        }
-        println!("skipped: python3 not found");
+    let Some(python) = system_python() else {
         return;
     };
     let name = format!("grade-pool-{}", std::process::id());
@@ -1049,17 +1055,7 @@ fn network_namespaces_are_reused_only_once_their_run_has_ended() {
              threading.Event().wait({wait})\n"
         )
     };
-    let spec = |code: String| RunSpec {
-        command: vec![python.to_string(), "-c".into(), code],
-        files: Vec::new(),
-        readable: Vec::new(),
-        env: Vec::new(),
-        input: Vec::new(),
-        end_of_input: EndOfInput::Close,
-        limits: Limits::default(),
-        terminal: false,
-        workdir: None,
-    };
+    let spec = |code: String| python_spec(python, code);
     let said = |outcome: grade::run::RunOutcome| {
         outcome
             .transcript

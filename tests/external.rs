@@ -51,30 +51,7 @@ const TOTAL: f64 = 14.0;
 
 /// Grades `program` against the committed assignment with the JSON report.
 fn grade_tictactoe(program: &Path, extra: &[&str]) -> (i32, serde_json::Value) {
-    let output = grade()
-        .arg(program)
-        .arg("--cases")
-        .arg(assignment_dir())
-        .args(["--format", "json"])
-        .args(extra)
-        .logged_output()
-        .expect("grade runs");
-    let code = output.status.code().unwrap_or(-1);
-    let report = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
-        panic!(
-            "no JSON report for {} ({e}); exit {code}\nstderr: {}",
-            program.display(),
-            String::from_utf8_lossy(&output.stderr)
-        )
-    });
-    (code, report)
-}
-
-fn case<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
-    report["cases"]
-        .as_array()
-        .and_then(|cases| cases.iter().find(|c| c["name"] == name))
-        .unwrap_or_else(|| panic!("no case {name} in {report:#}"))
+    grade_json_with_cases(program, &assignment_dir(), extra)
 }
 
 fn available(program: &Path) -> bool {
@@ -190,14 +167,14 @@ fn each_buggy_program_loses_points_in_the_case_of_its_rule() {
         }
         let (code, report) = grade_tictactoe(&program, &[]);
         assert_eq!(code, 1, "{name}");
-        let lost = case(&report, rule_case);
+        let lost = case_in(&report, rule_case);
         assert!(
             lost["score"].as_f64() < lost["max_score"].as_f64(),
             "{name} keeps full marks in {rule_case}"
         );
         // The other rules' cases keep their points: each bug costs where its rule is tested.
         for other in SCRIPTED_CASES.iter().filter(|c| **c != rule_case) {
-            let kept = case(&report, other);
+            let kept = case_in(&report, other);
             assert_eq!(
                 kept["score"],
                 kept["max_score"],
@@ -746,7 +723,7 @@ fn every_printed_replay_runs_as_printed_and_prints_what_the_report_says() {
             .expect("grade runs");
         assert_eq!(output.status.code(), Some(1), "{output:?}");
         let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
-        let case = case(&report, "random-games");
+        let case = case_in(&report, "random-games");
         let commands: Vec<String> = case["notes"]
             .as_array()
             .expect("notes")

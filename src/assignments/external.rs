@@ -355,12 +355,7 @@ impl ExternalAssignment {
                 PrepareError::BuildFailed(failure) => format!(
                     "did not build: {}: {}",
                     failure.command,
-                    failure
-                        .messages
-                        .lines()
-                        .find(|l| !l.trim().is_empty())
-                        .unwrap_or("")
-                        .trim()
+                    failure.first_message()
                 ),
                 other => other.to_string(),
             };

@@ -208,12 +208,7 @@ pub fn judge(program: &Known, set: &CaseSet, result: &GradeResult) -> Verdict {
         problems.push(format!(
             "did not build ({}): {}",
             failure.command,
-            failure
-                .messages
-                .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("")
-                .trim()
+            failure.first_message()
         ));
     }
     let summary = match &program.expected {

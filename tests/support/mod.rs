@@ -197,6 +197,40 @@ pub fn grade_json(submission: &Path, assignment: &str, extra: &[&str]) -> (i32, 
     grade_json_env(submission, assignment, extra, &[])
 }
 
+/// Grades `submission` against the instructor's assignment in `cases_root` (`--cases`), with
+/// the JSON report: the exit code and the report.
+pub fn grade_json_with_cases(
+    submission: &Path,
+    cases_root: &Path,
+    extra: &[&str],
+) -> (i32, serde_json::Value) {
+    let output = grade()
+        .arg(submission)
+        .arg("--cases")
+        .arg(cases_root)
+        .args(["--format", "json"])
+        .args(extra)
+        .logged_output()
+        .expect("grade runs");
+    let code = output.status.code().unwrap_or(-1);
+    let report = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "no JSON report for {} ({e}); exit {code}\nstderr: {}",
+            submission.display(),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    (code, report)
+}
+
+/// The case called `name` in a JSON report.
+pub fn case_in<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    report["cases"]
+        .as_array()
+        .and_then(|cases| cases.iter().find(|c| c["name"] == name))
+        .unwrap_or_else(|| panic!("no case {name} in {report:#}"))
+}
+
 /// [`grade_json`] with extra environment variables for the grader.
 pub fn grade_json_env(
     submission: &Path,
