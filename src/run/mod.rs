@@ -764,15 +764,14 @@ fn run_once(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutcome, 
         ns_plan.join_network(network);
     }
     // The PATH the program is looked up on (the last one given wins, as in `Exec::new`).
+    // The run's clean environment, built once: its PATH finds the program, and it is the
+    // base of the environment the program gets.
+    let base_env = sandbox::clean_env(workdir, spec.terminal, !off.stdbuf);
     let run_path = spec
         .env
         .iter()
         .rev()
-        .chain(
-            sandbox::clean_env(workdir, spec.terminal, true)
-                .iter()
-                .rev(),
-        )
+        .chain(base_env.iter().rev())
         .find(|(k, _)| k == "PATH")
         .map(|(_, v)| v.clone())
         .unwrap_or_default();
@@ -852,7 +851,7 @@ fn run_once(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutcome, 
         let given = given.map(|(_, v)| v.as_str());
         ("NODE_OPTIONS".to_string(), node::options(preload, given))
     });
-    let env: Vec<(String, String)> = sandbox::clean_env(workdir, spec.terminal, !off.stdbuf)
+    let env: Vec<(String, String)> = base_env
         .into_iter()
         .chain([("GRADE_RUN_ID".to_string(), marker.clone())])
         .chain(spec.env.iter().cloned())

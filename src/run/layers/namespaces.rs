@@ -331,7 +331,7 @@ impl Plan {
     pub fn join_network(&mut self, network: &PooledNetwork) {
         self.privileged_flags &= !libc::CLONE_NEWNET;
         self.user_flags &= !libc::CLONE_NEWNET;
-        self.network_fd = Some(network.fd.as_raw_fd());
+        self.network_fd = network.fd.as_ref().map(AsRawFd::as_raw_fd);
     }
 }
 
@@ -349,7 +349,7 @@ pub fn pooled_network() -> Option<PooledNetwork> {
         Some(fd) => fd,
         None => new_network()?,
     };
-    Some(PooledNetwork { fd })
+    Some(PooledNetwork { fd: Some(fd) })
 }
 
 /// A new network namespace, made in a thread of its own (a thread's namespaces are its own:
@@ -378,21 +378,14 @@ fn new_network() -> Option<OwnedFd> {
 /// A run's network namespace from the pool ([`pooled_network`]); back to the pool on drop.
 #[derive(Debug)]
 pub struct PooledNetwork {
-    fd: OwnedFd,
+    /// Always `Some` until the drop hands it back.
+    fd: Option<OwnedFd>,
 }
 
 impl Drop for PooledNetwork {
     fn drop(&mut self) {
-        // SAFETY: dup of a live descriptor; the copy goes to the pool, the original closes.
-        let copy = unsafe { libc::fcntl(self.fd.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 0) };
-        if copy >= 0 {
-            if let Ok(mut pool) = NETWORK_POOL.lock() {
-                // SAFETY: a fresh descriptor of our own.
-                pool.push(unsafe { OwnedFd::from_raw_fd(copy) });
-            } else {
-                // SAFETY: the copy is ours and in no pool.
-                unsafe { libc::close(copy) };
-            }
+        if let (Some(fd), Ok(mut pool)) = (self.fd.take(), NETWORK_POOL.lock()) {
+            pool.push(fd);
         }
     }
 }
