@@ -100,6 +100,7 @@ fn case_floor(case: &Case) -> FloorCase {
     // stored reference game instead (a game of the same kind and length).
     let lines: Vec<String> = if case.input.is_empty() {
         case.record_reference()
+            .expect("a built-in reference plays")
             .transcript
             .inputs()
             .map(String::from)

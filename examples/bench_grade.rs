@@ -87,6 +87,7 @@ fn floor_once(source: &Path, assignment: Assignment) -> Duration {
         // reference game instead (a game of the same kind and length).
         let lines: Vec<String> = if case.input.is_empty() {
             case.record_reference()
+                .expect("a built-in reference plays")
                 .transcript
                 .inputs()
                 .map(String::from)

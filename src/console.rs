@@ -22,6 +22,11 @@ pub trait Console {
     /// not waiting for more (an instructor's reference program in a case with
     /// `end_of_input: close`). A console that remembers running out of input forgets it.
     fn ended_after_end_of_input(&mut self) {}
+
+    /// Says how a reference program ended (its exit status, when it exited, and what it
+    /// printed on standard error), for a console that shows a failing reference (`grade
+    /// play`); a built-in game never calls it.
+    fn program_ended(&mut self, _status: Option<i32>, _stderr: &[u8]) {}
 }
 
 /// A console fed from a script of input lines that records everything into a [`Transcript`].

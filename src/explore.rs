@@ -462,10 +462,7 @@ impl Explorer<'_> {
                         outcome
                     }
                 };
-                let reference = games::record(&setup, &game.lines);
-                if let Some(failure) = crate::assignments::external::take_failure() {
-                    bail!("{failure}");
-                }
+                let reference = games::record(&setup, &game.lines)?;
                 (outcome, reference)
             }
             Some(Driven(strategy)) => {
@@ -492,7 +489,7 @@ impl Explorer<'_> {
                     }
                     ReferenceStart::Unusable(_) => setup.clone(),
                 };
-                let reference = drive::record_driven(&start, strategy.source().as_mut());
+                let reference = drive::record_driven(&start, strategy.source().as_mut())?;
                 played = Some(Played {
                     setup: start,
                     lines: outcome.transcript.inputs().map(str::to_string).collect(),
@@ -802,11 +799,15 @@ pub fn explore(
         run::sandbox::protect(root);
     }
     let set = cases::load(&tree, assignment)?;
+    assignment
+        .kind()
+        .prepare()
+        .map_err(|e| anyhow::anyhow!(e))?;
     // `--case NAME`: the games are played as that case runs its programs, on its reference.
     // Without it, an assignment of your own plays as its random-games case does when it has
     // exactly one (its own arguments and files, as grading plays them); a built-in one as
     // its assignment.yaml says (its generated games bring their own setups).
-    let external = crate::assignments::external::find(assignment).is_some();
+    let external = assignment.kind().directory().is_some();
     let case = match &options.case {
         None if external => {
             let mut random_games = set.cases.iter().filter(|c| c.explore.is_some());
@@ -869,14 +870,7 @@ pub fn explore(
     let replay = outcome
         .finding
         .as_ref()
-        .map(|finding| {
-            replay_commands(
-                assignment.name(),
-                finding,
-                &program,
-                prepared.replay_build(),
-            )
-        })
+        .map(|finding| replay_commands(assignment, finding, &program, prepared.replay_build()))
         .unwrap_or_default();
     Ok(Exploration {
         assignment: assignment.name().to_string(),
@@ -939,8 +933,7 @@ fn next_game(
     index: usize,
     hit: &mut BTreeMap<&'static str, usize>,
 ) -> Option<Game> {
-    let built_in = crate::assignments::external::find(assignment).is_none();
-    let (game, rules) = if built_in && index < SHARED_GAMES {
+    let (game, rules) = if assignment.kind().shares_first_games() && index < SHARED_GAMES {
         shared_game(assignment, seed, index)?
     } else {
         coverage::steered_game(assignment, game_seed(seed, index), index, hit)?
@@ -1169,7 +1162,7 @@ pub fn run_games(
             let original_lines = played.lines.len();
             let (shrunk, played, check, shrink_runs) =
                 explorer.shrink_driven(game, played, first, options.shrink_time);
-            let reference = games::record(&played.setup, &played.lines)
+            let reference = games::record(&played.setup, &played.lines)?
                 .transcript
                 .terminal_text();
             let replay = explorer.replay_setup(&shrunk, &played.start_args, options);
@@ -1198,11 +1191,9 @@ pub fn run_games(
                 .unwrap_or(first);
             let reference = explorer
                 .setup_for(&shrunk)
-                .map(|(setup, _)| {
-                    games::record(&setup, &shrunk.lines)
-                        .transcript
-                        .terminal_text()
-                })
+                .map(|(setup, _)| games::record(&setup, &shrunk.lines))
+                .transpose()?
+                .map(|recording| recording.transcript.terminal_text())
                 .unwrap_or_default();
             let replay = explorer.replay_setup(&shrunk, &[], options);
             Some(Finding {
@@ -1234,23 +1225,17 @@ pub fn run_games(
 /// instructor's own assignment `--cases DIR` and the case's files as `--file`). A long input
 /// is written to a file first. What a command is for follows it as a shell comment.
 pub fn replay_commands(
-    assignment: &str,
+    assignment: Assignment,
     finding: &Finding,
     program: &str,
     build: Option<&str>,
 ) -> Vec<String> {
     let replay = &finding.replay;
     // An instructor's own assignment is played from its directory, wherever the command runs.
-    let external = crate::assignments::external::all()
-        .iter()
-        .find(|a| a.name() == assignment)
-        .and_then(|a| crate::assignments::external::find(*a));
+    let kind = assignment.kind();
     let mut play = String::from("grade play");
-    if let Some(external) = external {
-        let dir = external
-            .dir
-            .canonicalize()
-            .unwrap_or_else(|_| external.dir.clone());
+    if let Some(dir) = kind.directory() {
+        let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
         play.push_str(&format!(
             " --cases {}",
             shell_word(&dir.display().to_string())
@@ -1269,14 +1254,13 @@ pub fn replay_commands(
     }
     // `grade play` gives the reference its assignment's own files: the others are named.
     for (name, content) in &replay.reference_files {
-        let the_assignments =
-            external.is_some_and(|e| e.files.iter().any(|(n, c)| n == name && c == content));
+        let the_assignments = kind.files().iter().any(|(n, c)| n == name && c == content);
         if !the_assignments {
             play.push_str(&format!(" --file {}", shell_word(name)));
         }
     }
     play.push(' ');
-    play.push_str(assignment);
+    play.push_str(assignment.name());
     for arg in &replay.reference_args {
         play.push(' ');
         play.push_str(&shell_word(arg));
@@ -1428,7 +1412,7 @@ pub fn save_case(
     }
     // An instructor's own assignment keeps its cases in its own layout: DIR/cases/CASE.yaml,
     // DIR/reference/CASE.txt, beside DIR/assignment.yaml.
-    let external = crate::assignments::external::find(assignment).is_some();
+    let external = assignment.kind().directory().is_some();
     if external && !crate::assignments::external::is_external_dir(root) {
         bail!(
             "--save-case {}: give the directory of the assignment (the one holding its \
@@ -1530,7 +1514,7 @@ mod tests {
         };
         assert_eq!(
             replay_commands(
-                "silver_dollar",
+                crate::assignments::silver_dollar::ASSIGNMENT,
                 &finding(&["11", "10 1"], &start, replay),
                 "./prog",
                 None
@@ -1553,7 +1537,7 @@ mod tests {
         };
         assert_eq!(
             replay_commands(
-                "nim",
+                crate::assignments::nim::ASSIGNMENT,
                 &finding(&["1", "x y"], &[], replay),
                 "python3 nim.py",
                 None
@@ -1611,7 +1595,12 @@ mod tests {
             files: vec![("moves.txt".into(), b"taken\n".to_vec())],
             ..ReplaySetup::default()
         };
-        let commands = replay_commands("nim", &finding(&lines, &[], replay), "cat", None);
+        let commands = replay_commands(
+            crate::assignments::nim::ASSIGNMENT,
+            &finding(&lines, &[], replay),
+            "cat",
+            None,
+        );
         let program = commands
             .iter()
             .position(|c| c.ends_with("# your program"))
@@ -1659,7 +1648,7 @@ mod tests {
     #[test]
     fn the_default_budget_exercises_every_rule() {
         let tree = CaseTree::built_in();
-        for assignment in tree.assignments() {
+        for assignment in tree.assignments(&crate::assignments::Registry::built_in()) {
             let set = cases::load(&tree, assignment).expect("built-in cases load");
             for case in &set.cases {
                 let Some(spec) = case.explore else { continue };

@@ -479,10 +479,9 @@ pub fn sandbox_layers() -> Vec<crate::results::SandboxLayer> {
 
 /// Records the reference on the case's input; it must equal the stored transcript.
 fn reference_for(case: &Case) -> anyhow::Result<Recording> {
-    let recording = crate::assignments::external::recording_of(case);
-    if let Some(failure) = crate::assignments::external::take_failure() {
-        bail!("{}: {failure}", case.source);
-    }
+    let recording = case
+        .recorded_reference()
+        .map_err(|failure| anyhow::anyhow!("{}: {failure}", case.source))?;
     match &case.reference {
         None => bail!(
             "{}: the case has no reference transcript ({}); run `grade bless`",
@@ -792,7 +791,7 @@ fn explore_case(
             notes.push(format!("the board file {name} of that game:\n{board}"));
         }
         for command in crate::explore::replay_commands(
-            case.assignment.name(),
+            case.assignment,
             finding,
             &submission.replay_command(),
             submission.replay_build(),
@@ -957,12 +956,14 @@ fn grade_case(
             .reference_start(&case.setup, &outcome.transcript)
         {
             ReferenceStart::Setup(setup) => {
-                driven_reference = drive::record_driven(&setup, case.driver.source().as_mut());
+                driven_reference = drive::record_driven(&setup, case.driver.source().as_mut())
+                    .map_err(|failure| anyhow::anyhow!("{}: {failure}", case.source))?;
                 &driven_reference
             }
             ReferenceStart::Finished(setup) => {
                 finished_start = true;
-                driven_reference = drive::record_driven(&setup, case.driver.source().as_mut());
+                driven_reference = drive::record_driven(&setup, case.driver.source().as_mut())
+                    .map_err(|failure| anyhow::anyhow!("{}: {failure}", case.source))?;
                 &driven_reference
             }
             ReferenceStart::Unusable(why) => {

@@ -477,6 +477,21 @@ fn an_instructors_mistakes_are_one_line_naming_the_file() {
         let bless = [os("bless"), os("--root"), root.clone().into_os_string()];
         let bless: Vec<&std::ffi::OsStr> = bless.iter().map(|a| a.as_os_str()).collect();
         one_line_error(&bless, &header, "reference does not build");
+        // Grading says it once, before any student is graded.
+        let args = [
+            student.clone().into_os_string(),
+            os("--cases"),
+            root.clone().into_os_string(),
+        ];
+        let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+        one_line_error(&args, &header, "grading with a reference that does not build");
+        // Listing the cases builds nothing: the reference is built when it is first played.
+        grade()
+            .args(["list", "--cases"])
+            .arg(&root)
+            .assert()
+            .success()
+            .stdout(predicates::str::contains("tictactoe"));
     }
 
     // A reference program that crashes on a case.

@@ -39,7 +39,7 @@ proptest! {
             input.push("1".into());
             input.push("n".into());
         }
-        let recording = record(&Setup::new(grade::assignments::nim::game::NewGame::HANDOUT), &input);
+        let recording = record(&Setup::new(grade::assignments::nim::game::NewGame::HANDOUT), &input).expect("the reference plays");
         let text = recording.transcript.terminal_text();
         prop_assert!(text.contains("Game Over - "));
         prop_assert!(!recording.wanted_more_input, "{}", text);
@@ -56,7 +56,7 @@ proptest! {
                 input.push(p.to_string());
             }
         }
-        let recording = record(&Setup::new(grade::assignments::m::game::NewGame), &input);
+        let recording = record(&Setup::new(grade::assignments::m::game::NewGame), &input).expect("the reference plays");
         let text = recording.transcript.terminal_text();
         prop_assert!(
             text.ends_with("Player 1 wins!\n")
@@ -76,7 +76,7 @@ proptest! {
                 input.push(format!("{}{r}", char::from(b'A' + c as u8)));
             }
         }
-        let recording = record(&Setup::new(grade::assignments::connect6::game::BoardSize(size)), &input);
+        let recording = record(&Setup::new(grade::assignments::connect6::game::BoardSize(size)), &input).expect("the reference plays");
         let text = recording.transcript.terminal_text();
         prop_assert!(
             text.ends_with("Black wins!\n")
@@ -110,7 +110,7 @@ proptest! {
                 }
             }
         }
-        let recording = record(&Setup::new(board), &input);
+        let recording = record(&Setup::new(board), &input).expect("the reference plays");
         let transcript = recording.transcript.terminal_text();
         prop_assert!(transcript.ends_with("Game over\n"), "{}", transcript);
         prop_assert!(!recording.wanted_more_input);
@@ -131,7 +131,7 @@ proptest! {
                 input.push(format!("{c} 1"));
             }
         }
-        let recording = record(&Setup::new(Start::Seeded(seed)), &input);
+        let recording = record(&Setup::new(Start::Seeded(seed)), &input).expect("the reference plays");
         let text = recording.transcript.terminal_text();
         prop_assert!(
             text.ends_with("Player 1 wins!\n") || text.ends_with("Player 2 wins!\n"),

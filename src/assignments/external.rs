@@ -13,19 +13,19 @@
 //! descriptor is made once and kept for the life of the process (a few hundred bytes), so it
 //! is an [`Assignment`] like the built-in ones.
 
-use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex};
 
-use super::{Assignment, AssignmentDef, Explore, Generator, ASSIGNMENTS};
+use super::{Assignment, AssignmentDef, AssignmentKind, Explore, Generator, ASSIGNMENTS};
 use crate::analyze::SourceLanguage;
 use crate::cases::schema::{AssignmentFile, EndOfInputSpec, FileSpec, LimitsSpec, VocabularySpec};
-use crate::cases::{Case, CaseError};
+use crate::cases::CaseError;
 use crate::console::Console;
-use crate::drive::generate::Game;
-use crate::games::{Recording, ReferenceGame, Setup, SetupError};
+use crate::drive::generate::{Game, Rng};
+use crate::drive::Driver;
+use crate::games::{Recording, ReferenceFailure, ReferenceGame, Setup, SetupError};
 use crate::run::{self, EndOfInput, Ending, InputSource, Limits, RunSpec};
 use crate::submission::{self, PrepareError, PrepareOptions, Submission};
 use crate::transcript::{decode_visible, Event, Stream, Transcript};
@@ -41,17 +41,12 @@ const VOCABULARY_MODE: &str = "vocabulary";
 
 /// An external assignment, loaded from its directory.
 pub struct ExternalAssignment {
-    /// Its handle (name, title, capabilities), like a built-in assignment's.
-    pub assignment: Assignment,
+    /// Its descriptor (name, title, capabilities), like a built-in assignment's.
+    def: AssignmentDef,
     /// The directory holding assignment.yaml, cases/ and reference/.
     pub dir: PathBuf,
-    /// assignment.yaml, for messages.
-    header: PathBuf,
-    /// The reference program as assignment.yaml names it, and its path.
-    program_name: String,
-    program: PathBuf,
-    /// How the reference program is started when its folder holds several candidates.
-    prepare: PrepareOptions,
+    /// Its reference program, shared with every game set up on it.
+    reference: Arc<ReferenceProgram>,
     /// The reference's arguments for random games (assignment.yaml's `reference_args`, else `args`).
     pub reference_args: Vec<String>,
     /// The files every run gets (assignment.yaml's `files`), for random games.
@@ -66,8 +61,21 @@ pub struct ExternalAssignment {
     end_of_input: EndOfInput,
     /// What random games type.
     vocabulary: Option<VocabularySpec>,
+    /// The reference's recordings of cases made in this process.
+    recorded: Mutex<BTreeMap<RecordingKey, Recording>>,
+}
+
+/// An instructor's reference program: where it is, how it is built, and its build once made.
+struct ReferenceProgram {
+    /// assignment.yaml, for messages.
+    header: PathBuf,
+    /// The reference program as assignment.yaml names it, and its path.
+    program_name: String,
+    program: PathBuf,
+    /// How the reference program is started when its folder holds several candidates.
+    prepare: PrepareOptions,
     /// The built reference program, once built; released (its build directory removed) by
-    /// [`release_builds`] when the process is done with it.
+    /// [`AssignmentKind::release`] when the command is done with it.
     build: Mutex<Option<Arc<Submission>>>,
 }
 
@@ -76,88 +84,16 @@ impl fmt::Debug for ExternalAssignment {
         write!(
             f,
             "ExternalAssignment({}, {})",
-            self.assignment,
+            self.def.name,
             self.dir.display()
         )
     }
 }
 
-/// Every external assignment registered in this process.
-static REGISTRY: RwLock<Vec<&'static ExternalAssignment>> = RwLock::new(Vec::new());
-
-/// The built-in assignments and the registered external ones, for listings and parsing.
-static ALL: RwLock<&'static [Assignment]> = RwLock::new(ASSIGNMENTS);
-
-thread_local! {
-    /// Why the last run of a reference program on this thread failed, if it did: a
-    /// [`ReferenceGame`] cannot return an error, so the caller that recorded asks
-    /// [`take_failure`] right after.
-    static LAST_FAILURE: RefCell<Option<String>> = const { RefCell::new(None) };
-    /// How the last run of a reference program on this thread ended, for `grade play`
-    /// ([`take_last_run`]).
-    static LAST_RUN: RefCell<Option<LastRun>> = const { RefCell::new(None) };
-}
-
-/// How a run of a reference program ended: what `grade play` shows of a reference that
-/// failed (a usage error on standard error and a failure status).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct LastRun {
-    /// Its exit status, when it exited.
-    pub status: Option<i32>,
-    /// What it printed on standard error.
-    pub stderr: Vec<u8>,
-}
-
-/// How the last reference program run on this thread ended, and forgets it.
-pub fn take_last_run() -> Option<LastRun> {
-    LAST_RUN.with(|r| r.borrow_mut().take())
-}
-
-/// Reference recordings of an external assignment's cases made in this process, by case file,
-/// input and arguments: a class graded in one process runs the reference program once per case,
-/// not once per student and case (it is deterministic, and `grade verify` checks that it is).
+/// Reference recordings of an assignment's cases made in this process, by case file, input
+/// and arguments: a class graded in one process runs the reference program once per case, not
+/// once per student and case (it is deterministic, and `grade verify` checks that it is).
 type RecordingKey = (String, Vec<String>, Vec<String>);
-static RECORDED: Mutex<BTreeMap<RecordingKey, Recording>> = Mutex::new(BTreeMap::new());
-
-/// The reference's recording of `case`: for an external assignment, made once per process (a
-/// failed run is not kept, and [`take_failure`] says why it failed); for a built-in one, played
-/// again (it costs microseconds).
-pub fn recording_of(case: &Case) -> Recording {
-    if find(case.assignment).is_none() {
-        return case.record_reference();
-    }
-    let key = (
-        case.source.clone(),
-        case.input.clone(),
-        case.reference_args.clone(),
-    );
-    if let Some(recording) = RECORDED.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-        return recording.clone();
-    }
-    let recording = case.record_reference();
-    if LAST_FAILURE.with(|f| f.borrow().is_none()) {
-        RECORDED
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(key, recording.clone());
-    }
-    recording
-}
-
-/// Every assignment this process knows: the built-in ones, then the registered external ones.
-pub fn all() -> &'static [Assignment] {
-    *ALL.read().unwrap_or_else(|e| e.into_inner())
-}
-
-/// The external assignment behind `assignment`, if it is one.
-pub fn find(assignment: Assignment) -> Option<&'static ExternalAssignment> {
-    REGISTRY
-        .read()
-        .unwrap_or_else(|e| e.into_inner())
-        .iter()
-        .copied()
-        .find(|e| std::ptr::eq(e.assignment.def(), assignment.def()))
-}
 
 /// Whether `dir` is an external assignment's directory (it holds assignment.yaml itself, where
 /// a case tree holds cases/NAME/assignment.yaml).
@@ -165,25 +101,22 @@ pub fn is_external_dir(dir: &Path) -> bool {
     dir.join(HEADER).is_file()
 }
 
-/// Why the last reference program run on this thread failed (crashed, ran out of a limit,
-/// could not be built or started), and forgets it.
-pub fn take_failure() -> Option<String> {
-    LAST_FAILURE.with(|f| f.borrow_mut().take())
+/// The name an external assignment's directory gives itself (assignment.yaml's `assignment`),
+/// without loading the rest.
+pub fn name_in(dir: &Path) -> Result<String, CaseError> {
+    let header_path = dir.join(HEADER);
+    let error = |message: String| CaseError {
+        file: header_path.display().to_string(),
+        message,
+    };
+    let text = std::fs::read_to_string(&header_path).map_err(|e| error(e.to_string()))?;
+    let header: AssignmentFile = serde_yaml::from_str(&text).map_err(|e| error(e.to_string()))?;
+    Ok(header.assignment)
 }
 
-/// Removes the build directories of the reference programs built by this process.
-pub fn release_builds() {
-    for external in REGISTRY.read().unwrap_or_else(|e| e.into_inner()).iter() {
-        let _ = external
-            .build
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take();
-    }
-}
-
-/// Loads the external assignment in `dir` and registers it (once per directory and name).
-pub fn register(dir: &Path) -> Result<&'static ExternalAssignment, CaseError> {
+/// Loads the external assignment in `dir`: checked, not built (its reference program is built
+/// on first use). It lives as long as the process, as a built-in assignment does.
+pub fn load(dir: &Path) -> Result<&'static ExternalAssignment, CaseError> {
     let header_path = dir.join(HEADER);
     let error = |message: String| CaseError {
         file: header_path.display().to_string(),
@@ -211,20 +144,6 @@ pub fn register(dir: &Path) -> Result<&'static ExternalAssignment, CaseError> {
     if ASSIGNMENTS.iter().any(|a| a.name() == name) {
         return Err(error(format!(
             "assignment: '{name}' is a built-in assignment; give yours another name"
-        )));
-    }
-    if let Some(existing) = REGISTRY
-        .read()
-        .unwrap_or_else(|e| e.into_inner())
-        .iter()
-        .find(|e| e.assignment.name() == name)
-    {
-        if same_dir(&existing.dir, dir) {
-            return Ok(existing);
-        }
-        return Err(error(format!(
-            "assignment: '{name}' is already the assignment in {}",
-            existing.dir.display()
         )));
     }
     let program = dir.join(&reference.program);
@@ -270,8 +189,8 @@ pub fn register(dir: &Path) -> Result<&'static ExternalAssignment, CaseError> {
     let explore = if header.vocabulary.is_some() {
         Explore::Generator(Generator {
             modes: &[VOCABULARY_MODE],
-            // Random games of an external assignment are drawn from its vocabulary by
-            // `drive::generate`, which finds it through `find`: this entry is never called.
+            // Random games of an external assignment are drawn from its vocabulary
+            // (`AssignmentKind::random_game`): this entry is never called.
             generate: |_, _| None,
             rules: &[],
             rules_hit: |_, _| Vec::new(),
@@ -283,7 +202,7 @@ pub fn register(dir: &Path) -> Result<&'static ExternalAssignment, CaseError> {
              (docs/new-assignment.md)",
         )
     };
-    let def: &'static AssignmentDef = Box::leak(Box::new(AssignmentDef {
+    let def = AssignmentDef {
         name: leak(name.clone()),
         title,
         handout_language: SourceLanguage::of(&program).unwrap_or(SourceLanguage::Python),
@@ -299,20 +218,23 @@ pub fn register(dir: &Path) -> Result<&'static ExternalAssignment, CaseError> {
         requirements: &[],
         resize: None,
         parameters: &[],
-    }));
+    };
     let external: &'static ExternalAssignment = Box::leak(Box::new(ExternalAssignment {
-        assignment: Assignment::new(def),
+        def,
         dir: dir.to_path_buf(),
-        header: header_path.clone(),
-        program_name: reference.program.clone(),
-        program,
-        prepare: PrepareOptions {
-            main: reference.main.clone(),
-            java_main: header.java_main.clone(),
-            main_file: header.main_file.clone(),
-            no_cache: false,
-            sanitize: false,
-        },
+        reference: Arc::new(ReferenceProgram {
+            header: header_path.clone(),
+            program_name: reference.program.clone(),
+            program,
+            prepare: PrepareOptions {
+                main: reference.main.clone(),
+                java_main: header.java_main.clone(),
+                main_file: header.main_file.clone(),
+                no_cache: false,
+                sanitize: false,
+            },
+            build: Mutex::new(None),
+        }),
         reference_args: header
             .reference_args
             .clone()
@@ -325,27 +247,15 @@ pub fn register(dir: &Path) -> Result<&'static ExternalAssignment, CaseError> {
             EndOfInputSpec::Close => EndOfInput::Close,
         },
         vocabulary: header.vocabulary.clone(),
-        build: Mutex::new(None),
+        recorded: Mutex::new(BTreeMap::new()),
     }));
-    let mut registry = REGISTRY.write().unwrap_or_else(|e| e.into_inner());
-    registry.push(external);
-    let mut all: Vec<Assignment> = ASSIGNMENTS.to_vec();
-    all.extend(registry.iter().map(|e| e.assignment));
-    *ALL.write().unwrap_or_else(|e| e.into_inner()) = Box::leak(all.into_boxed_slice());
     Ok(external)
 }
 
-fn same_dir(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => a == b,
-    }
-}
-
-impl ExternalAssignment {
+impl ReferenceProgram {
     /// The reference program, built (once per process) as a student's program of its language
     /// is; or one line saying why it cannot be, naming assignment.yaml and the program.
-    pub fn built(&self) -> Result<Arc<Submission>, CaseError> {
+    fn built(&self) -> Result<Arc<Submission>, CaseError> {
         let mut build = self.build.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(built) = build.as_ref() {
             return Ok(Arc::clone(built));
@@ -369,90 +279,6 @@ impl ExternalAssignment {
         Ok(built)
     }
 
-    /// The reference program as assignment.yaml names it (`solution/game.py`), for messages.
-    pub fn program_name(&self) -> &str {
-        &self.program_name
-    }
-
-    /// The reference game of a case: the program run with `args`, with `files` in its
-    /// working directory, within the case's `limits` (with `reference.limits` over them) and
-    /// given end of input as the case's `end_of_input` says, as the student's program is.
-    pub fn setup(
-        &'static self,
-        args: &[String],
-        files: &[(String, Vec<u8>)],
-        limits: &Limits,
-        end_of_input: EndOfInput,
-    ) -> Setup {
-        // `reference.limits` was checked when the assignment was registered: its values
-        // cannot fail over other limits.
-        let limits = crate::cases::merge_limits(limits.clone(), &self.reference_limits)
-            .unwrap_or_else(|_| self.limits.clone());
-        Setup::new(ExternalGame {
-            external: self,
-            args: args.to_vec(),
-            files: files.to_vec(),
-            limits,
-            end_of_input,
-        })
-    }
-
-    /// The reference game outside any case (random games of `grade explore`, `grade play`):
-    /// assignment.yaml's arguments for it (`reference_args`, else `args`), files, limits and
-    /// end of input.
-    pub fn default_setup(&'static self, args: &[String]) -> Setup {
-        self.default_setup_with_files(args, &self.files)
-    }
-
-    /// [`Self::default_setup`] with other files (`grade play --file`).
-    pub fn default_setup_with_files(
-        &'static self,
-        args: &[String],
-        files: &[(String, Vec<u8>)],
-    ) -> Setup {
-        Setup::new(ExternalGame {
-            external: self,
-            args: args.to_vec(),
-            files: files.to_vec(),
-            limits: self.limits.clone(),
-            end_of_input: self.end_of_input,
-        })
-    }
-
-    /// One random game drawn from the vocabulary with `below(n)` (a number below `n`): 1 to
-    /// `max_lines` lines, each one of the `lines` or a number of one of the `integers` ranges.
-    /// The reference decides where the game ends; lines it never reads are shrunk away.
-    pub fn random_game(&'static self, below: &mut dyn FnMut(u64) -> u64) -> Option<Game> {
-        let vocabulary = self.vocabulary.as_ref()?;
-        let choices = vocabulary.lines.len() + vocabulary.integers.len();
-        if choices == 0 {
-            return None;
-        }
-        let max_lines = vocabulary.max_lines.unwrap_or(DEFAULT_MAX_LINES) as u64;
-        let count = 1 + below(max_lines) as usize;
-        let mut lines = Vec::with_capacity(count);
-        for _ in 0..count {
-            let choice = below(choices as u64) as usize;
-            let line = match vocabulary.lines.get(choice) {
-                Some(line) => line.clone(),
-                None => {
-                    let range = vocabulary.integers[choice - vocabulary.lines.len()];
-                    let span = (range.to as i128 - range.from as i128 + 1) as u64;
-                    (range.from as i128 + below(span) as i128).to_string()
-                }
-            };
-            lines.push(line);
-        }
-        Some(Game {
-            setup: self.default_setup(&self.reference_args),
-            board_file: None,
-            lines,
-            free_messages: false,
-            mode: VOCABULARY_MODE,
-            driver: None,
-        })
-    }
-
     /// Runs the reference program once as `game` says (arguments, files, limits, end of
     /// input), typing what `console` gives at each read and writing to it what the program
     /// prints.
@@ -462,7 +288,6 @@ impl ExternalAssignment {
     /// flushed before each read, as at a terminal), and a terminal's echo of each line typed
     /// would only have to be taken out again.
     fn play(&self, game: &ExternalGame, console: &mut dyn Console) -> Result<(), String> {
-        LAST_RUN.with(|r| *r.borrow_mut() = None);
         let built = self.built().map_err(|e| e.to_string())?;
         let mut command = built.command.clone();
         command.extend(game.args.iter().cloned());
@@ -504,15 +329,11 @@ impl ExternalAssignment {
             })
             .collect::<Vec<&[u8]>>()
             .concat();
-        LAST_RUN.with(|r| {
-            *r.borrow_mut() = Some(LastRun {
-                status: match outcome.ending {
-                    Ending::Exited(code) => Some(code),
-                    _ => None,
-                },
-                stderr,
-            })
-        });
+        let status = match outcome.ending {
+            Ending::Exited(code) => Some(code),
+            _ => None,
+        };
+        source.console.program_ended(status, &stderr);
         let given_end_of_input = outcome
             .transcript
             .events()
@@ -549,10 +370,194 @@ impl ExternalAssignment {
     }
 }
 
+impl ExternalAssignment {
+    /// Its handle, as the stages take an assignment.
+    pub fn assignment(&'static self) -> Assignment {
+        Assignment::new(self)
+    }
+
+    /// The reference game of a case: the program run with `args`, with `files` in its
+    /// working directory, within the case's `limits` (with `reference.limits` over them) and
+    /// given end of input as the case's `end_of_input` says, as the student's program is.
+    fn setup_for_case(
+        &self,
+        args: &[String],
+        files: &[(String, Vec<u8>)],
+        limits: &Limits,
+        end_of_input: EndOfInput,
+    ) -> Setup {
+        // `reference.limits` was checked when the assignment was registered: its values
+        // cannot fail over other limits.
+        let limits = crate::cases::merge_limits(limits.clone(), &self.reference_limits)
+            .unwrap_or_else(|_| self.limits.clone());
+        Setup::new(ExternalGame {
+            reference: Arc::clone(&self.reference),
+            args: args.to_vec(),
+            files: files.to_vec(),
+            limits,
+            end_of_input,
+        })
+    }
+
+    /// The reference game outside any case (random games of `grade explore`, `grade play`):
+    /// assignment.yaml's arguments for it (`reference_args`, else `args`), files, limits and
+    /// end of input.
+    pub fn default_setup(&self, args: &[String]) -> Setup {
+        self.default_setup_with_files(args, &self.files)
+    }
+
+    /// [`Self::default_setup`] with other files (`grade play --file`).
+    pub fn default_setup_with_files(&self, args: &[String], files: &[(String, Vec<u8>)]) -> Setup {
+        Setup::new(ExternalGame {
+            reference: Arc::clone(&self.reference),
+            args: args.to_vec(),
+            files: files.to_vec(),
+            limits: self.limits.clone(),
+            end_of_input: self.end_of_input,
+        })
+    }
+
+    /// One random game drawn from the vocabulary with `below(n)` (a number below `n`): 1 to
+    /// `max_lines` lines, each one of the `lines` or a number of one of the `integers` ranges.
+    /// The reference decides where the game ends; lines it never reads are shrunk away.
+    pub fn vocabulary_game(&self, below: &mut dyn FnMut(u64) -> u64) -> Option<Game> {
+        let vocabulary = self.vocabulary.as_ref()?;
+        let choices = vocabulary.lines.len() + vocabulary.integers.len();
+        if choices == 0 {
+            return None;
+        }
+        let max_lines = vocabulary.max_lines.unwrap_or(DEFAULT_MAX_LINES) as u64;
+        let count = 1 + below(max_lines) as usize;
+        let mut lines = Vec::with_capacity(count);
+        for _ in 0..count {
+            let choice = below(choices as u64) as usize;
+            let line = match vocabulary.lines.get(choice) {
+                Some(line) => line.clone(),
+                None => {
+                    let range = vocabulary.integers[choice - vocabulary.lines.len()];
+                    let span = (range.to as i128 - range.from as i128 + 1) as u64;
+                    (range.from as i128 + below(span) as i128).to_string()
+                }
+            };
+            lines.push(line);
+        }
+        Some(Game {
+            setup: self.default_setup(&self.reference_args),
+            board_file: None,
+            lines,
+            free_messages: false,
+            mode: VOCABULARY_MODE,
+            driver: None,
+        })
+    }
+
+    /// The reference program as assignment.yaml names it (`solution/game.py`), for messages.
+    pub fn program_name(&self) -> &str {
+        &self.reference.program_name
+    }
+}
+
+impl AssignmentKind for ExternalAssignment {
+    fn def(&self) -> &AssignmentDef {
+        &self.def
+    }
+
+    /// Its reference program with the arguments given, and its assignment's files, limits
+    /// and end of input.
+    fn setup(&self, args: &[String], _base_dir: &Path) -> Result<Setup, SetupError> {
+        Ok(self.default_setup(args))
+    }
+
+    /// Its reference program with the arguments given, its assignment's files and `files`
+    /// (`--file`) over them.
+    fn play_setup(
+        &self,
+        args: &[String],
+        _base_dir: &Path,
+        files: &[(String, Vec<u8>)],
+    ) -> Result<(Setup, Option<String>), SetupError> {
+        let mut all = self.files.clone();
+        for (name, content) in files {
+            all.retain(|(n, _)| n != name);
+            all.push((name.clone(), content.clone()));
+        }
+        Ok((self.default_setup_with_files(args, &all), None))
+    }
+
+    fn case_setup(
+        &self,
+        reference_args: &[String],
+        files: &[(String, Vec<u8>)],
+        limits: &Limits,
+        end_of_input: EndOfInput,
+    ) -> Result<Setup, String> {
+        Ok(self.setup_for_case(reference_args, files, limits, end_of_input))
+    }
+
+    /// Builds the reference program (once per process).
+    fn prepare(&self) -> Result<(), String> {
+        self.reference.built().map(drop).map_err(|e| e.to_string())
+    }
+
+    fn record(
+        &self,
+        case_file: &str,
+        setup: &Setup,
+        input: &[String],
+        driver: &Driver,
+    ) -> Result<Recording, ReferenceFailure> {
+        let args = setup
+            .get::<ExternalGame>()
+            .map(|game| game.args.clone())
+            .unwrap_or_default();
+        let key = (case_file.to_string(), input.to_vec(), args);
+        let recorded = || self.recorded.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(recording) = recorded().get(&key) {
+            return Ok(recording.clone());
+        }
+        // A failed run is not kept: the next asks again.
+        let recording = crate::drive::record_driven(setup, driver.source().as_mut())?;
+        recorded().insert(key, recording.clone());
+        Ok(recording)
+    }
+
+    /// Lines drawn from assignment.yaml's vocabulary, whatever the mode.
+    fn random_game(&self, rng: &mut Rng, _mode: &'static str) -> Option<Game> {
+        self.vocabulary_game(&mut |n| rng.below(n))
+    }
+
+    /// Each of its games is drawn afresh from the vocabulary.
+    fn shares_first_games(&self) -> bool {
+        false
+    }
+
+    fn directory(&self) -> Option<&Path> {
+        Some(&self.dir)
+    }
+
+    fn files(&self) -> &[(String, Vec<u8>)] {
+        &self.files
+    }
+
+    /// Removes the reference program's build directory.
+    fn release(&self) {
+        let _ = self
+            .reference
+            .build
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+    }
+
+    fn reference_program(&self) -> Option<&str> {
+        Some(&self.reference.program_name)
+    }
+}
+
 /// An external assignment's reference game: its reference program, run in the sandbox as a
 /// case runs the student's program.
 pub struct ExternalGame {
-    external: &'static ExternalAssignment,
+    reference: Arc<ReferenceProgram>,
     args: Vec<String>,
     files: Vec<(String, Vec<u8>)>,
     limits: Limits,
@@ -564,7 +569,7 @@ impl fmt::Debug for ExternalGame {
         write!(
             f,
             "ExternalGame({}, args {:?}, {} file(s), {:?})",
-            self.external.assignment,
+            self.reference.program_name,
             self.args,
             self.files.len(),
             self.end_of_input
@@ -585,9 +590,8 @@ impl ExternalGame {
 }
 
 impl ReferenceGame for ExternalGame {
-    fn play(&self, console: &mut dyn Console) {
-        let result = self.external.play(self, console);
-        LAST_FAILURE.with(|f| *f.borrow_mut() = result.err());
+    fn play(&self, console: &mut dyn Console) -> Result<(), ReferenceFailure> {
+        self.reference.play(self, console).map_err(ReferenceFailure)
     }
 
     fn same_as(&self, other: &dyn ReferenceGame) -> bool {
@@ -595,7 +599,7 @@ impl ReferenceGame for ExternalGame {
             .as_any()
             .downcast_ref::<ExternalGame>()
             .is_some_and(|o| {
-                std::ptr::eq(o.external, self.external)
+                Arc::ptr_eq(&o.reference, &self.reference)
                     && o.args == self.args
                     && o.files == self.files
                     && o.limits == self.limits
@@ -661,6 +665,7 @@ impl InputSource for ConsoleSource<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::assignments::Registry;
     use crate::console::ScriptedConsole;
 
     /// An external assignment directory with this assignment.yaml and an empty program.
@@ -684,35 +689,32 @@ mod tests {
             ("assignment: typo\nchecks: []\nreference: {programme: game.py}\n", "programme"),
         ] {
             let dir = directory(header);
-            let error = register(dir.path()).expect_err(header);
+            let error = load(dir.path()).expect_err(header);
             assert_eq!(error.file, dir.path().join(HEADER).display().to_string());
             assert!(error.message.contains(expected), "{header}: {}", error.message);
         }
     }
 
     #[test]
-    fn a_registered_assignment_is_found_by_name_and_registered_once() {
+    fn a_loaded_assignment_is_found_by_name_in_its_registry_only() {
         let dir = directory(
             "assignment: registered_once\ntitle: Once\nchecks: []\nreference: {program: game.py}\n",
         );
-        let external = register(dir.path()).expect("registers");
-        let again = register(dir.path()).expect("registers again");
-        assert!(std::ptr::eq(external, again));
-        let parsed: Assignment = "registered_once".parse().expect("known by name");
-        assert!(find(parsed).is_some_and(|e| std::ptr::eq(e, external)));
-        assert_eq!(parsed.title(), "Once");
-        assert!(all().contains(&parsed));
-        assert!(find(ASSIGNMENTS[0]).is_none());
-        // The explore entry says why there are no random games.
-        assert!(matches!(parsed.def().explore, Explore::Unavailable(_)));
-        let other =
-            directory("assignment: registered_once\nchecks: []\nreference: {program: game.py}\n");
-        let clash = register(other.path()).expect_err("the name is taken");
-        assert!(
-            clash.message.contains("already the assignment"),
-            "{}",
-            clash.message
+        let external = load(dir.path()).expect("loads");
+        let registry = Registry::with_own(external.assignment());
+        let found = registry.find("registered_once").expect("known by name");
+        assert_eq!(found.title(), "Once");
+        assert_eq!(found.kind().directory(), Some(dir.path()));
+        assert_eq!(
+            registry.all().len(),
+            ASSIGNMENTS.len() + 1,
+            "the built-in ones, then it"
         );
+        assert!(ASSIGNMENTS[0].kind().directory().is_none());
+        // Another command's registry does not know it.
+        assert!(Registry::built_in().find("registered_once").is_err());
+        // The explore entry says why there are no random games.
+        assert!(matches!(found.def().explore, Explore::Unavailable(_)));
     }
 
     #[test]
@@ -721,13 +723,13 @@ mod tests {
             "assignment: vocabulary_draws\nchecks: []\nreference: {program: game.py}\n\
              vocabulary: {lines: [a, b], integers: [{from: -2, to: 2}], max_lines: 5}\n",
         );
-        let external = register(dir.path()).expect("registers");
+        let external = load(dir.path()).expect("loads");
         let mut state = crate::games::SplitMix64::new(7);
         let mut lengths = std::collections::BTreeSet::new();
         let mut seen = std::collections::BTreeSet::new();
         for _ in 0..200 {
             let game = external
-                .random_game(&mut |n| state.next_u64() % n)
+                .vocabulary_game(&mut |n| state.next_u64() % n)
                 .expect("a game");
             assert!((1..=5).contains(&game.lines.len()), "{:?}", game.lines);
             lengths.insert(game.lines.len());

@@ -11,13 +11,13 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::path::Path;
-use std::str::FromStr;
 
 use crate::analyze::requirements::Requirement;
 use crate::analyze::SourceLanguage;
 use crate::drive::generate::{Game, Rng};
 use crate::drive::Driver;
-use crate::games::{Setup, SetupError};
+use crate::games::{Recording, ReferenceFailure, Setup, SetupError};
+use crate::run::{EndOfInput, Limits};
 
 /// Declares each assignment's folder (`pub mod NAME;`) and lists its descriptor in
 /// [`ASSIGNMENTS`], so registering one is a single line.
@@ -178,51 +178,255 @@ impl AssignmentDef {
     }
 }
 
+/// What every assignment is to the stages, built-in or an instructor's own: its descriptor,
+/// and how its reference game is set up, recorded and drawn at random. The five built-in
+/// assignments are their descriptors ([`AssignmentDef`] implements this with the defaults); an
+/// instructor's directory is one more implementation (`external`), so no stage asks which kind
+/// it holds.
+pub trait AssignmentKind: Send + Sync + std::panic::RefUnwindSafe {
+    /// The descriptor: name, title, generator, driver, requirements, parameters.
+    fn def(&self) -> &AssignmentDef;
+
+    /// The reference game from game arguments as typed after the assignment name (`grade play
+    /// NAME ARGS…`); relative file names are resolved against `base_dir`.
+    fn setup(&self, args: &[String], base_dir: &Path) -> Result<Setup, SetupError> {
+        (self.def().setup)(args, base_dir)
+    }
+
+    /// The reference game for a person playing it (`grade play`), with `files` (`--file`)
+    /// placed beside it, and a note on how to play the same game again when it was drawn at
+    /// random.
+    fn play_setup(
+        &self,
+        args: &[String],
+        base_dir: &Path,
+        files: &[(String, Vec<u8>)],
+    ) -> Result<(Setup, Option<String>), SetupError> {
+        if !files.is_empty() {
+            return Err(SetupError::Usage(format!(
+                "--file: {} is played by grade itself and reads no files but those its game \
+                 arguments name (--file is for an assignment of your own, with --cases DIR)",
+                self.def().name
+            )));
+        }
+        match self.def().play_setup {
+            Some(play_setup) => play_setup(args, base_dir),
+            None => self.setup(args, base_dir).map(|setup| (setup, None)),
+        }
+    }
+
+    /// The reference game of a case: its reference arguments, with the case's files placed in
+    /// a temporary directory for them to name (read once, then removed); a reference that is a
+    /// program also runs within the case's limits and end of input. The error is one line.
+    fn case_setup(
+        &self,
+        reference_args: &[String],
+        files: &[(String, Vec<u8>)],
+        _limits: &Limits,
+        _end_of_input: EndOfInput,
+    ) -> Result<Setup, String> {
+        setup_with_files(self, reference_args, files)
+    }
+
+    /// Whatever must exist before the first recording (an instructor's reference program,
+    /// built), so that a grading fails at once, naming the problem, rather than per student.
+    fn prepare(&self) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// The reference's recording of a case's `input` on `setup`, typed by `driver`. A built-in
+    /// game plays again (microseconds); a reference program is run once per process per case.
+    fn record(
+        &self,
+        case_file: &str,
+        setup: &Setup,
+        input: &[String],
+        driver: &Driver,
+    ) -> Result<Recording, ReferenceFailure> {
+        let _ = (case_file, input);
+        crate::drive::record_driven(setup, driver.source().as_mut())
+    }
+
+    /// One random game in `mode` (one of the generator's modes), or none (no generator, or a
+    /// draw without a game, such as a board without a move).
+    fn random_game(&self, rng: &mut Rng, mode: &'static str) -> Option<Game> {
+        match self.def().explore {
+            Explore::Generator(generator) => (generator.generate)(rng, mode),
+            Explore::Unavailable(_) => None,
+        }
+    }
+
+    /// Whether a class run's first random games are drawn once for every student: games of a
+    /// built-in generator are; an instructor's vocabulary draws each afresh.
+    fn shares_first_games(&self) -> bool {
+        true
+    }
+
+    /// The directory an instructor's own assignment was loaded from (it holds
+    /// assignment.yaml, cases/ and reference/ side by side); `None` for a built-in one.
+    fn directory(&self) -> Option<&Path> {
+        None
+    }
+
+    /// The files every run of the reference gets outside a case (an instructor's
+    /// assignment.yaml `files`); a built-in game reads none.
+    fn files(&self) -> &[(String, Vec<u8>)] {
+        &[]
+    }
+
+    /// The reference program as its assignment.yaml names it, for messages; `None` for a
+    /// built-in game, which grade plays itself.
+    fn reference_program(&self) -> Option<&str> {
+        None
+    }
+
+    /// Removes what [`AssignmentKind::prepare`] made (a reference program's build
+    /// directory); called when the command is done.
+    fn release(&self) {}
+}
+
+impl AssignmentKind for AssignmentDef {
+    fn def(&self) -> &AssignmentDef {
+        self
+    }
+}
+
+/// A built-in game's setup for a case: `files` written into a temporary directory, the game
+/// arguments read with it as their base, the directory removed again.
+fn setup_with_files<K: AssignmentKind + ?Sized>(
+    kind: &K,
+    reference_args: &[String],
+    files: &[(String, Vec<u8>)],
+) -> Result<Setup, String> {
+    // A case without files needs no directory: the game reads nothing from it.
+    let dir = if files.is_empty() {
+        None
+    } else {
+        Some(tempfile::tempdir().map_err(|e| format!("cannot make a temp dir: {e}"))?)
+    };
+    let base = dir
+        .as_ref()
+        .map_or(Path::new(NO_FILES), |d| d.path())
+        .to_path_buf();
+    for (name, bytes) in files {
+        let path = base.join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| format!("cannot make the directory of {name}: {e}"))?;
+        }
+        std::fs::write(&path, bytes).map_err(|e| format!("cannot write {name}: {e}"))?;
+    }
+    kind.setup(reference_args, &base).map_err(|e| {
+        // One line: a game's usage (what `grade play` prints under its error) joins it.
+        let text = e.to_string().replace(&base.display().to_string(), "");
+        let text: Vec<&str> = text
+            .lines()
+            .map(|line| line.trim().trim_start_matches('/'))
+            .filter(|line| !line.is_empty())
+            .collect();
+        format!(
+            "reference arguments {reference_args:?}: {}",
+            text.join("; ")
+        )
+    })
+}
+
+/// Where the reference game of a case without files looks for them: nowhere.
+const NO_FILES: &str = "/nonexistent/grade-case-files";
+
+/// The assignments one command knows: the built-in ones, then the instructor's own that its
+/// `--cases DIR` (or `--root DIR`) is. The command line builds it after parsing and resolves
+/// the assignment's name against it; nothing else holds a list of assignments.
+#[derive(Clone, Debug)]
+pub struct Registry {
+    all: Vec<Assignment>,
+}
+
+impl Registry {
+    /// The built-in assignments only.
+    pub fn built_in() -> Registry {
+        Registry {
+            all: ASSIGNMENTS.to_vec(),
+        }
+    }
+
+    /// The built-in assignments and `own`, an instructor's assignment, after them.
+    pub fn with_own(own: Assignment) -> Registry {
+        let mut all = ASSIGNMENTS.to_vec();
+        if !all.contains(&own) {
+            all.push(own);
+        }
+        Registry { all }
+    }
+
+    /// Removes what the assignments made for this command (reference programs' builds).
+    pub fn release(&self) {
+        for assignment in &self.all {
+            assignment.kind().release();
+        }
+    }
+
+    /// Every assignment it knows, built-in ones first in the handouts' order.
+    pub fn all(&self) -> &[Assignment] {
+        &self.all
+    }
+
+    /// The assignment called `name`, or an error listing the names it knows.
+    pub fn find(&self, name: &str) -> Result<Assignment, UnknownAssignment> {
+        self.all
+            .iter()
+            .copied()
+            .find(|a| a.name() == name)
+            .ok_or_else(|| UnknownAssignment {
+                name: name.to_string(),
+                known: self.all.iter().map(|a| a.name().to_string()).collect(),
+            })
+    }
+}
+
 /// One registered assignment: a copyable handle on its descriptor, compared by name.
 ///
 /// The handle replaces an enum with one variant per assignment, whose `match` arms made
 /// every new assignment an edit in a dozen places.
 #[derive(Clone, Copy)]
-pub struct Assignment(&'static AssignmentDef);
+pub struct Assignment(&'static dyn AssignmentKind);
 
 impl Assignment {
-    /// All registered assignments, in the order the handouts are numbered.
-    pub const ALL: &'static [Assignment] = ASSIGNMENTS;
-
-    /// The handle on a descriptor (for the registration line in each folder).
-    pub const fn new(def: &'static AssignmentDef) -> Assignment {
-        Assignment(def)
+    /// The handle on an assignment (the registration line in each folder; an instructor's
+    /// directory, loaded once for the life of the process).
+    pub const fn new(kind: &'static dyn AssignmentKind) -> Assignment {
+        Assignment(kind)
     }
 
-    /// The descriptor: every piece the stages ask of this assignment.
-    pub fn def(self) -> &'static AssignmentDef {
+    /// What the assignment is: its setups, recordings and random games.
+    pub fn kind(self) -> &'static dyn AssignmentKind {
         self.0
+    }
+
+    /// The descriptor: every piece of data the stages ask of this assignment.
+    pub fn def(self) -> &'static AssignmentDef {
+        self.0.def()
     }
 
     /// The name used everywhere: CLI, cases/, reference/, docs.
     pub fn name(self) -> &'static str {
-        self.0.name
+        self.def().name
     }
 
     /// A short human title for listings.
     pub fn title(self) -> &'static str {
-        self.0.title
+        self.def().title
     }
 
     /// The game arguments this assignment accepts, for help texts.
     pub fn args_usage(self) -> &'static str {
-        self.0.args_usage
+        self.def().args_usage
     }
 
     /// Parses game arguments as typed after the assignment name (`grade play NAME ARGS…`);
     /// relative file names are resolved against `base_dir`.
     pub fn setup(self, args: &[String], base_dir: &Path) -> Result<Setup, SetupError> {
-        match external::find(self) {
-            // An external reference program gets the files, limits and end of input its
-            // assignment.yaml gives.
-            Some(external) => Ok(external.default_setup(args)),
-            None => (self.0.setup)(args, base_dir),
-        }
+        self.0.setup(args, base_dir)
     }
 
     /// A setup for a person playing the reference (`grade play`), with a note on how to
@@ -232,10 +436,7 @@ impl Assignment {
         args: &[String],
         base_dir: &Path,
     ) -> Result<(Setup, Option<String>), SetupError> {
-        match self.0.play_setup {
-            Some(play_setup) => play_setup(args, base_dir),
-            None => self.setup(args, base_dir).map(|setup| (setup, None)),
-        }
+        self.0.play_setup(args, base_dir, &[])
     }
 
     /// Where this assignment stands in [`ASSIGNMENTS`].
@@ -286,35 +487,27 @@ impl fmt::Display for Assignment {
     }
 }
 
-/// The error for a name that is not a registered assignment.
+/// The error for a name that is not an assignment of the [`Registry`] asked.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnknownAssignment(pub String);
+pub struct UnknownAssignment {
+    /// The name asked for.
+    pub name: String,
+    /// The names the registry knows, in its order.
+    pub known: Vec<String>,
+}
 
 impl fmt::Display for UnknownAssignment {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names: Vec<&str> = external::all().iter().map(|a| a.name()).collect();
         write!(
             f,
-            "unknown assignment '{}' (expected one of: {})",
-            self.0,
-            names.join(", ")
+            "invalid value '{}' for the assignment (possible values: {})",
+            self.name,
+            self.known.join(", ")
         )
     }
 }
 
 impl std::error::Error for UnknownAssignment {}
-
-impl FromStr for Assignment {
-    type Err = UnknownAssignment;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        external::all()
-            .iter()
-            .copied()
-            .find(|a| a.name() == s)
-            .ok_or_else(|| UnknownAssignment(s.to_string()))
-    }
-}
 
 #[cfg(test)]
 mod tests {
@@ -327,17 +520,26 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), ASSIGNMENTS.len(), "a name is registered twice");
+        let registry = Registry::built_in();
         for assignment in ASSIGNMENTS {
-            assert_eq!(assignment.name().parse::<Assignment>(), Ok(*assignment));
+            assert_eq!(registry.find(assignment.name()), Ok(*assignment));
             assert!(!assignment.title().is_empty());
         }
-        assert!("tic_tac_toe".parse::<Assignment>().is_err());
+        let unknown = registry.find("tic_tac_toe").expect_err("not built in");
+        assert_eq!(
+            unknown.to_string(),
+            "invalid value 'tic_tac_toe' for the assignment \
+             (possible values: m, silver_dollar, connect6, collect, nim)"
+        );
     }
 
     #[test]
     fn every_assignment_has_its_cases_and_reference_transcripts() {
         let tree = CaseTree::open(None).expect("built-in cases");
-        assert_eq!(tree.assignments(), ASSIGNMENTS.to_vec());
+        assert_eq!(
+            tree.assignments(&Registry::built_in()),
+            ASSIGNMENTS.to_vec()
+        );
         for assignment in ASSIGNMENTS {
             let name = assignment.name();
             let prefix = format!("reference/{name}/");

@@ -12,7 +12,7 @@ use std::time::Duration;
 use crate::assignments::{Assignment, Explore};
 use crate::check::Check;
 use crate::drive::{self, Driver};
-use crate::games::{Recording, Setup};
+use crate::games::{Recording, ReferenceFailure, Setup};
 use crate::results::Visibility;
 use crate::run::{EndOfInput, Limits};
 use crate::variants::Variant;
@@ -98,7 +98,7 @@ impl CaseTree {
     /// assignment and keys its files as a tree's, `cases/NAME/…` and `reference/NAME/…`.
     fn from_external_dir(root: &Path) -> Result<CaseTree, CaseError> {
         use crate::assignments::external;
-        let assignment = external::register(root)?.assignment;
+        let assignment = external::name_in(root)?;
         let header = root.join(external::HEADER);
         if !root.join("cases").is_dir() {
             return Err(CaseError {
@@ -125,7 +125,7 @@ impl CaseTree {
         Ok(CaseTree {
             files,
             root: Some(root.to_path_buf()),
-            external: Some(assignment.name().to_string()),
+            external: Some(assignment),
         })
     }
 
@@ -188,9 +188,10 @@ impl CaseTree {
         })
     }
 
-    /// The assignments that have an `assignment.yaml` in this tree.
-    pub fn assignments(&self) -> Vec<Assignment> {
-        crate::assignments::external::all()
+    /// The assignments of `registry` that have an `assignment.yaml` in this tree.
+    pub fn assignments(&self, registry: &crate::assignments::Registry) -> Vec<Assignment> {
+        registry
+            .all()
             .iter()
             .copied()
             .filter(|a| self.get(&format!("cases/{a}/assignment.yaml")).is_some())
@@ -279,14 +280,20 @@ pub struct Case {
 }
 
 impl Case {
-    /// Runs the reference on this case's input, or lets the driver play it.
-    pub fn record_reference(&self) -> Recording {
+    /// Runs the reference on this case's input, or lets the driver play it; or says why the
+    /// reference could not.
+    pub fn record_reference(&self) -> Result<Recording, ReferenceFailure> {
         drive::record_driven(&self.setup, self.driver.source().as_mut())
     }
-}
 
-/// Where the reference game of a case without files looks for them: nowhere.
-const NO_FILES: &str = "/nonexistent/grade-case-files";
+    /// [`Case::record_reference`], made once per process for a reference that is a program
+    /// (grading a class runs it once per case, not once per student and case).
+    pub fn recorded_reference(&self) -> Result<Recording, ReferenceFailure> {
+        self.assignment
+            .kind()
+            .record(&self.source, &self.setup, &self.input, &self.driver)
+    }
+}
 
 /// How a case runs its programs besides their arguments: its files, limits and end of input.
 /// An instructor's own reference program is run with them as the student's program is.
@@ -296,56 +303,23 @@ struct CaseRun<'a> {
     end_of_input: EndOfInput,
 }
 
-/// The reference game set up for a case: its files (such as the board) are placed in a
-/// temporary directory for the game arguments to name, read once, and the directory removed.
-/// An instructor's own reference program gets the files, limits and end of input of the case.
+/// The reference game set up for a case (the assignment's [`AssignmentKind::case_setup`]),
+/// or an error naming the case file.
+///
+/// [`AssignmentKind::case_setup`]: crate::assignments::AssignmentKind::case_setup
 fn reference_setup(
     assignment: Assignment,
     run: &CaseRun,
     reference_args: &[String],
     source: &str,
 ) -> Result<Setup, CaseError> {
-    let error = |message: String| CaseError {
-        file: source.to_string(),
-        message,
-    };
-    let files = run.files;
-    if let Some(external) = crate::assignments::external::find(assignment) {
-        // Its reference program must build before any case can be recorded or graded.
-        external.built()?;
-        return Ok(external.setup(reference_args, files, run.limits, run.end_of_input));
-    }
-    // A case without files needs no directory: the game reads nothing from it.
-    let dir = if files.is_empty() {
-        None
-    } else {
-        Some(tempfile::tempdir().map_err(|e| error(format!("cannot make a temp dir: {e}")))?)
-    };
-    let base = dir
-        .as_ref()
-        .map_or(Path::new(NO_FILES), |d| d.path())
-        .to_path_buf();
-    for (name, bytes) in files {
-        let path = base.join(name);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| error(format!("cannot make the directory of {name}: {e}")))?;
-        }
-        std::fs::write(&path, bytes).map_err(|e| error(format!("cannot write {name}: {e}")))?;
-    }
-    assignment.setup(reference_args, &base).map_err(|e| {
-        // One line: a game's usage (what `grade play` prints under its error) joins it.
-        let text = e.to_string().replace(&base.display().to_string(), "");
-        let text: Vec<&str> = text
-            .lines()
-            .map(|line| line.trim().trim_start_matches('/'))
-            .filter(|line| !line.is_empty())
-            .collect();
-        error(format!(
-            "reference arguments {reference_args:?}: {}",
-            text.join("; ")
-        ))
-    })
+    assignment
+        .kind()
+        .case_setup(reference_args, run.files, run.limits, run.end_of_input)
+        .map_err(|message| CaseError {
+            file: source.to_string(),
+            message,
+        })
 }
 
 /// All the cases of one assignment.
@@ -896,15 +870,28 @@ pub fn load_variant(
                 end_of_input: case.end_of_input,
             };
             let handout = reference_setup(assignment, &run, &handout_args, &case.source)?;
-            let handout_ends = !crate::games::record(&handout, &case.input).wanted_more_input;
-            if handout_ends && case.record_reference().wanted_more_input {
+            let failed = |e: ReferenceFailure| CaseError {
+                file: case.source.clone(),
+                message: e.to_string(),
+            };
+            let handout_ends = !crate::games::record(&handout, &case.input)
+                .map_err(failed)?
+                .wanted_more_input;
+            if handout_ends && case.record_reference().map_err(failed)?.wanted_more_input {
                 short_scripts.push(case.name.clone());
             }
         }
         let case = if record_references {
             // The reference game is deterministic and built in: what it plays with these
             // values is the reference, as `grade bless` would have stored it.
-            let recorded = case.record_reference().transcript.terminal_text();
+            let recorded = case
+                .record_reference()
+                .map_err(|e| CaseError {
+                    file: case.source.clone(),
+                    message: e.to_string(),
+                })?
+                .transcript
+                .terminal_text();
             Case {
                 reference: Some(recorded),
                 ..case
@@ -1234,7 +1221,12 @@ mod tests {
                     &format!("name: first\ndescription: d\npoints: 1\ninput: [A0]\n{body}") as &str,
                 ),
             ]);
-            load(&t, assignment.parse().expect("a registered assignment"))
+            load(
+                &t,
+                crate::assignments::Registry::built_in()
+                    .find(assignment)
+                    .expect("a built-in assignment"),
+            )
         };
         let good = case(
             "board_size: 10\nreference_args: [--size, \"10\"]\n",
@@ -1305,7 +1297,11 @@ mod tests {
         let set = load(&course, nim).expect("loads");
         assert_eq!(set.cases[0].reference_args, ["--matches", "25"]);
         // The computer moves first on 25: 25 % 4 = 1, it removes 1 (the handout's table).
-        let text = set.cases[0].record_reference().transcript.terminal_text();
+        let text = set.cases[0]
+            .record_reference()
+            .expect("the reference plays")
+            .transcript
+            .terminal_text();
         assert!(text.contains("Computer removes 1.\n"), "{text}");
         assert!(
             text.contains("Matches: ||||| ||||| ||||| ||||| ||||| \n"),
@@ -1352,7 +1348,7 @@ mod tests {
     #[test]
     fn built_in_cases_load() {
         let tree = CaseTree::built_in();
-        for assignment in tree.assignments() {
+        for assignment in tree.assignments(&crate::assignments::Registry::built_in()) {
             load(&tree, assignment).unwrap_or_else(|e| panic!("{e}"));
         }
     }

@@ -792,7 +792,7 @@ mod tests {
         // The reference read three lines and finished its game; the program read one and left.
         let strip = crate::assignments::silver_dollar::game::parse_strip("_ _ 0").expect("strip");
         let setup = Setup::new(crate::assignments::silver_dollar::game::Start::Strip(strip));
-        let reference = record(&setup, &["1", "0 1", "0 1"]);
+        let reference = record(&setup, &["1", "0 1", "0 1"]).expect("the reference plays");
         assert!(!reference.wanted_more_input);
         let mut t = Transcript::new();
         t.push_output(Stream::Stdout, b"Remove: ");
@@ -821,7 +821,8 @@ mod tests {
         let reference = record(
             &Setup::new(crate::assignments::nim::game::NewGame::HANDOUT),
             &["y", "3", "2", "3"],
-        );
+        )
+        .expect("the reference plays");
         let mut seen = 0;
         let mut t = Transcript::new();
         for event in reference.transcript.events() {
@@ -900,7 +901,8 @@ mod tests {
         let reference = record(
             &Setup::new(crate::assignments::nim::game::NewGame::HANDOUT),
             &["y", "3"],
-        );
+        )
+        .expect("the reference plays");
         let game = Check {
             rule: None,
             name: "turn-order".into(),
@@ -1114,7 +1116,8 @@ mod tests {
         let reference = record(
             &Setup::new(crate::assignments::nim::game::NewGame::HANDOUT),
             &["3"],
-        );
+        )
+        .expect("the reference plays");
         let mut t = Transcript::new();
         t.push_input("3");
         let run = StudentRun {
@@ -1380,7 +1383,8 @@ mod tests {
         let inputs = [
             "12", "10", "9", "10", "0", "11", "0", "9", "-1", "10", "4", "1",
         ];
-        let reference = record(&Setup::new(crate::assignments::m::game::NewGame), &inputs);
+        let reference = record(&Setup::new(crate::assignments::m::game::NewGame), &inputs)
+            .expect("the reference plays");
         let late = |messages: [&str; 3]| {
             held_back(
                 &m_board("0 to 0", "| | | | | | | | | |"),
@@ -1439,7 +1443,8 @@ mod tests {
         // place still shows that the program said nothing there.
         let check = m_error_reported();
         let inputs = ["1", "3", "6", "7", "3", "7", "3", "4", "8", "8"];
-        let reference = record(&Setup::new(crate::assignments::m::game::NewGame), &inputs);
+        let reference = record(&Setup::new(crate::assignments::m::game::NewGame), &inputs)
+            .expect("the reference plays");
         let late = |refused: &str, after: String| {
             held_back(
                 &m_board("0 to 0", "| | | | | | | | | |"),

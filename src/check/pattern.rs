@@ -416,7 +416,7 @@ mod tests {
     fn every_built_in_pattern_matches_every_reference_line_as_unicode_mode_does() {
         let tree = crate::cases::CaseTree::built_in();
         let mut patterns = std::collections::BTreeSet::new();
-        for assignment in tree.assignments() {
+        for assignment in tree.assignments(&crate::assignments::Registry::built_in()) {
             let set = crate::cases::load(&tree, assignment).expect("built-in cases");
             let checks = set
                 .default_checks

@@ -8,7 +8,7 @@ use anyhow::{anyhow, bail, Context};
 use crate::cases::{self, Case, CaseSet, CaseTree};
 use crate::results::Visibility;
 
-use crate::assignments::Assignment;
+use crate::assignments::{Assignment, Registry};
 use crate::console::TerminalConsole;
 use crate::games;
 
@@ -18,55 +18,76 @@ use crate::games;
 /// standard error and how it ended are said, and the status is not 0.
 pub fn play(assignment: Assignment, game_args: &[String], files: &[String]) -> anyhow::Result<u8> {
     let game_args = variant_game_args(assignment, game_args)?;
-    let external = crate::assignments::external::find(assignment);
-    let (setup, note) = match external {
-        Some(external) => {
-            let mut all = external.files.clone();
-            for (name, content) in play_files(files)? {
-                all.retain(|(n, _)| *n != name);
-                all.push((name, content));
-            }
-            (external.default_setup_with_files(&game_args, &all), None)
-        }
-        None if !files.is_empty() => bail!(
-            "--file: {assignment} is played by grade itself and reads no files but those its \
-             game arguments name (--file is for an assignment of your own, with --cases DIR)"
-        ),
-        None => assignment.play_setup(&game_args, Path::new("."))?,
+    let files = if files.is_empty() {
+        Vec::new()
+    } else {
+        play_files(files)?
     };
+    let (setup, note) = assignment
+        .kind()
+        .play_setup(&game_args, Path::new("."), &files)?;
     if let Some(note) = note {
         eprintln!("grade: {note}");
     }
-    {
+    let mut ended = ProgramEnd::default();
+    let played = {
         let stdin = std::io::stdin();
-        let mut console = TerminalConsole::new(stdin.lock(), std::io::stdout().lock());
-        games::play(&setup, &mut console);
-    }
-    let Some(external) = external else {
-        return Ok(0);
+        let mut console = ReportingConsole {
+            inner: TerminalConsole::new(stdin.lock(), std::io::stdout().lock()),
+            ended: &mut ended,
+        };
+        games::play(&setup, &mut console)
     };
-    let failure = crate::assignments::external::take_failure();
-    let last = crate::assignments::external::take_last_run().unwrap_or_default();
-    let stderr = String::from_utf8_lossy(&last.stderr);
+    let stderr = String::from_utf8_lossy(&ended.stderr);
     if !stderr.is_empty() {
         eprint!("{}", crate::report::escape::visible(&stderr));
         if !stderr.ends_with('\n') {
             eprintln!();
         }
     }
-    if let Some(failure) = failure {
-        eprintln!("grade: {}", crate::report::escape::visible(&failure));
+    if let Err(failure) = played {
+        eprintln!("grade: {}", crate::report::escape::visible(&failure.0));
         return Ok(1);
     }
-    match last.status {
-        Some(status) if status != 0 => {
-            eprintln!(
-                "grade: the reference program {} exited with status {status}",
-                external.program_name()
-            );
+    match (ended.status, assignment.kind().reference_program()) {
+        (Some(status), Some(program)) if status != 0 => {
+            eprintln!("grade: the reference program {program} exited with status {status}");
             Ok(u8::try_from(status).ok().filter(|s| *s != 0).unwrap_or(1))
         }
         _ => Ok(0),
+    }
+}
+
+/// How a reference program ended, as its run told the console: `grade play` shows a reference
+/// that failed (its usage error on standard error, its status).
+#[derive(Debug, Default)]
+struct ProgramEnd {
+    status: Option<i32>,
+    stderr: Vec<u8>,
+}
+
+/// A terminal console that keeps how a reference program ended.
+struct ReportingConsole<'a, C> {
+    inner: C,
+    ended: &'a mut ProgramEnd,
+}
+
+impl<C: crate::console::Console> crate::console::Console for ReportingConsole<'_, C> {
+    fn write(&mut self, text: &str) {
+        self.inner.write(text);
+    }
+
+    fn read_line(&mut self) -> Option<String> {
+        self.inner.read_line()
+    }
+
+    fn ended_after_end_of_input(&mut self) {
+        self.inner.ended_after_end_of_input();
+    }
+
+    fn program_ended(&mut self, status: Option<i32>, stderr: &[u8]) {
+        self.ended.status = status;
+        self.ended.stderr = stderr.to_vec();
     }
 }
 
@@ -162,7 +183,7 @@ fn variant_game_args(assignment: Assignment, args: &[String]) -> anyhow::Result<
 pub fn record(assignment: Assignment, input: &Path, game_args: &[String]) -> anyhow::Result<u8> {
     let setup = assignment.setup(game_args, Path::new("."))?;
     let lines = read_input_lines(input)?;
-    let recording = games::record(&setup, &lines);
+    let recording = games::record(&setup, &lines)?;
     print!("{}", recording.transcript.terminal_text());
     if recording.wanted_more_input {
         eprintln!(
@@ -199,12 +220,16 @@ fn read_input_lines(path: &Path) -> anyhow::Result<Vec<String>> {
 
 /// `grade list`: the assignments, or one assignment's cases with points. The total is the
 /// one every report and the gradebook state ([`CaseSet::total`]).
-pub fn list(assignment: Option<Assignment>, cases: Option<&Path>) -> anyhow::Result<u8> {
+pub fn list(
+    assignment: Option<Assignment>,
+    cases: Option<&Path>,
+    registry: &Registry,
+) -> anyhow::Result<u8> {
     let tree = CaseTree::open(cases)?;
     let points = crate::report::points;
     match assignment {
         None => {
-            for assignment in tree.assignments() {
+            for assignment in tree.assignments(registry) {
                 let set = cases::load(&tree, assignment)?;
                 let (robust, regular): (Vec<&Case>, Vec<&Case>) =
                     set.cases.iter().partition(|c| c.robustness);
@@ -353,7 +378,7 @@ pub fn show(assignment: Assignment, case_name: &str, cases: Option<&Path>) -> an
     }
     let transcript = match &case.reference {
         Some(text) => text.clone(),
-        None => case.record_reference().transcript.terminal_text(),
+        None => recorded_reference(case)?,
     };
     println!("\nReference transcript:\n{transcript}");
     Ok(0)
@@ -370,15 +395,23 @@ fn find_case<'a>(set: &'a CaseSet, name: &str) -> anyhow::Result<&'a Case> {
     })
 }
 
-fn selected(tree: &CaseTree, assignment: Option<Assignment>) -> Vec<Assignment> {
-    assignment.map_or_else(|| tree.assignments(), |a| vec![a])
+fn selected(
+    tree: &CaseTree,
+    assignment: Option<Assignment>,
+    registry: &Registry,
+) -> Vec<Assignment> {
+    assignment.map_or_else(|| tree.assignments(registry), |a| vec![a])
 }
 
 /// `grade bless`: writes the reference transcript of every case under `root`.
-pub fn bless(assignment: Option<Assignment>, root: &Path) -> anyhow::Result<u8> {
+pub fn bless(
+    assignment: Option<Assignment>,
+    root: &Path,
+    registry: &Registry,
+) -> anyhow::Result<u8> {
     let tree = CaseTree::from_dir(root)?;
     let mut written = 0;
-    for assignment in selected(&tree, assignment) {
+    for assignment in selected(&tree, assignment, registry) {
         let set = cases::load(&tree, assignment)?;
         for case in &set.cases {
             let text = recorded_reference(case)?;
@@ -423,11 +456,8 @@ fn recorded_reference(case: &cases::Case) -> anyhow::Result<String> {
 
 /// The reference's recording of a case, or the error of [`recorded_reference`].
 fn recorded(case: &cases::Case) -> anyhow::Result<crate::games::Recording> {
-    let recording = case.record_reference();
-    match crate::assignments::external::take_failure() {
-        Some(failure) => bail!("{}: {failure}", case.source),
-        None => Ok(recording),
-    }
+    case.record_reference()
+        .map_err(|failure| anyhow!("{}: {failure}", case.source))
 }
 
 /// Stored transcripts of an assignment that belong to no case.
@@ -447,12 +477,13 @@ pub fn verify(
     assignment: Option<Assignment>,
     root: &Path,
     submissions: bool,
+    registry: &Registry,
 ) -> anyhow::Result<u8> {
     let tree = CaseTree::from_dir(root)?;
     let mut problems = 0;
     let mut checked = 0;
     let mut sets = Vec::new();
-    for assignment in selected(&tree, assignment) {
+    for assignment in selected(&tree, assignment, registry) {
         let set = cases::load(&tree, assignment)?;
         let mut recordings = std::collections::BTreeMap::new();
         for case in &set.cases {
@@ -502,9 +533,10 @@ pub fn verify(
         format!("{checked} reference transcript(s) verified")
     };
     // The programs of known verdict beside an instructor's own assignment.
-    let dir = tree
-        .root()
-        .filter(|dir| crate::assignments::external::is_external_dir(dir));
+    let dir = tree.root().filter(|_| {
+        sets.first()
+            .is_some_and(|set| set.assignment.kind().directory().is_some())
+    });
     let known = match (dir, submissions) {
         (Some(dir), true) => crate::selftest::find(dir)?,
         _ => Vec::new(),

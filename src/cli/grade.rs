@@ -78,6 +78,11 @@ pub fn grade_command(
     let loading = run::profile::span("grading: cases loaded (once per process)");
     let set = cases::load(&tree, assignment)?;
     drop(loading);
+    // An instructor's reference program is built now: one error for the run, not one per student.
+    assignment
+        .kind()
+        .prepare()
+        .map_err(|e| anyhow::anyhow!(e))?;
     // An asked-for variant is the whole run's, for one student or a class.
     let set = match &choice.variant {
         Some(_) => cases_for(&tree, &set, "", choice, options.course_seed)?,

@@ -104,6 +104,10 @@ pub fn run(args: &GradescopeRun) -> anyhow::Result<u8> {
             crate::run::sandbox::protect(root);
         }
         let set = cases::load(&tree, args.assignment)?;
+        args.assignment
+            .kind()
+            .prepare()
+            .map_err(|e| anyhow::anyhow!(e))?;
         if !set.variants.is_empty() {
             // Gradescope's upload carries no student name here: a pick would be a guess.
             anyhow::bail!("{}", per_student_variants_on_gradescope(args.assignment));

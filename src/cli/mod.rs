@@ -16,8 +16,9 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
 
+use crate::assignments::{Assignment, Registry};
 use crate::grade::GradeOptions;
-use args::{Cli, Command, ExploreArgs, GradebookAction, GradescopeCommand};
+use args::{AssignmentName, Cli, Command, ExploreArgs, GradebookAction, GradescopeCommand};
 
 /// The whole command line: parse, run the command, turn errors into one line and an exit
 /// status (0 full marks or nothing found, 1 points lost or a difference, 2 an error, 130
@@ -27,15 +28,6 @@ pub fn main() -> ExitCode {
     // must not be able to use it: every copy refuses to run inside a grading.
     if crate::run::seccomp::inside_grade_sandbox() {
         eprintln!("grade: refusing to run inside a grade sandbox");
-        return ExitCode::from(2);
-    }
-    // An assignment of an instructor's own, given as --cases DIR or --root DIR, is registered
-    // before the arguments are parsed, so that `--assignment NAME` knows its name.
-    if let Err(error) = register_external_assignments(std::env::args_os()) {
-        eprintln!(
-            "grade: {}",
-            crate::report::escape::visible(&error.to_string())
-        );
         return ExitCode::from(2);
     }
     let cli = Cli::parse();
@@ -60,78 +52,86 @@ pub fn main() -> ExitCode {
             .map_or(String::new(), |l| format!(" at {}:{}", l.file(), l.line()));
         eprintln!("grade: internal error{place}: {message} (please report this)");
     }));
-    let code = match std::panic::catch_unwind(move || dispatch(cli)) {
+    match std::panic::catch_unwind(move || dispatch(cli)) {
         Ok(code) => code,
         Err(_) => ExitCode::from(2),
+    }
+}
+
+/// The directory a command names with `--cases DIR` or `--root DIR`, where an assignment of
+/// the instructor's own may be (docs/new-assignment.md).
+fn command_dir(cli: &Cli) -> Option<&std::path::Path> {
+    let dir = match &cli.command {
+        Some(
+            Command::Play { cases, .. }
+            | Command::Record { cases, .. }
+            | Command::List { cases, .. }
+            | Command::Show { cases, .. },
+        ) => cases.as_ref(),
+        Some(Command::Bless { root, .. } | Command::Verify { root, .. }) => Some(root),
+        Some(Command::Explore(args)) => args.cases.as_ref(),
+        Some(Command::Gradescope(args)) => match &args.package {
+            Some(GradescopeCommand::Package { cases, .. }) => cases.as_ref(),
+            None => args.cases.as_ref(),
+        },
+        Some(_) => None,
+        None => cli.grade.options.cases.as_ref(),
     };
-    crate::assignments::external::release_builds();
-    code
+    dir.map(std::path::PathBuf::as_path)
 }
 
-/// Registers each external assignment directory given as `--cases DIR` or `--root DIR`
-/// (docs/new-assignment.md); a directory that is not one is left to the command.
-fn register_external_assignments(
-    args: impl IntoIterator<Item = std::ffi::OsString>,
-) -> Result<(), crate::cases::CaseError> {
-    let args: Vec<std::ffi::OsString> = args.into_iter().collect();
-    for (index, arg) in args.iter().enumerate() {
-        let Some(text) = arg.to_str() else { continue };
-        let dir = match text.split_once('=') {
-            Some(("--cases" | "--root", value)) => std::path::PathBuf::from(value),
-            None if text == "--cases" || text == "--root" => match args.get(index + 1) {
-                Some(value) => std::path::PathBuf::from(value),
-                None => continue,
-            },
-            _ => continue,
-        };
-        let dir = if dir.file_name().is_some_and(|n| n == "cases")
-            && !crate::assignments::external::is_external_dir(&dir)
-        {
-            dir.parent()
-                .map(std::path::Path::to_path_buf)
-                .unwrap_or(dir)
-        } else {
-            dir
-        };
-        if crate::assignments::external::is_external_dir(&dir) {
-            crate::assignments::external::register(&dir)?;
-        }
+/// The assignments a command knows: the built-in ones and, when `dir` (or the directory
+/// above it, for its `cases/`) is an assignment of the instructor's own, that one, loaded.
+fn registry_for(dir: Option<&std::path::Path>) -> Result<Registry, crate::cases::CaseError> {
+    use crate::assignments::external;
+    let Some(dir) = dir else {
+        return Ok(Registry::built_in());
+    };
+    let dir = if dir.file_name().is_some_and(|n| n == "cases") && !external::is_external_dir(dir) {
+        dir.parent().unwrap_or(dir)
+    } else {
+        dir
+    };
+    if !external::is_external_dir(dir) {
+        return Ok(Registry::built_in());
     }
-    Ok(())
+    Ok(Registry::with_own(external::load(dir)?.assignment()))
 }
 
-/// The assignment named by `--assignment`, or else the external assignment that `cases` (an
-/// assignment of the instructor's own) is.
-fn assignment_or_external(
-    named: Option<crate::assignments::Assignment>,
-    cases: Option<&std::path::Path>,
+/// The assignment `name` of `registry`.
+fn resolve(registry: &Registry, name: &AssignmentName) -> anyhow::Result<Assignment> {
+    Ok(registry.find(&name.0)?)
+}
+
+/// The assignment named by `--assignment`, or else the instructor's own that the command's
+/// directory is; both given, they must agree.
+fn assignment_or_own(
+    registry: &Registry,
+    named: Option<&AssignmentName>,
     usage: &str,
-) -> anyhow::Result<crate::assignments::Assignment> {
-    let own = cases
-        .filter(|dir| crate::assignments::external::is_external_dir(dir))
-        .map(crate::assignments::external::register)
-        .transpose()?;
+) -> anyhow::Result<Assignment> {
+    let own = registry
+        .all()
+        .iter()
+        .copied()
+        .find(|a| a.kind().directory().is_some());
     match (named, own) {
-        (Some(named), Some(own)) if named != own.assignment => {
-            return Err(anyhow::anyhow!(
-                "--assignment {named}: the directory {} is the assignment '{}'",
-                own.dir.display(),
-                own.assignment
-            ))
-        }
-        (Some(named), _) => return Ok(named),
-        _ => {}
-    }
-    match cases {
-        Some(dir) if crate::assignments::external::is_external_dir(dir) => {
-            Ok(crate::assignments::external::register(dir)?.assignment)
-        }
-        _ => Err(anyhow::anyhow!("usage: {usage}")),
+        (Some(named), Some(own)) if named.0 != own.name() => Err(anyhow::anyhow!(
+            "--assignment {}: the directory {} is the assignment '{own}'",
+            named.0,
+            own.kind()
+                .directory()
+                .unwrap_or(std::path::Path::new("."))
+                .display(),
+        )),
+        (Some(named), _) => resolve(registry, named),
+        (None, Some(own)) => Ok(own),
+        (None, None) => Err(anyhow::anyhow!("usage: {usage}")),
     }
 }
 
 /// `grade explore`: turns the arguments into the library's options and prints the result.
-fn explore(args: &ExploreArgs) -> anyhow::Result<u8> {
+fn explore(args: &ExploreArgs, registry: &Registry) -> anyhow::Result<u8> {
     use std::io::IsTerminal;
     let json = match args.format.as_str() {
         "text" => false,
@@ -159,9 +159,9 @@ fn explore(args: &ExploreArgs) -> anyhow::Result<u8> {
         setup: None,
         reference_args: Vec::new(),
     };
-    let assignment = assignment_or_external(
-        args.assignment,
-        args.cases.as_deref(),
+    let assignment = assignment_or_own(
+        registry,
+        args.assignment.as_ref(),
         "grade explore SUBMISSION --assignment NAME (or --cases DIR of your own assignment)",
     )?;
     let exploration = crate::explore::explore(&args.submission, assignment, &options)?;
@@ -224,18 +224,50 @@ fn export_gradebook(
 
 /// Runs the chosen command; errors become one line on stderr and exit status 2.
 fn dispatch(cli: Cli) -> ExitCode {
-    let result = match cli.command {
-        // `--cases DIR` (an assignment of the instructor's own) was registered before parsing.
+    let result = registry_for(command_dir(&cli))
+        .map_err(anyhow::Error::from)
+        .and_then(|registry| {
+            let result = run_command(cli, &registry);
+            registry.release();
+            result
+        });
+    if crate::run::interrupt::interrupted() {
+        // Running programs were killed and cleaned up by their runs; finished work is kept.
+        eprintln!("grade: {}", crate::run::interrupt::Interrupted);
+        return ExitCode::from(crate::run::interrupt::EXIT_INTERRUPTED);
+    }
+    match result {
+        Ok(code) => ExitCode::from(code),
+        // A reader that stopped early (`grade completions bash | head`): end quietly with the
+        // status of a process SIGPIPE ended, as Unix tools do; it is not an error of grade's.
+        Err(error) if broken_pipe(&error) => ExitCode::from(EXIT_BROKEN_PIPE),
+        Err(error) => {
+            // Errors quote paths and messages a student may control: escaped.
+            // Under GitHub Actions, fenced: a quoted name could read as a workflow command.
+            let line = format!(
+                "grade: {}\n",
+                crate::report::escape::visible(&format!("{error:#}"))
+            );
+            eprint!("{}", crate::report::github::fence(&line));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs the chosen command with the assignments it knows.
+fn run_command(cli: Cli, registry: &Registry) -> anyhow::Result<u8> {
+    match cli.command {
         Some(Command::Play {
             cases,
             files,
             assignment,
             game_args,
         }) => {
+            let assignment = resolve(registry, &assignment)?;
             // `--cases DIR` of a built-in assignment is a course whose variant the game is
             // played in, wherever it was given.
             let mut args = Vec::new();
-            if let Some(dir) = cases.filter(|_| crate::assignments::external::find(assignment).is_none()) {
+            if let Some(dir) = cases.filter(|_| assignment.kind().directory().is_none()) {
                 args.push("--cases".to_string());
                 args.push(dir.to_string_lossy().into_owned());
             }
@@ -247,19 +279,28 @@ fn dispatch(cli: Cli) -> ExitCode {
             assignment,
             input,
             game_args,
-        }) => commands::record(assignment, &input, &game_args),
-        Some(Command::List { assignment, cases }) => commands::list(assignment, cases.as_deref()),
+        }) => commands::record(resolve(registry, &assignment)?, &input, &game_args),
+        Some(Command::List { assignment, cases }) => {
+            let assignment = assignment.map(|a| resolve(registry, &a)).transpose()?;
+            commands::list(assignment, cases.as_deref(), registry)
+        }
         Some(Command::Show {
             assignment,
             case,
             cases,
-        }) => commands::show(assignment, &case, cases.as_deref()),
-        Some(Command::Bless { assignment, root }) => commands::bless(assignment, &root),
+        }) => commands::show(resolve(registry, &assignment)?, &case, cases.as_deref()),
+        Some(Command::Bless { assignment, root }) => {
+            let assignment = assignment.map(|a| resolve(registry, &a)).transpose()?;
+            commands::bless(assignment, &root, registry)
+        }
         Some(Command::Verify {
             assignment,
             root,
             no_submissions,
-        }) => commands::verify(assignment, &root, !no_submissions),
+        }) => {
+            let assignment = assignment.map(|a| resolve(registry, &a)).transpose()?;
+            commands::verify(assignment, &root, !no_submissions, registry)
+        }
         Some(Command::New {
             dir,
             reference,
@@ -267,7 +308,7 @@ fn dispatch(cli: Cli) -> ExitCode {
         }) => scaffold::new_assignment(&dir, &reference, title.as_deref()),
         Some(Command::Explore(args)) => {
             crate::run::interrupt::install();
-            explore(&args)
+            explore(&args, registry)
         }
         Some(Command::Completions { shell }) => {
             // Into memory first: clap_complete panics on a failed write (`| head`), and a
@@ -286,9 +327,9 @@ fn dispatch(cli: Cli) -> ExitCode {
                 output,
                 hidden_visibility,
                 languages,
-            }) => assignment_or_external(
-                assignment,
-                cases.as_deref(),
+            }) => assignment_or_own(
+                registry,
+                assignment.as_ref(),
                 "grade gradescope package --assignment NAME (or --cases DIR of your own assignment)",
             )
             .and_then(|assignment| {
@@ -300,9 +341,9 @@ fn dispatch(cli: Cli) -> ExitCode {
                     languages,
                 })
             }),
-            None => match assignment_or_external(
-                args.assignment,
-                args.cases.as_deref(),
+            None => match assignment_or_own(
+                registry,
+                args.assignment.as_ref(),
                 "grade gradescope --assignment NAME (see grade gradescope --help)",
             ) {
                 Ok(assignment) => {
@@ -359,9 +400,9 @@ fn dispatch(cli: Cli) -> ExitCode {
         }
         None => match (
             cli.grade.submissions.is_empty(),
-            assignment_or_external(
-                cli.grade.assignment,
-                cli.grade.options.cases.as_deref(),
+            assignment_or_own(
+                registry,
+                cli.grade.assignment.as_ref(),
                 "grade SUBMISSION --assignment NAME (see grade --help)",
             ),
         ) {
@@ -389,27 +430,6 @@ fn dispatch(cli: Cli) -> ExitCode {
                 "usage: grade SUBMISSION --assignment NAME (see grade --help)"
             )),
         },
-    };
-    if crate::run::interrupt::interrupted() {
-        // Running programs were killed and cleaned up by their runs; finished work is kept.
-        eprintln!("grade: {}", crate::run::interrupt::Interrupted);
-        return ExitCode::from(crate::run::interrupt::EXIT_INTERRUPTED);
-    }
-    match result {
-        Ok(code) => ExitCode::from(code),
-        // A reader that stopped early (`grade completions bash | head`): end quietly with the
-        // status of a process SIGPIPE ended, as Unix tools do; it is not an error of grade's.
-        Err(error) if broken_pipe(&error) => ExitCode::from(EXIT_BROKEN_PIPE),
-        Err(error) => {
-            // Errors quote paths and messages a student may control: escaped.
-            // Under GitHub Actions, fenced: a quoted name could read as a workflow command.
-            let line = format!(
-                "grade: {}\n",
-                crate::report::escape::visible(&format!("{error:#}"))
-            );
-            eprint!("{}", crate::report::github::fence(&line));
-            ExitCode::from(2)
-        }
     }
 }
 

@@ -4,7 +4,8 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
-use crate::assignments::Assignment;
+use crate::assignments::Registry;
+use crate::cli::args::AssignmentName;
 
 /// The report formats of `grade similarity`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -26,7 +27,7 @@ pub struct SimilarityArgs {
     pub submissions: Vec<PathBuf>,
     /// The assignment.
     #[arg(short, long)]
-    pub assignment: Assignment,
+    pub assignment: AssignmentName,
     /// Starter code (a file or a directory) or the handout's text: code found in it is not
     /// counted (repeatable).
     #[arg(long, value_name = "FILE")]
@@ -74,6 +75,7 @@ fn load(
 
 /// Runs `grade similarity`; exit status 0 (the report is evidence, not a verdict).
 pub fn similarity_command(args: &SimilarityArgs) -> anyhow::Result<u8> {
+    let assignment = Registry::built_in().find(&args.assignment.0)?;
     let mut unpacked = Vec::new();
     let loaded = args
         .submissions
@@ -81,7 +83,7 @@ pub fn similarity_command(args: &SimilarityArgs) -> anyhow::Result<u8> {
         .map(|p| load(p, &mut unpacked))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let similarity =
-        crate::analyze::similarity::compare_loaded(args.assignment.name(), loaded, &args.base)?;
+        crate::analyze::similarity::compare_loaded(assignment.name(), loaded, &args.base)?;
     let (report, format) = match args.format {
         SimilarityFormat::Text => (
             crate::report::similarity::text(&similarity),

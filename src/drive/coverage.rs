@@ -26,9 +26,11 @@ pub fn rules_hit(assignment: Assignment, game: &Game) -> Vec<&'static str> {
     let Explore::Generator(generator) = assignment.def().explore else {
         return Vec::new();
     };
-    let text = games::record(&game.setup, &game.lines)
-        .transcript
-        .terminal_text();
+    // A reference that could not play its game reaches no rule.
+    let Ok(recording) = games::record(&game.setup, &game.lines) else {
+        return Vec::new();
+    };
+    let text = recording.transcript.terminal_text();
     let mut hit = (generator.rules_hit)(game, &text);
     hit.sort_unstable();
     hit.dedup();

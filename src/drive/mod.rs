@@ -184,19 +184,23 @@ impl Console for DrivenConsole<'_> {
     }
 }
 
-/// Plays `source` against the reference game set up as `setup`.
-pub fn record_driven(setup: &Setup, source: &mut dyn InputSource) -> Recording {
+/// Plays `source` against the reference game set up as `setup`, or says why the reference
+/// could not play.
+pub fn record_driven(
+    setup: &Setup,
+    source: &mut dyn InputSource,
+) -> Result<Recording, games::ReferenceFailure> {
     let mut console = DrivenConsole {
         source,
         transcript: Transcript::new(),
         starved: false,
     };
-    games::play(setup, &mut console);
-    Recording {
+    games::play(setup, &mut console)?;
+    Ok(Recording {
         wanted_more_input: console.starved,
         unread_lines: console.source.remaining(),
         transcript: console.transcript,
-    }
+    })
 }
 
 #[cfg(test)]
@@ -209,13 +213,15 @@ mod tests {
         let driven = record_driven(
             &Setup::new(crate::assignments::nim::game::NewGame::HANDOUT),
             &mut Script::new(&lines),
-        );
+        )
+        .expect("the reference plays");
         assert_eq!(
             driven,
             games::record(
                 &Setup::new(crate::assignments::nim::game::NewGame::HANDOUT),
                 &lines
             )
+            .expect("the reference plays")
         );
     }
 

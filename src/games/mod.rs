@@ -56,12 +56,26 @@ impl fmt::Display for SetupError {
 
 impl std::error::Error for SetupError {}
 
+/// Why a reference game could not play to its end: an instructor's reference program crashed,
+/// ran out of a limit, or could not be built or started. A built-in game never fails.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReferenceFailure(pub String);
+
+impl fmt::Display for ReferenceFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ReferenceFailure {}
+
 /// A reference game ready to play: the state a game needs before its first prompt (board,
 /// seed, size), behind one small trait so each assignment keeps its own setup type in its
 /// folder and nothing here names an assignment.
 pub trait ReferenceGame: fmt::Debug + Send + Sync + Any {
-    /// Plays one session on `console` until the game ends or input runs out.
-    fn play(&self, console: &mut dyn Console);
+    /// Plays one session on `console` until the game ends or input runs out, or says why
+    /// the reference could not.
+    fn play(&self, console: &mut dyn Console) -> Result<(), ReferenceFailure>;
 
     /// Whether `other` is the same game set up the same way (for comparing setups).
     fn same_as(&self, other: &dyn ReferenceGame) -> bool;
@@ -75,9 +89,13 @@ pub trait ReferenceGame: fmt::Debug + Send + Sync + Any {
 macro_rules! reference_game {
     ($setup:ty, |$this:ident, $console:ident| $play:expr) => {
         impl $crate::games::ReferenceGame for $setup {
-            fn play(&self, $console: &mut dyn $crate::console::Console) {
+            fn play(
+                &self,
+                $console: &mut dyn $crate::console::Console,
+            ) -> Result<(), $crate::games::ReferenceFailure> {
                 let $this = self;
-                $play
+                $play;
+                Ok(())
             }
 
             fn same_as(&self, other: &dyn $crate::games::ReferenceGame) -> bool {
@@ -139,9 +157,10 @@ pub fn no_args(name: &str, args: &[String]) -> Result<(), SetupError> {
     }
 }
 
-/// Plays one session of the game on `console` until the game ends or input runs out.
-pub fn play(setup: &Setup, console: &mut dyn Console) {
-    setup.0.play(console);
+/// Plays one session of the game on `console` until the game ends or input runs out, or says
+/// why the reference could not.
+pub fn play(setup: &Setup, console: &mut dyn Console) -> Result<(), ReferenceFailure> {
+    setup.0.play(console)
 }
 
 /// A tiny deterministic generator (splitmix64), so a seed always gives the same game.
@@ -186,13 +205,14 @@ pub struct Recording {
     pub unread_lines: usize,
 }
 
-/// Runs the reference game on scripted input lines and records its canonical transcript.
-pub fn record<S: AsRef<str>>(setup: &Setup, input: &[S]) -> Recording {
+/// Runs the reference game on scripted input lines and records its canonical transcript, or
+/// says why the reference could not play.
+pub fn record<S: AsRef<str>>(setup: &Setup, input: &[S]) -> Result<Recording, ReferenceFailure> {
     let mut console = ScriptedConsole::new(input.iter().map(|s| s.as_ref().to_string()));
-    play(setup, &mut console);
-    Recording {
+    play(setup, &mut console)?;
+    Ok(Recording {
         wanted_more_input: console.starved(),
         unread_lines: console.unread(),
         transcript: console.into_transcript(),
-    }
+    })
 }

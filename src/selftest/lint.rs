@@ -45,10 +45,11 @@ impl std::fmt::Display for Warning {
 /// Every warning about `set`, an instructor's own assignment, given the reference's
 /// recordings of its scripted cases (by case name). None for a built-in assignment.
 pub fn warnings(set: &CaseSet, recordings: &BTreeMap<String, Recording>) -> Vec<Warning> {
-    let Some(external) = crate::assignments::external::find(set.assignment) else {
+    let kind = set.assignment.kind();
+    let Some(dir) = kind.directory() else {
         return Vec::new();
     };
-    let header = external.dir.join(crate::assignments::external::HEADER);
+    let header = dir.join(crate::assignments::external::HEADER);
     let header = header.display().to_string();
     let mut found = Vec::new();
     for case in set.cases.iter().filter(|c| c.explore.is_some()) {
@@ -60,7 +61,7 @@ pub fn warnings(set: &CaseSet, recordings: &BTreeMap<String, Recording>) -> Vec<
             found.extend(refusals_before_the_gate(case, recording));
         }
     }
-    found.extend(files_in_every_case(set, &external.files, &header));
+    found.extend(files_in_every_case(set, kind.files(), &header));
     found
 }
 
@@ -82,11 +83,8 @@ fn games_going_on(case: &Case) -> Option<Warning> {
             None => &case.setup,
             Some(_) => &game.setup,
         };
-        let recording = crate::games::record(setup, &game.lines);
         // A game the reference failed on is the transcripts' problem, reported elsewhere.
-        crate::assignments::external::take_failure()
-            .is_none()
-            .then_some(recording)
+        crate::games::record(setup, &game.lines).ok()
     });
     let played: Vec<PlayedGame> = games
         .iter()

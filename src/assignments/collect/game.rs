@@ -329,7 +329,7 @@ Your score is: 48
 Game over
 ";
         let setup = Setup::new(board(FIGURE_4));
-        let recording = record(&setup, &["1 3", "1 1", "7 1", "3 4", "3 2"]);
+        let recording = record(&setup, &["1 3", "1 1", "7 1", "3 4", "3 2"]).expect("the reference plays");
         assert_eq!(recording.transcript.terminal_text(), expected);
         assert!(!recording.wanted_more_input);
         assert_eq!(recording.unread_lines, 0);
@@ -424,7 +424,7 @@ Game over
         assert!(!board("1 2\n3 4").has_move());
         assert!(board("1 2\n1 4").has_move());
         assert!(board("1 2 2").has_move());
-        let text = record(&Setup::new(board("1 2\n3 4")), &["1 1"])
+        let text = record(&Setup::new(board("1 2\n3 4")), &["1 1"]).expect("the reference plays")
             .transcript
             .terminal_text();
         assert_eq!(text, "1 2\n3 4\n\nYour score is: 0\n\nGame over\n");
@@ -432,7 +432,7 @@ Game over
 
     #[test]
     fn clearing_the_whole_board_ends_the_game() {
-        let text = record(&Setup::new(board("5 5")), &["1 2"])
+        let text = record(&Setup::new(board("5 5")), &["1 2"]).expect("the reference plays")
             .transcript
             .terminal_text();
         assert_eq!(

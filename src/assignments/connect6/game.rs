@@ -224,7 +224,7 @@ mod tests {
     use crate::games::{record, Setup};
 
     fn run(size: usize, input: &[&str]) -> String {
-        record(&Setup::new(BoardSize(size)), input)
+        record(&Setup::new(BoardSize(size)), input).expect("the reference plays")
             .transcript
             .terminal_text()
     }
@@ -346,7 +346,7 @@ mod tests {
         let input = [
             "A0", "B0", "B1", "A1", "A2", "B2", "B3", "A3", "A4", "B4", "C5", "A5", "A6",
         ];
-        let recording = record(&Setup::new(BoardSize(8)), &input);
+        let recording = record(&Setup::new(BoardSize(8)), &input).expect("the reference plays");
         let text = recording.transcript.terminal_text();
         assert!(text.ends_with("Black, enter your move: A5\n  A B C D E F G H\n0 B W . . . . . .\n1 B W . . . . . .\n2 B W . . . . . .\n3 B W . . . . . .\n4 B W . . . . . .\n5 B . W . . . . .\n6 . . . . . . . .\n7 . . . . . . . .\nBlack wins!\n"), "{text}");
         assert_eq!(recording.unread_lines, 1);
@@ -369,7 +369,7 @@ mod tests {
 
     #[test]
     fn full_small_board_is_a_draw() {
-        let recording = record(&Setup::new(BoardSize(3)), &all_cells(3));
+        let recording = record(&Setup::new(BoardSize(3)), &all_cells(3)).expect("the reference plays");
         let text = recording.transcript.terminal_text();
         assert!(
             text.ends_with("  A B C\n0 B W W\n1 B B W\n2 W B B\nDraw game!\n"),
@@ -465,7 +465,7 @@ mod tests {
     fn full_19_by_19_board_is_a_draw() {
         let moves = draw_moves(19);
         assert_eq!(moves.len(), 361);
-        let recording = record(&Setup::new(BoardSize(19)), &moves);
+        let recording = record(&Setup::new(BoardSize(19)), &moves).expect("the reference plays");
         let text = recording.transcript.terminal_text();
         assert!(text.ends_with("Draw game!\n"));
         assert!(!text.contains(INVALID));

@@ -193,7 +193,7 @@ mod tests {
     use crate::games::{record, Setup};
 
     fn run(input: &[&str]) -> String {
-        record(&Setup::new(NewGame), input)
+        record(&Setup::new(NewGame), input).expect("the reference plays")
             .transcript
             .terminal_text()
     }
@@ -298,7 +298,7 @@ Player 1: Your number? ";
         let input: Vec<String> = (0..10)
             .flat_map(|n| [n.to_string(), (n + 1).to_string()])
             .collect();
-        let recording = record(&Setup::new(NewGame), &input);
+        let recording = record(&Setup::new(NewGame), &input).expect("the reference plays");
         let text = recording.transcript.terminal_text();
         // P1: 0@1 1, 2@3 2 (1 divides 2), 4@5 1, 6@7 1, 8@9 1 = 6;
         // P2: 1@2 2 (0 next to 1), 3@4 1, 5@6 1, 7@8 1, 9@10 1 = 6.

@@ -288,7 +288,7 @@ mod tests {
     use crate::games::{record, Setup};
 
     fn run(input: &[&str]) -> String {
-        record(&Setup::new(NewGame::HANDOUT), input)
+        record(&Setup::new(NewGame::HANDOUT), input).expect("the reference plays")
             .transcript
             .terminal_text()
     }
@@ -377,7 +377,7 @@ Game Over - Computer wins.
 
 Would you like to play again? (Y/N): N
 ";
-        let recording = record(&Setup::new(NewGame::HANDOUT), &["y", "3", "2", "3", "1", "2", "N"]);
+        let recording = record(&Setup::new(NewGame::HANDOUT), &["y", "3", "2", "3", "1", "2", "N"]).expect("the reference plays");
         assert_eq!(recording.transcript.terminal_text(), expected);
         assert!(!recording.wanted_more_input);
         assert_eq!(recording.unread_lines, 0);
@@ -426,7 +426,7 @@ Would you like to play again? (Y/N): N
 
     #[test]
     fn end_of_input_returns_quietly() {
-        let recording = record(&Setup::new(NewGame::HANDOUT), &["y", "3"]);
+        let recording = record(&Setup::new(NewGame::HANDOUT), &["y", "3"]).expect("the reference plays");
         assert!(recording.wanted_more_input);
         assert!(recording.transcript.terminal_text().ends_with(
             "Computer removes 1.\n\nPlayer Turn - Matches: ||||| ||||| ||||| ||\nRemove (1 - 3): "

@@ -90,7 +90,8 @@ pub fn generate(rng: &mut Rng, mode: &'static str) -> Option<Game> {
         max_moves: 400,
     };
     let setup = Setup::new(Start::Seeded(rng.below(u64::MAX)));
-    let recording = record_driven(&setup, &mut plan.player());
+    // The built-in game plays every plan to its end.
+    let recording = record_driven(&setup, &mut plan.player()).ok()?;
     let lines: Vec<String> = recording
         .transcript
         .inputs()
@@ -202,7 +203,7 @@ mod tests {
         let game =
             crate::drive::generate::game_in_mode(super::super::ASSIGNMENT, 7, "illegal")
                 .expect("a game");
-        let text = crate::games::record(&game.setup, &game.lines)
+        let text = crate::games::record(&game.setup, &game.lines).expect("the reference plays")
             .transcript
             .terminal_text();
         assert!(text.contains("Illegal move! Try again."), "{text}");

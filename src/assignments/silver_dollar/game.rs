@@ -219,7 +219,7 @@ mod tests {
         let input = [
             "x", "2", "0 1", "1 4", "1 2", "5 3", "abc", "1 1 1", "1 1", "0 1",
         ];
-        let recording = record(&setup, &input);
+        let recording = record(&setup, &input).expect("the reference plays");
         let expected = "\
 Enter the number of coins: x
 Enter the number of coins: 2
@@ -262,7 +262,7 @@ Player 1 wins!
     #[test]
     fn already_finished_start_announces_player_2() {
         let setup = Setup::new(Start::Strip(parse_strip("0 1 _").expect("strip")));
-        let text = record(&setup, &["2"]).transcript.terminal_text();
+        let text = record(&setup, &["2"]).expect("the reference plays").transcript.terminal_text();
         assert_eq!(
             text,
             "Enter the number of coins: 2\n0 1 _\nPlayer 2 wins!\n"
@@ -288,7 +288,7 @@ Player 1 wins!
 
     #[test]
     fn seeded_game_draws_after_the_coin_count() {
-        let text = record(&Setup::new(Start::Seeded(7)), &["3"])
+        let text = record(&Setup::new(Start::Seeded(7)), &["3"]).expect("the reference plays")
             .transcript
             .terminal_text();
         let board = CoinStrip::random(3, 7);
