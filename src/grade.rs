@@ -160,8 +160,11 @@ pub fn grade(
             let mut program = analyze::Program::load(submission);
             program.build_failed = true;
             program.warnings = analyze::compiler_findings(&failure.messages);
-            let requirements =
-                analyze::requirements::evaluate(set.assignment, &program, &set.requirement_weights);
+            let requirements = analyze::requirements::evaluate(
+                set.assignment.def().requirements,
+                &program,
+                &set.requirement_weights,
+            );
             let mut result = build_failed(submission, set, &selected, failure, started);
             result.requirements = requirements;
             result.total(&set.rubric);
@@ -189,8 +192,11 @@ pub fn grade(
         program = analyze::Program::load(sources);
     }
     program.warnings = analyze::compiler_findings(&prepared.warnings);
-    let requirements =
-        analyze::requirements::evaluate(set.assignment, &program, &set.requirement_weights);
+    let requirements = analyze::requirements::evaluate(
+        set.assignment.def().requirements,
+        &program,
+        &set.requirement_weights,
+    );
     let mut notes = prepared.notes.clone();
     let resized = resized_submissions(sources, set, &selected, &prepare_options);
     for (size, built) in &resized {

@@ -27,6 +27,7 @@ pub mod results;
 pub mod run;
 pub mod sanitizer;
 pub mod selftest;
+pub mod shell;
 pub mod submission;
 pub mod terminal;
 pub mod transcript;

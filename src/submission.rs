@@ -88,7 +88,7 @@ fn student_command(language: &str, command: &[String], dir: &Path) -> String {
         let relative = Path::new(last)
             .strip_prefix(dir)
             .map_or_else(|_| last.to_string(), |p| p.display().to_string());
-        crate::explore::shell_word(&relative)
+        crate::shell::word(&relative)
     };
     match language {
         "Python" => format!("python3 {}", entry()),

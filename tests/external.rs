@@ -484,7 +484,11 @@ fn an_instructors_mistakes_are_one_line_naming_the_file() {
             root.clone().into_os_string(),
         ];
         let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
-        one_line_error(&args, &header, "grading with a reference that does not build");
+        one_line_error(
+            &args,
+            &header,
+            "grading with a reference that does not build",
+        );
         // Listing the cases builds nothing: the reference is built when it is first played.
         grade()
             .args(["list", "--cases"])

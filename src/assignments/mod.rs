@@ -30,10 +30,6 @@ macro_rules! register {
     };
 }
 
-/// An instructor's own assignment (a directory with a reference program and YAML, no Rust),
-/// registered at run time beside the built-in ones.
-pub mod external;
-
 // Every built-in assignment: one line each, in the order the handouts are numbered.
 register! {
     m,
@@ -181,7 +177,7 @@ impl AssignmentDef {
 /// What every assignment is to the stages, built-in or an instructor's own: its descriptor,
 /// and how its reference game is set up, recorded and drawn at random. The five built-in
 /// assignments are their descriptors ([`AssignmentDef`] implements this with the defaults); an
-/// instructor's directory is one more implementation (`external`), so no stage asks which kind
+/// instructor's directory is one more implementation ([`crate::cases::own`]), so no stage asks which kind
 /// it holds.
 pub trait AssignmentKind: Send + Sync + std::panic::RefUnwindSafe {
     /// The descriptor: name, title, generator, driver, requirements, parameters.
@@ -439,6 +435,28 @@ impl Assignment {
         self.0.play_setup(args, base_dir, &[])
     }
 
+    /// The modes of its random games, in the order game `i` of a budget cycles through them
+    /// (so a budget of a few games already has one of each); none without a generator.
+    pub fn modes(self) -> &'static [&'static str] {
+        match self.def().explore {
+            Explore::Generator(generator) => generator.modes,
+            Explore::Unavailable(_) => &[],
+        }
+    }
+
+    /// Random game `seed` (none without a generator), in a mode drawn from the seed.
+    pub fn random_game(self, seed: u64) -> Option<Game> {
+        let all = self.modes();
+        let draw = crate::games::SplitMix64::new(seed).next_u64() % all.len().max(1) as u64;
+        let mode = *all.get(draw as usize)?;
+        self.random_game_in_mode(seed, mode)
+    }
+
+    /// Random game `seed` in `mode` (one of [`Assignment::modes`]).
+    pub fn random_game_in_mode(self, seed: u64, mode: &'static str) -> Option<Game> {
+        self.0.random_game(&mut Rng::for_game(seed), mode)
+    }
+
     /// Where this assignment stands in [`ASSIGNMENTS`].
     fn position(self) -> usize {
         ASSIGNMENTS
@@ -576,6 +594,52 @@ mod tests {
                     matches!(error, SetupError::Usage(_)),
                     "{assignment}: {error}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn every_requirement_quotes_its_handout() {
+        // The handouts are kept in the repository (docs/handouts/) so this runs on any clone.
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/handouts");
+        for &assignment in crate::assignments::ASSIGNMENTS {
+            if assignment.def().requirements.is_empty() {
+                continue;
+            }
+            let file = format!("{}.txt", assignment.name());
+            let text = std::fs::read_to_string(dir.join(&file))
+                .unwrap_or_else(|e| panic!("docs/handouts/{file}: {e}"));
+            let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+            let text = flat(&text);
+            for r in assignment.def().requirements {
+                assert!(
+                    text.contains(&flat(r.quote)),
+                    "{}: {:?} not in {file}",
+                    r.name,
+                    r.quote
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn games_are_deterministic_and_end_where_the_reference_ends() {
+        for &assignment in crate::assignments::ASSIGNMENTS {
+            if assignment.modes().is_empty() {
+                assert_eq!(assignment.random_game(1), None);
+                continue;
+            }
+            for seed in 0..20 {
+                // (a generator may make no game, e.g. a collect board without a move)
+                let Some(game) = assignment.random_game(seed) else {
+                    continue;
+                };
+                assert_eq!(Some(&game), assignment.random_game(seed).as_ref());
+                assert!(!game.lines.is_empty(), "{assignment} seed {seed}");
+                let recording =
+                    crate::games::record(&game.setup, &game.lines).expect("the reference plays");
+                // The reference reads every line (no line is typed after its game ended).
+                assert_eq!(recording.unread_lines, 0, "{assignment} seed {seed}");
             }
         }
     }

@@ -2,6 +2,9 @@
 //! or read from an instructor's directory with the same layout (`cases/NAME/`, `reference/NAME/`).
 
 pub mod compile;
+/// An instructor's own assignment (a directory with a reference program and YAML, no Rust):
+/// one more implementation of an assignment, loaded by the command line into its registry.
+pub mod own;
 pub mod schema;
 
 use std::collections::BTreeMap;
@@ -72,7 +75,7 @@ impl CaseTree {
         } else {
             root.to_path_buf()
         };
-        if crate::assignments::external::is_external_dir(&root) {
+        if own::is_own_dir(&root) {
             return CaseTree::from_external_dir(&root);
         }
         if !root.join("cases").is_dir() {
@@ -94,12 +97,11 @@ impl CaseTree {
         })
     }
 
-    /// The tree of an external assignment's directory (docs/new-assignment.md): registers the
+    /// The tree of an instructor's own assignment's directory (docs/new-assignment.md): names the
     /// assignment and keys its files as a tree's, `cases/NAME/…` and `reference/NAME/…`.
     fn from_external_dir(root: &Path) -> Result<CaseTree, CaseError> {
-        use crate::assignments::external;
-        let assignment = external::name_in(root)?;
-        let header = root.join(external::HEADER);
+        let assignment = own::name_in(root)?;
+        let header = root.join(own::HEADER);
         if !root.join("cases").is_dir() {
             return Err(CaseError {
                 file: header.display().to_string(),
@@ -134,7 +136,7 @@ impl CaseTree {
         let root = self.root.as_ref()?;
         if let Some(name) = &self.external {
             if relative == format!("cases/{name}/assignment.yaml") {
-                return Some(root.join(crate::assignments::external::HEADER));
+                return Some(root.join(own::HEADER));
             }
             for top in ["cases", "reference"] {
                 if let Some(rest) = relative.strip_prefix(&format!("{top}/{name}/")) {
@@ -399,7 +401,9 @@ fn enabled_requirements(
     assignment: Assignment,
     weights: &crate::analyze::requirements::Weights,
 ) -> Vec<(&'static str, f64)> {
-    crate::analyze::requirements::for_assignment(assignment)
+    assignment
+        .def()
+        .requirements
         .iter()
         .filter_map(|r| match weights.get(r.name) {
             Some(setting) => setting.map(|points| (r.name, points)),
@@ -909,7 +913,7 @@ pub fn load_variant(
         });
     }
     // A random-games case with the default checks plays with every check any case declares.
-    let every_check = crate::explore::checks_of(&default_checks, &cases);
+    let every_check = checks_of(&default_checks, &cases);
     for (case, own) in cases.iter_mut().zip(&own_checks) {
         if case.explore.is_some() && !own {
             case.checks = every_check.clone();
@@ -970,7 +974,7 @@ fn requirement_weights(
     source: &str,
 ) -> Result<crate::analyze::requirements::Weights, CaseError> {
     use schema::RequirementSetting;
-    let known = crate::analyze::requirements::names(assignment);
+    let known = crate::analyze::requirements::names(assignment.def().requirements);
     let mut weights = crate::analyze::requirements::Weights::new();
     for (name, setting) in &header.requirements {
         let error = |message: String| CaseError {
@@ -1058,6 +1062,32 @@ fn rubric(
         ));
     }
     Ok(rubric)
+}
+
+/// Every check any case of the set declares, for generated games: the default checks, then
+/// each case's own and extra checks not already there (by name, the first case's by name
+/// order), so a rule a case adds is enforced in random games too. Left out: robustness cases
+/// (input where handout-following programs may differ), checks of many runs or of Silver
+/// Dollar's strips, and informational checks (no weight).
+pub fn checks_of(default_checks: &[Check], cases: &[Case]) -> Vec<Check> {
+    use crate::check::CheckKind;
+    let mut checks: Vec<Check> = default_checks.to_vec();
+    for case in cases
+        .iter()
+        .filter(|c| !c.robustness && c.explore.is_none() && c.samples == 1)
+    {
+        for check in &case.checks {
+            let applies = check.weight > 0.0
+                && !matches!(
+                    check.kind,
+                    CheckKind::RandomStarts { .. } | CheckKind::StripStart | CheckKind::Strips
+                );
+            if applies && !checks.iter().any(|c| c.name == check.name) {
+                checks.push(check.clone());
+            }
+        }
+    }
+    checks
 }
 
 #[cfg(test)]

@@ -162,7 +162,7 @@ fn variant_game_args(assignment: Assignment, args: &[String]) -> anyhow::Result<
     };
     let seed = asked
         .course_seed
-        .or(crate::explore::course_seed_from_env()?);
+        .or(crate::cli::scrub::course_seed_from_env()?);
     let student = asked.student.as_deref().unwrap_or("");
     if asked.variant.is_none() && asked.student.is_none() && !set.variants.is_empty() {
         bail!(

@@ -115,7 +115,7 @@ pub fn run(args: &GradescopeRun) -> anyhow::Result<u8> {
         let submission = upload(&args.submission)?;
         let options = GradeOptions {
             format: Format::Gradescope,
-            course_seed: crate::explore::course_seed_from_env()?,
+            course_seed: crate::cli::scrub::course_seed_from_env()?,
             ..GradeOptions::default()
         };
         let result = grade::grade(&submission, &set, &options)?;
@@ -345,12 +345,12 @@ pub fn package(package: &Package) -> anyhow::Result<u8> {
     };
     // The course seed of the random-games cases travels with the cases (assignment.yaml's
     // `seed`); one given in the environment when packaging is written into run_autograder.
-    let course_seed = match crate::explore::course_seed_from_env()? {
+    let course_seed = match crate::cli::scrub::course_seed_from_env()? {
         Some(seed) => format!(
             "# The course seed of the random-games cases (GRADE_COURSE_SEED when packaged).\n\
              export {}=\"${{{}:-{seed}}}\"\n",
-            crate::explore::COURSE_SEED_VARIABLE,
-            crate::explore::COURSE_SEED_VARIABLE
+            crate::cli::scrub::COURSE_SEED_VARIABLE,
+            crate::cli::scrub::COURSE_SEED_VARIABLE
         ),
         None => String::new(),
     };
@@ -389,7 +389,7 @@ pub fn package(package: &Package) -> anyhow::Result<u8> {
         // An instructor's own assignment travels whole: assignment.yaml and its reference
         // program beside cases/ and reference/ (dot-files such as .git stay behind, and so do
         // the programs of known verdict in submissions/, which only `grade verify` grades).
-        let external = crate::assignments::external::is_external_dir(dir);
+        let external = crate::cases::own::is_own_dir(dir);
         let tops: &[&str] = if external {
             &[""]
         } else {

@@ -83,19 +83,19 @@ fn command_dir(cli: &Cli) -> Option<&std::path::Path> {
 /// The assignments a command knows: the built-in ones and, when `dir` (or the directory
 /// above it, for its `cases/`) is an assignment of the instructor's own, that one, loaded.
 fn registry_for(dir: Option<&std::path::Path>) -> Result<Registry, crate::cases::CaseError> {
-    use crate::assignments::external;
+    use crate::cases::own;
     let Some(dir) = dir else {
         return Ok(Registry::built_in());
     };
-    let dir = if dir.file_name().is_some_and(|n| n == "cases") && !external::is_external_dir(dir) {
+    let dir = if dir.file_name().is_some_and(|n| n == "cases") && !own::is_own_dir(dir) {
         dir.parent().unwrap_or(dir)
     } else {
         dir
     };
-    if !external::is_external_dir(dir) {
+    if !own::is_own_dir(dir) {
         return Ok(Registry::built_in());
     }
-    Ok(Registry::with_own(external::load(dir)?.assignment()))
+    Ok(Registry::with_own(own::load(dir)?.assignment()))
 }
 
 /// The assignment `name` of `registry`.
@@ -409,7 +409,7 @@ fn run_command(cli: Cli, registry: &Registry) -> anyhow::Result<u8> {
             (false, Ok(assignment)) => {
                 crate::run::interrupt::install();
                 let mut options = GradeOptions::from(&cli.grade.options);
-                match crate::explore::course_seed_from_env() {
+                match crate::cli::scrub::course_seed_from_env() {
                     Ok(seed) => {
                         options.course_seed = options.course_seed.or(seed);
                         let class = crate::class::ClassOptions::from(&cli.grade.options);

@@ -34,7 +34,7 @@ pub unsafe fn capture(argc: c_int, argv: *const *mut c_char, envp: *const *mut c
 pub fn course_seed_variable() -> Result<String, std::env::VarError> {
     match SAVED_SEED.get() {
         Some(saved) => saved.clone(),
-        None => std::env::var(crate::explore::COURSE_SEED_VARIABLE),
+        None => std::env::var(COURSE_SEED_VARIABLE),
     }
 }
 
@@ -42,7 +42,7 @@ pub fn course_seed_variable() -> Result<String, std::env::VarError> {
 /// in the process's initial arguments and environment with `x`s (what `/proc/PID/cmdline`
 /// and `environ` show). Call once the command line is parsed: the parsed copies stay.
 pub fn hide_secrets() {
-    let _ = SAVED_SEED.set(std::env::var(crate::explore::COURSE_SEED_VARIABLE));
+    let _ = SAVED_SEED.set(std::env::var(COURSE_SEED_VARIABLE));
     let argc = usize::try_from(ARGC.load(Ordering::SeqCst)).unwrap_or(0);
     let argv = ARGV.load(Ordering::SeqCst);
     let envp = ENVP.load(Ordering::SeqCst);
@@ -71,7 +71,7 @@ pub fn hide_secrets() {
         }
     }
     if !envp.is_null() {
-        let name = format!("{}=", crate::explore::COURSE_SEED_VARIABLE);
+        let name = format!("{}=", COURSE_SEED_VARIABLE);
         for i in 0.. {
             // SAFETY: envp ends with a null pointer (`capture`).
             let var = unsafe { *envp.add(i) };
@@ -96,5 +96,23 @@ unsafe fn overwrite(s: *mut c_char, from: usize, to: usize) {
     for k in from..to {
         // SAFETY: within the string (the caller's contract).
         unsafe { *s.add(k) = b'x' as c_char };
+    }
+}
+
+/// The environment variable holding the course seed of random-games cases.
+pub const COURSE_SEED_VARIABLE: &str = "GRADE_COURSE_SEED";
+
+/// The course seed from `GRADE_COURSE_SEED`, if set; a value that is not a number is an error
+/// (a typo would otherwise silently give every student the public games).
+pub fn course_seed_from_env() -> anyhow::Result<Option<u64>> {
+    match course_seed_variable() {
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(_)) => {
+            anyhow::bail!("{COURSE_SEED_VARIABLE}: not a number (a seed from 0 to 2^64-1)")
+        }
+        Ok(text) if text.trim().is_empty() => Ok(None),
+        Ok(text) => text.trim().parse::<u64>().map(Some).map_err(|_| {
+            anyhow::anyhow!("{COURSE_SEED_VARIABLE}={text}: not a number (a seed from 0 to 2^64-1)")
+        }),
     }
 }

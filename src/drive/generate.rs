@@ -9,7 +9,6 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::assignments::{Assignment, Explore};
 use crate::drive::InputStrategy;
 use crate::games::{Setup, SplitMix64};
 use crate::transcript::Transcript;
@@ -76,6 +75,11 @@ pub const HUGE: [&str; 5] = [
 pub struct Rng(SplitMix64);
 
 impl Rng {
+    /// The random source of game `seed` of an assignment.
+    pub fn for_game(seed: u64) -> Rng {
+        Rng(SplitMix64::new(seed ^ 0x5eed_0000_0000_0000))
+    }
+
     /// A number below `n` (0 when `n` is 0).
     pub fn below(&mut self, n: u64) -> u64 {
         if n == 0 {
@@ -94,29 +98,6 @@ impl Rng {
     pub fn pick<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
         items.get(self.below(items.len() as u64) as usize)
     }
-}
-
-/// The modes of an assignment's games, in the order game `i` of a budget cycles through them
-/// (so a budget of a few games already has one of each).
-pub fn modes(assignment: Assignment) -> &'static [&'static str] {
-    match assignment.def().explore {
-        Explore::Generator(generator) => generator.modes,
-        Explore::Unavailable(_) => &[],
-    }
-}
-
-/// Generates game `seed` of `assignment` (an assignment without a generator has none), in a
-/// mode drawn from the seed.
-pub fn game(assignment: Assignment, seed: u64) -> Option<Game> {
-    let all = modes(assignment);
-    let mode = *all.get((SplitMix64::new(seed).next_u64() % all.len().max(1) as u64) as usize)?;
-    game_in_mode(assignment, seed, mode)
-}
-
-/// Generates game `seed` of `assignment` in `mode` (one of [`modes`]).
-pub fn game_in_mode(assignment: Assignment, seed: u64, mode: &'static str) -> Option<Game> {
-    let mut rng = Rng(SplitMix64::new(seed ^ 0x5eed_0000_0000_0000));
-    assignment.kind().random_game(&mut rng, mode)
 }
 
 /// What the reference printed after the last line typed (`last`), in the terminal's form of
@@ -142,31 +123,4 @@ pub fn huge_numbers(game: &Game) -> Vec<&'static str> {
         }
     }
     hit
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn games_are_deterministic_and_end_where_the_reference_ends() {
-        for &assignment in crate::assignments::ASSIGNMENTS {
-            if modes(assignment).is_empty() {
-                assert_eq!(game(assignment, 1), None);
-                continue;
-            }
-            for seed in 0..20 {
-                // (a generator may make no game, e.g. a collect board without a move)
-                let Some(game) = game(assignment, seed) else {
-                    continue;
-                };
-                assert_eq!(Some(&game), super::game(assignment, seed).as_ref());
-                assert!(!game.lines.is_empty(), "{assignment} seed {seed}");
-                let recording =
-                    crate::games::record(&game.setup, &game.lines).expect("the reference plays");
-                // The reference reads every line (no line is typed after its game ended).
-                assert_eq!(recording.unread_lines, 0, "{assignment} seed {seed}");
-            }
-        }
-    }
 }

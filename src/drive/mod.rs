@@ -7,7 +7,6 @@
 //! random strip). [`record_driven`] plays a driver against the reference game itself, which is
 //! how driven cases get their stored reference transcripts.
 
-pub mod coverage;
 pub mod generate;
 
 use std::fmt;

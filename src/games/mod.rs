@@ -69,6 +69,10 @@ impl fmt::Display for ReferenceFailure {
 
 impl std::error::Error for ReferenceFailure {}
 
+/// How a reference program runs: its arguments, and the files (name, content) placed in its
+/// working directory.
+pub type ProgramRun<'a> = (&'a [String], &'a [(String, Vec<u8>)]);
+
 /// A reference game ready to play: the state a game needs before its first prompt (board,
 /// seed, size), behind one small trait so each assignment keeps its own setup type in its
 /// folder and nothing here names an assignment.
@@ -79,6 +83,13 @@ pub trait ReferenceGame: fmt::Debug + Send + Sync + Any {
 
     /// Whether `other` is the same game set up the same way (for comparing setups).
     fn same_as(&self, other: &dyn ReferenceGame) -> bool;
+
+    /// For a reference that is a program (an instructor's own): the arguments and files it
+    /// runs with, so that a replay gives `grade play` the same. `None` for a built-in game,
+    /// whose game arguments say everything.
+    fn program_run(&self) -> Option<ProgramRun<'_>> {
+        None
+    }
 
     /// The setup as `Any`, so the assignment that made it can look inside.
     fn as_any(&self) -> &dyn Any;
@@ -117,6 +128,11 @@ impl Setup {
     /// Wraps an assignment's own setup.
     pub fn new(game: impl ReferenceGame) -> Setup {
         Setup(Arc::new(game))
+    }
+
+    /// For a reference that is a program: the arguments and files it runs with.
+    pub fn program_run(&self) -> Option<ProgramRun<'_>> {
+        self.0.program_run()
     }
 
     /// The assignment's own setup, when it is of type `T`.

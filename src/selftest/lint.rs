@@ -49,7 +49,7 @@ pub fn warnings(set: &CaseSet, recordings: &BTreeMap<String, Recording>) -> Vec<
     let Some(dir) = kind.directory() else {
         return Vec::new();
     };
-    let header = dir.join(crate::assignments::external::HEADER);
+    let header = dir.join(crate::cases::own::HEADER);
     let header = header.display().to_string();
     let mut found = Vec::new();
     for case in set.cases.iter().filter(|c| c.explore.is_some()) {

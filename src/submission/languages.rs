@@ -103,10 +103,7 @@ fn replay_line(dir: &Path, program: &str, args: &[String]) -> String {
         }
     };
     std::iter::once(program.to_string())
-        .chain(
-            args.iter()
-                .map(|a| crate::explore::shell_word(&relative(a))),
-        )
+        .chain(args.iter().map(|a| crate::shell::word(&relative(a))))
         .collect::<Vec<_>>()
         .join(" ")
 }

@@ -216,7 +216,7 @@ mod tests {
     #[test]
     fn steering_reaches_every_rule_within_a_modest_budget() {
         for seed in [1, 2, 3] {
-            let missed = crate::drive::coverage::tests::missed(super::super::ASSIGNMENT, seed, 40);
+            let missed = crate::explore::coverage::tests::missed(super::super::ASSIGNMENT, seed, 40);
             assert!(missed.is_empty(), "seed {seed}: {missed:?}");
         }
     }

@@ -355,10 +355,10 @@ fn win_shape(board: &Connect6Board, row: usize, col: usize) -> Vec<&'static str>
 mod tests {
     #[test]
     fn a_full_board_draw_is_reached() {
-        let game = crate::drive::generate::game_in_mode(super::super::ASSIGNMENT, 3, "draw")
+        let game = super::super::ASSIGNMENT.random_game_in_mode(3, "draw")
             .expect("a game");
         assert!(
-            crate::drive::coverage::rules_hit(super::super::ASSIGNMENT, &game)
+            crate::explore::coverage::rules_hit(super::super::ASSIGNMENT, &game)
                 .contains(&"draw (full board)"),
             "{:?}",
             game.lines.len()
@@ -368,7 +368,7 @@ mod tests {
     #[test]
     fn steering_reaches_every_rule_within_a_modest_budget() {
         for seed in [1, 2, 3] {
-            let missed = crate::drive::coverage::tests::missed(super::super::ASSIGNMENT, seed, 20);
+            let missed = crate::explore::coverage::tests::missed(super::super::ASSIGNMENT, seed, 20);
             assert!(missed.is_empty(), "seed {seed}: {missed:?}");
         }
     }

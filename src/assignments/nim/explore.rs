@@ -195,7 +195,7 @@ mod tests {
         let mut errors = 0;
         let mut moves = 0;
         for seed in 0..30 {
-            let g = crate::drive::generate::game(crate::assignments::nim::ASSIGNMENT, seed).expect("nim");
+            let g = crate::assignments::nim::ASSIGNMENT.random_game(seed).expect("nim");
             let text = games::record(&g.setup, &g.lines).expect("the reference plays").transcript.terminal_text();
             errors +=
                 text.matches(nim::ERR_TOO_FEW).count() + text.matches(nim::ERR_TOO_MANY).count();
@@ -208,7 +208,7 @@ mod tests {
     #[test]
     fn steering_reaches_every_rule_within_a_modest_budget() {
         for seed in [1, 2, 3] {
-            let missed = crate::drive::coverage::tests::missed(super::super::ASSIGNMENT, seed, 40);
+            let missed = crate::explore::coverage::tests::missed(super::super::ASSIGNMENT, seed, 40);
             assert!(missed.is_empty(), "seed {seed}: {missed:?}");
         }
     }

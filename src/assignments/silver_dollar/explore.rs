@@ -193,7 +193,7 @@ mod tests {
     #[test]
     fn steering_reaches_every_rule_within_a_modest_budget() {
         for seed in [1, 2, 3] {
-            let missed = crate::drive::coverage::tests::missed(super::super::ASSIGNMENT, seed, 16);
+            let missed = crate::explore::coverage::tests::missed(super::super::ASSIGNMENT, seed, 16);
             assert!(missed.is_empty(), "seed {seed}: {missed:?}");
         }
     }
@@ -201,7 +201,7 @@ mod tests {
     #[test]
     fn a_plan_is_typed_whole_on_the_reference_strip() {
         let game =
-            crate::drive::generate::game_in_mode(super::super::ASSIGNMENT, 7, "illegal")
+            super::super::ASSIGNMENT.random_game_in_mode(7, "illegal")
                 .expect("a game");
         let text = crate::games::record(&game.setup, &game.lines).expect("the reference plays")
             .transcript

@@ -6,22 +6,25 @@
 //! The reference program is built by the submission machinery exactly as a student's program
 //! of its language is, and every run of it goes through the same sandbox with limits: it is
 //! trusted no more than a student's. It plays the part a built-in assignment's reference game
-//! plays: [`ExternalGame`] is a [`ReferenceGame`] whose moves are the program's, so recording,
+//! plays: [`OwnGame`] is a [`ReferenceGame`] whose moves are the program's, so recording,
 //! verifying, grading and exploring work on it unchanged.
 //!
-//! An external assignment is registered at run time ([`register`]) from its directory: its
-//! descriptor is made once and kept for the life of the process (a few hundred bytes), so it
-//! is an [`Assignment`] like the built-in ones.
+//! The command line loads it ([`load`]) from the directory its `--cases DIR` or `--root DIR`
+//! names, into the registry it resolves names against: its descriptor is made once and kept
+//! for the life of the process (a few hundred bytes), and it implements [`AssignmentKind`], so
+//! it is an [`Assignment`] like the built-in ones and no stage asks which kind it is.
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use super::{Assignment, AssignmentDef, AssignmentKind, Explore, Generator, ASSIGNMENTS};
+use super::schema::{AssignmentFile, EndOfInputSpec, FileSpec, LimitsSpec, VocabularySpec};
+use super::CaseError;
 use crate::analyze::SourceLanguage;
-use crate::cases::schema::{AssignmentFile, EndOfInputSpec, FileSpec, LimitsSpec, VocabularySpec};
-use crate::cases::CaseError;
+use crate::assignments::{
+    Assignment, AssignmentDef, AssignmentKind, Explore, Generator, ASSIGNMENTS,
+};
 use crate::console::Console;
 use crate::drive::generate::{Game, Rng};
 use crate::drive::Driver;
@@ -40,7 +43,7 @@ const DEFAULT_MAX_LINES: usize = 20;
 const VOCABULARY_MODE: &str = "vocabulary";
 
 /// An external assignment, loaded from its directory.
-pub struct ExternalAssignment {
+pub struct OwnAssignment {
     /// Its descriptor (name, title, capabilities), like a built-in assignment's.
     def: AssignmentDef,
     /// The directory holding assignment.yaml, cases/ and reference/.
@@ -79,11 +82,11 @@ struct ReferenceProgram {
     build: Mutex<Option<Arc<Submission>>>,
 }
 
-impl fmt::Debug for ExternalAssignment {
+impl fmt::Debug for OwnAssignment {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "ExternalAssignment({}, {})",
+            "OwnAssignment({}, {})",
             self.def.name,
             self.dir.display()
         )
@@ -97,7 +100,7 @@ type RecordingKey = (String, Vec<String>, Vec<String>);
 
 /// Whether `dir` is an external assignment's directory (it holds assignment.yaml itself, where
 /// a case tree holds cases/NAME/assignment.yaml).
-pub fn is_external_dir(dir: &Path) -> bool {
+pub fn is_own_dir(dir: &Path) -> bool {
     dir.join(HEADER).is_file()
 }
 
@@ -116,7 +119,7 @@ pub fn name_in(dir: &Path) -> Result<String, CaseError> {
 
 /// Loads the external assignment in `dir`: checked, not built (its reference program is built
 /// on first use). It lives as long as the process, as a built-in assignment does.
-pub fn load(dir: &Path) -> Result<&'static ExternalAssignment, CaseError> {
+pub fn load(dir: &Path) -> Result<&'static OwnAssignment, CaseError> {
     let header_path = dir.join(HEADER);
     let error = |message: String| CaseError {
         file: header_path.display().to_string(),
@@ -219,7 +222,7 @@ pub fn load(dir: &Path) -> Result<&'static ExternalAssignment, CaseError> {
         resize: None,
         parameters: &[],
     };
-    let external: &'static ExternalAssignment = Box::leak(Box::new(ExternalAssignment {
+    let external: &'static OwnAssignment = Box::leak(Box::new(OwnAssignment {
         def,
         dir: dir.to_path_buf(),
         reference: Arc::new(ReferenceProgram {
@@ -287,7 +290,7 @@ impl ReferenceProgram {
     /// transcript is what a terminal would show either way (its output is line-buffered and
     /// flushed before each read, as at a terminal), and a terminal's echo of each line typed
     /// would only have to be taken out again.
-    fn play(&self, game: &ExternalGame, console: &mut dyn Console) -> Result<(), String> {
+    fn play(&self, game: &OwnGame, console: &mut dyn Console) -> Result<(), String> {
         let built = self.built().map_err(|e| e.to_string())?;
         let mut command = built.command.clone();
         command.extend(game.args.iter().cloned());
@@ -370,7 +373,7 @@ impl ReferenceProgram {
     }
 }
 
-impl ExternalAssignment {
+impl OwnAssignment {
     /// Its handle, as the stages take an assignment.
     pub fn assignment(&'static self) -> Assignment {
         Assignment::new(self)
@@ -390,7 +393,7 @@ impl ExternalAssignment {
         // cannot fail over other limits.
         let limits = crate::cases::merge_limits(limits.clone(), &self.reference_limits)
             .unwrap_or_else(|_| self.limits.clone());
-        Setup::new(ExternalGame {
+        Setup::new(OwnGame {
             reference: Arc::clone(&self.reference),
             args: args.to_vec(),
             files: files.to_vec(),
@@ -408,7 +411,7 @@ impl ExternalAssignment {
 
     /// [`Self::default_setup`] with other files (`grade play --file`).
     pub fn default_setup_with_files(&self, args: &[String], files: &[(String, Vec<u8>)]) -> Setup {
-        Setup::new(ExternalGame {
+        Setup::new(OwnGame {
             reference: Arc::clone(&self.reference),
             args: args.to_vec(),
             files: files.to_vec(),
@@ -457,7 +460,7 @@ impl ExternalAssignment {
     }
 }
 
-impl AssignmentKind for ExternalAssignment {
+impl AssignmentKind for OwnAssignment {
     fn def(&self) -> &AssignmentDef {
         &self.def
     }
@@ -507,7 +510,7 @@ impl AssignmentKind for ExternalAssignment {
         driver: &Driver,
     ) -> Result<Recording, ReferenceFailure> {
         let args = setup
-            .get::<ExternalGame>()
+            .get::<OwnGame>()
             .map(|game| game.args.clone())
             .unwrap_or_default();
         let key = (case_file.to_string(), input.to_vec(), args);
@@ -556,7 +559,7 @@ impl AssignmentKind for ExternalAssignment {
 
 /// An external assignment's reference game: its reference program, run in the sandbox as a
 /// case runs the student's program.
-pub struct ExternalGame {
+pub struct OwnGame {
     reference: Arc<ReferenceProgram>,
     args: Vec<String>,
     files: Vec<(String, Vec<u8>)>,
@@ -564,11 +567,11 @@ pub struct ExternalGame {
     end_of_input: EndOfInput,
 }
 
-impl fmt::Debug for ExternalGame {
+impl fmt::Debug for OwnGame {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "ExternalGame({}, args {:?}, {} file(s), {:?})",
+            "OwnGame({}, args {:?}, {} file(s), {:?})",
             self.reference.program_name,
             self.args,
             self.files.len(),
@@ -577,38 +580,27 @@ impl fmt::Debug for ExternalGame {
     }
 }
 
-impl ExternalGame {
-    /// The reference program's arguments in this game.
-    pub fn args(&self) -> &[String] {
-        &self.args
-    }
-
-    /// The files in the reference program's working directory in this game.
-    pub fn files(&self) -> &[(String, Vec<u8>)] {
-        &self.files
-    }
-}
-
-impl ReferenceGame for ExternalGame {
+impl ReferenceGame for OwnGame {
     fn play(&self, console: &mut dyn Console) -> Result<(), ReferenceFailure> {
         self.reference.play(self, console).map_err(ReferenceFailure)
     }
 
     fn same_as(&self, other: &dyn ReferenceGame) -> bool {
-        other
-            .as_any()
-            .downcast_ref::<ExternalGame>()
-            .is_some_and(|o| {
-                Arc::ptr_eq(&o.reference, &self.reference)
-                    && o.args == self.args
-                    && o.files == self.files
-                    && o.limits == self.limits
-                    && o.end_of_input == self.end_of_input
-            })
+        other.as_any().downcast_ref::<OwnGame>().is_some_and(|o| {
+            Arc::ptr_eq(&o.reference, &self.reference)
+                && o.args == self.args
+                && o.files == self.files
+                && o.limits == self.limits
+                && o.end_of_input == self.end_of_input
+        })
     }
 
     fn as_any(&self) -> &dyn std::any::Any {
         self
+    }
+
+    fn program_run(&self) -> Option<crate::games::ProgramRun<'_>> {
+        Some((&self.args, &self.files))
     }
 }
 

@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 
 use crate::assignments::{Assignment, Explore};
-use crate::drive::generate::{self, Game};
+use crate::drive::generate::Game;
 use crate::games;
 
 /// Every rule of `assignment` that exploration tries to reach (the assignment's rule table,
@@ -50,7 +50,7 @@ pub fn steered_game(
     const CANDIDATES: usize = 6;
     // (a candidate that is no game, e.g. a collect board without a move, is skipped, and
     // more are drawn until six are games or 24 were tried)
-    let modes = generate::modes(assignment);
+    let modes = assignment.modes();
     if modes.is_empty() {
         return None;
     }
@@ -59,7 +59,9 @@ pub fn steered_game(
         return (0..CANDIDATES * 4).find_map(|candidate| {
             let mode = modes[(index + candidate) % modes.len()];
             let candidate_seed = seed ^ (candidate as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            generate::game_in_mode(assignment, candidate_seed, mode).map(|g| (g, Vec::new()))
+            assignment
+                .random_game_in_mode(candidate_seed, mode)
+                .map(|g| (g, Vec::new()))
         });
     }
     let mut best: Option<(usize, Game, Vec<&'static str>)> = None;
@@ -70,7 +72,7 @@ pub fn steered_game(
         }
         let mode = modes[(index + candidate) % modes.len()];
         let candidate_seed = seed ^ (candidate as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let Some(game) = generate::game_in_mode(assignment, candidate_seed, mode) else {
+        let Some(game) = assignment.random_game_in_mode(candidate_seed, mode) else {
             continue;
         };
         games += 1;
@@ -116,7 +118,7 @@ pub(crate) mod tests {
             }
             for seed in 0..20 {
                 // (a generator may make no game, e.g. a collect board without a move)
-                let Some(game) = generate::game(assignment, seed) else {
+                let Some(game) = assignment.random_game(seed) else {
                     continue;
                 };
                 for rule in rules_hit(assignment, &game) {

@@ -15,10 +15,12 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use serde::Serialize;
 
+pub mod coverage;
+
 use crate::assignments::{Assignment, Explore};
 use crate::cases::{self, CaseTree};
 use crate::check::{self, Check, StudentRun};
-use crate::drive::coverage;
+
 use crate::drive::generate::{Driven, Game};
 use crate::drive::{self, ReferenceStart};
 use crate::games::{self, Setup};
@@ -88,24 +90,6 @@ pub fn parse_budget(text: &str) -> Result<Budget, String> {
     Err(format!(
         "'{text}': expected a number of games (40) or a duration (30s, 2m)"
     ))
-}
-
-/// The environment variable holding the course seed of random-games cases.
-pub const COURSE_SEED_VARIABLE: &str = "GRADE_COURSE_SEED";
-
-/// The course seed from `GRADE_COURSE_SEED`, if set; a value that is not a number is an error
-/// (a typo would otherwise silently give every student the public games).
-pub fn course_seed_from_env() -> anyhow::Result<Option<u64>> {
-    match crate::cli::scrub::course_seed_variable() {
-        Err(std::env::VarError::NotPresent) => Ok(None),
-        Err(std::env::VarError::NotUnicode(_)) => {
-            bail!("{COURSE_SEED_VARIABLE}: not a number (a seed from 0 to 2^64-1)")
-        }
-        Ok(text) if text.trim().is_empty() => Ok(None),
-        Ok(text) => text.trim().parse::<u64>().map(Some).map_err(|_| {
-            anyhow::anyhow!("{COURSE_SEED_VARIABLE}={text}: not a number (a seed from 0 to 2^64-1)")
-        }),
-    }
 }
 
 /// The seed a random-games case plays from: its own seed mixed with the course seed (the
@@ -410,16 +394,15 @@ impl Explorer<'_> {
         let (setup, files) = self
             .setup_for(game)
             .unwrap_or_else(|| (game.setup.clone(), Vec::new()));
-        let (reference_args, reference_files) =
-            match setup.get::<crate::assignments::external::ExternalGame>() {
-                Some(external) => (external.args().to_vec(), external.files().to_vec()),
-                None if !start_args.is_empty() => (start_args.to_vec(), Vec::new()),
-                None if game.board_file.is_some() => (
-                    self.runs.args.first().cloned().into_iter().collect(),
-                    Vec::new(),
-                ),
-                None => (options.reference_args.clone(), Vec::new()),
-            };
+        let (reference_args, reference_files) = match setup.program_run() {
+            Some((args, files)) => (args.to_vec(), files.to_vec()),
+            None if !start_args.is_empty() => (start_args.to_vec(), Vec::new()),
+            None if game.board_file.is_some() => (
+                self.runs.args.first().cloned().into_iter().collect(),
+                Vec::new(),
+            ),
+            None => (options.reference_args.clone(), Vec::new()),
+        };
         ReplaySetup {
             args: self.runs.args.to_vec(),
             files,
@@ -758,32 +741,6 @@ fn smaller_boards(text: &str) -> Vec<String> {
     out
 }
 
-/// Every check any case of the set declares, for generated games: the default checks, then
-/// each case's own and extra checks not already there (by name, the first case's by name
-/// order), so a rule a case adds is enforced in random games too. Left out: robustness cases
-/// (input where handout-following programs may differ), checks of many runs or of Silver
-/// Dollar's strips, and informational checks (no weight).
-pub fn checks_of(default_checks: &[Check], cases: &[crate::cases::Case]) -> Vec<Check> {
-    use crate::check::CheckKind;
-    let mut checks: Vec<Check> = default_checks.to_vec();
-    for case in cases
-        .iter()
-        .filter(|c| !c.robustness && c.explore.is_none() && c.samples == 1)
-    {
-        for check in &case.checks {
-            let applies = check.weight > 0.0
-                && !matches!(
-                    check.kind,
-                    CheckKind::RandomStarts { .. } | CheckKind::StripStart | CheckKind::Strips
-                );
-            if applies && !checks.iter().any(|c| c.name == check.name) {
-                checks.push(check.clone());
-            }
-        }
-    }
-    checks
-}
-
 /// Explores `submission` for `assignment`.
 pub fn explore(
     submission_path: &Path,
@@ -838,7 +795,7 @@ pub fn explore(
     let checks = match case {
         // A random-games case's checks are what its games are compared with in grading.
         Some(case) if case.explore.is_some() => case.checks.clone(),
-        _ => checks_of(&set.default_checks, &set.cases),
+        _ => cases::checks_of(&set.default_checks, &set.cases),
     };
     let runs = match case {
         Some(case) => Runs::of_case(case, case.limits.clone(), options.terminal),
@@ -1238,7 +1195,7 @@ pub fn replay_commands(
         let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
         play.push_str(&format!(
             " --cases {}",
-            shell_word(&dir.display().to_string())
+            crate::shell::word(&dir.display().to_string())
         ));
     }
     let mut commands = Vec::new();
@@ -1256,19 +1213,19 @@ pub fn replay_commands(
     for (name, content) in &replay.reference_files {
         let the_assignments = kind.files().iter().any(|(n, c)| n == name && c == content);
         if !the_assignments {
-            play.push_str(&format!(" --file {}", shell_word(name)));
+            play.push_str(&format!(" --file {}", crate::shell::word(name)));
         }
     }
     play.push(' ');
     play.push_str(assignment.name());
     for arg in &replay.reference_args {
         play.push(' ');
-        play.push_str(&shell_word(arg));
+        play.push_str(&crate::shell::word(arg));
     }
     let mut run = program.to_string();
     for arg in &replay.args {
         run.push(' ');
-        run.push_str(&shell_word(arg));
+        run.push_str(&crate::shell::word(arg));
     }
     // A program that draws its own start (Silver Dollar's strip) cannot be made to draw it
     // again: the reference starts where the program did, the program wherever it draws.
@@ -1304,14 +1261,14 @@ const REPLAY_INLINE_CHARS: usize = 120;
 /// `printf '…' > NAME`, then `printf '…' >> NAME` for each further piece of a long one.
 fn write_file(name: &str, content: &[u8]) -> Vec<String> {
     let mut commands = Vec::new();
-    let word = shell_word(name);
+    let word = crate::shell::word(name);
     if let Some(parent) = Path::new(name)
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
     {
         commands.push(format!(
             "mkdir -p {}",
-            shell_word(&parent.display().to_string())
+            crate::shell::word(&parent.display().to_string())
         ));
     }
     let mut chunks: Vec<String> = vec![String::new()];
@@ -1368,19 +1325,6 @@ fn printf_pieces(bytes: &[u8]) -> Vec<String> {
     pieces
 }
 
-/// A file name as one shell word.
-pub(crate) fn shell_word(name: &str) -> String {
-    if !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "._-/".contains(c))
-    {
-        name.to_string()
-    } else {
-        format!("'{}'", name.replace('\'', "'\\''"))
-    }
-}
-
 /// The keys of a case file that say how its programs are run: a case saved from a finding
 /// copies them from the case the games were played as.
 const RUN_KEYS: [&str; 7] = [
@@ -1413,7 +1357,7 @@ pub fn save_case(
     // An instructor's own assignment keeps its cases in its own layout: DIR/cases/CASE.yaml,
     // DIR/reference/CASE.txt, beside DIR/assignment.yaml.
     let external = assignment.kind().directory().is_some();
-    if external && !crate::assignments::external::is_external_dir(root) {
+    if external && !crate::cases::own::is_own_dir(root) {
         bail!(
             "--save-case {}: give the directory of the assignment (the one holding its \
              assignment.yaml), where the case is saved beside the others",
@@ -1864,9 +1808,9 @@ mod tests {
         assert!(parse_budget("0").is_err());
         assert!(parse_budget("lots").is_err());
         assert_eq!(printf_pieces(b"a'b\\%\n").concat(), "a'\\''b\\\\%%\\n");
-        assert_eq!(shell_word(""), "''");
-        assert_eq!(shell_word("input.txt"), "input.txt");
-        assert_eq!(shell_word("my board"), "'my board'");
+        assert_eq!(crate::shell::word(""), "''");
+        assert_eq!(crate::shell::word("input.txt"), "input.txt");
+        assert_eq!(crate::shell::word("my board"), "'my board'");
     }
 
     #[test]
