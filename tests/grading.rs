@@ -659,3 +659,42 @@ fn a_whole_class_is_graded_into_one_report_each_and_a_summary() {
         .code(2)
         .stderr(predicates::str::contains("--output-dir"));
 }
+
+/// A JSON report, the student's and the instructor's, reads back as the typed result it was
+/// written from (`GradeResult` derives `Deserialize`: what a class's stored results and the
+/// class page read) and writes the very same bytes again.
+#[test]
+fn a_json_report_reads_back_typed_and_writes_the_same_bytes() {
+    for audience in ["student", "instructor"] {
+        let output = grade()
+            .arg(program("nim/buggy_accepts_four.cpp"))
+            .args(["-a", "nim", "--format", "json", "--no-explore"])
+            .args(["--audience", audience])
+            .logged_output()
+            .expect("grade runs");
+        let result: grade::results::GradeResult =
+            serde_json::from_slice(&output.stdout).expect("reads back typed");
+        assert!(
+            result.cases.iter().any(|c| c.score < c.max_score) && !result.cases.is_empty(),
+            "{audience}: a lost case"
+        );
+        let mut again = serde_json::to_vec_pretty(&result).expect("json");
+        again.push(b'\n');
+        // The first place they differ, with what is around it.
+        let at = again
+            .iter()
+            .zip(&output.stdout)
+            .position(|(a, b)| a != b)
+            .unwrap_or(again.len().min(output.stdout.len()));
+        let around = |bytes: &[u8]| {
+            String::from_utf8_lossy(&bytes[at.saturating_sub(200)..(at + 200).min(bytes.len())])
+                .into_owned()
+        };
+        assert!(
+            again == output.stdout,
+            "{audience}: written\n{}\nread back and written again\n{}",
+            around(&output.stdout),
+            around(&again)
+        );
+    }
+}

@@ -15,7 +15,9 @@ use std::path::Path;
 use anyhow::Context as _;
 
 use super::seal::SealKey;
-use super::{read_gradebook, read_text_cell, sealed_parts, state_paths, text_cell, Row};
+use super::{
+    read_gradebook, read_text_cell, sealed_parts, state_paths, text_cell, Row, StoredResult,
+};
 use crate::cases::Case;
 use crate::report;
 use crate::results::GradeResult;
@@ -56,13 +58,30 @@ pub struct Before {
     pub students: BTreeMap<String, Snapshot>,
 }
 
+/// The digests stored with a result (`class_digests`), which a regrade compares.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Digests {
+    /// The submission's files ([`submission_digest`]), when they could be read.
+    pub submission: Option<String>,
+    /// Each case's definition ([`case_digest`]), by case name.
+    #[serde(default)]
+    pub cases: BTreeMap<String, String>,
+    /// Each case's weights ([`weights_digest`]), by case name.
+    #[serde(default)]
+    pub weights: BTreeMap<String, String>,
+}
+
 /// The digests stored with a result: the submission's, each case's and each case's weights.
 pub fn digests(
     submission: Option<&str>,
     cases: &BTreeMap<String, String>,
     weights: &BTreeMap<String, String>,
-) -> serde_json::Value {
-    serde_json::json!({ "submission": submission, "cases": cases, "weights": weights })
+) -> Digests {
+    Digests {
+        submission: submission.map(String::from),
+        cases: cases.clone(),
+        weights: weights.clone(),
+    }
 }
 
 /// The digest of a case's definition without its points or its checks' weights: what it
@@ -89,22 +108,18 @@ pub fn weights_digest(case: &Case) -> String {
     format!("{:016x}", crate::keys::stable_hash(text.as_bytes(), 0))
 }
 
-/// The points of a result's code requirements and rubric lines, as one text, from the result
-/// as stored (JSON): a change in it is a reweighing of the parts outside the cases.
-pub fn scheme(result: &serde_json::Value) -> String {
-    let mut text = String::new();
-    for (key, mark) in [("requirements", 'r'), ("rubric", 'b')] {
-        for part in result[key].as_array().into_iter().flatten() {
-            text.push_str(&format!(
-                "{mark}:{}={};",
-                part["name"].as_str().unwrap_or_default(),
-                part["max_score"]
-                    .as_f64()
-                    .map_or(String::new(), report::points)
-            ));
-        }
-    }
-    text
+/// The points of a result's code requirements and rubric lines, as one text: a change in it
+/// is a reweighing of the parts outside the cases.
+pub fn scheme(result: &GradeResult) -> String {
+    let requirements = result
+        .requirements
+        .iter()
+        .map(|r| ('r', &r.name, r.max_score));
+    let rubric = result.rubric.iter().map(|l| ('b', &l.name, l.max_score));
+    requirements
+        .chain(rubric)
+        .map(|(mark, name, max_score)| format!("{mark}:{name}={};", report::points(max_score)))
+        .collect()
 }
 
 /// The digest of a submission's files (paths and bytes), or None when one cannot be read.
@@ -131,16 +146,13 @@ pub fn before(dir: &Path, seal: Option<&SealKey>) -> anyhow::Result<Option<Befor
         if let Some(stored) = stored(dir, &row.student, seal) {
             // The stored result is the one the gradebook's row came from only when they agree
             // (the gradebook rounds to hundredths).
-            let agrees = match (stored["score"].as_f64(), row.score) {
-                (Some(a), Some(b)) => (a - b).abs() < 0.006,
-                _ => false,
-            };
+            let agrees = row
+                .score
+                .is_some_and(|score| (stored.result.score - score).abs() < 0.006);
             if agrees {
                 snapshot.cases = stored_cases(&stored);
-                snapshot.scheme = Some(scheme(&stored));
-                snapshot.submission = stored["class_digests"]["submission"]
-                    .as_str()
-                    .map(String::from);
+                snapshot.scheme = Some(scheme(&stored.result));
+                snapshot.submission = stored.class_digests.submission;
             }
         }
         students.insert(row.student, snapshot);
@@ -149,7 +161,7 @@ pub fn before(dir: &Path, seal: Option<&SealKey>) -> anyhow::Result<Option<Befor
 }
 
 /// A student's stored result, when its seal verifies.
-fn stored(dir: &Path, student: &str, seal: Option<&SealKey>) -> Option<serde_json::Value> {
+fn stored(dir: &Path, student: &str, seal: Option<&SealKey>) -> Option<StoredResult> {
     let (key_path, result_path) = state_paths(dir, student);
     let key_file = std::fs::read_to_string(key_path).ok()?;
     let mut lines = key_file.lines();
@@ -159,28 +171,26 @@ fn stored(dir: &Path, student: &str, seal: Option<&SealKey>) -> Option<serde_jso
     if !seal?.verify(&sealed_parts(student, key, &bytes), mac) {
         return None;
     }
-    serde_json::from_slice(&bytes).ok()
+    StoredResult::from_bytes(&bytes)
 }
 
 /// The cases of a stored result with their digests.
-fn stored_cases(stored: &serde_json::Value) -> BTreeMap<String, CaseSnapshot> {
-    let digests = &stored["class_digests"]["cases"];
-    let weights = &stored["class_digests"]["weights"];
-    stored["cases"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|case| {
-            let name = case["name"].as_str()?.to_string();
-            Some((
-                name.clone(),
+fn stored_cases(stored: &StoredResult) -> BTreeMap<String, CaseSnapshot> {
+    let digests = &stored.class_digests;
+    stored
+        .result
+        .cases
+        .iter()
+        .map(|case| {
+            (
+                case.name.clone(),
                 CaseSnapshot {
-                    score: case["score"].as_f64()?,
-                    max_score: case["max_score"].as_f64()?,
-                    digest: digests[name.as_str()].as_str().map(String::from),
-                    weights: weights[name.as_str()].as_str().map(String::from),
+                    score: case.score,
+                    max_score: case.max_score,
+                    digest: digests.cases.get(&case.name).cloned(),
+                    weights: digests.weights.get(&case.name).cloned(),
                 },
-            ))
+            )
         })
         .collect()
 }
@@ -212,7 +222,7 @@ pub fn snapshot(
             })
             .collect(),
         submission,
-        scheme: serde_json::to_value(result).ok().map(|v| scheme(&v)),
+        scheme: Some(scheme(result)),
     }
 }
 

@@ -756,13 +756,36 @@ enum Stored {
     Elsewhere,
 }
 
-/// Every string of a stored JSON value escaped as when it was written ([`report::escape`]).
-fn escaped(value: &mut serde_json::Value) {
-    match value {
-        serde_json::Value::String(text) => *text = report::escape::field(text),
-        serde_json::Value::Array(items) => items.iter_mut().for_each(escaped),
-        serde_json::Value::Object(map) => map.values_mut().for_each(escaped),
-        _ => {}
+/// A student's result as a class run keeps it (`.grade/NAME.json`): the result as the student
+/// sees it ([`report::for_students`]), with the gradebook row's own columns and what a regrade
+/// compares. Written as a JSON object with sorted keys.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+struct StoredResult {
+    /// The redacted result.
+    #[serde(flatten)]
+    result: GradeResult,
+    /// The gradebook's status (absent in a result stored before rows were: graded again).
+    class_status: Option<String>,
+    /// The gradebook's notes.
+    #[serde(default)]
+    class_notes: String,
+    /// The gradebook's points per column (absent as `class_status` may be).
+    class_parts: Option<BTreeMap<String, f64>>,
+    /// The digests of the submission and the cases it was graded with.
+    #[serde(default)]
+    class_digests: changes::Digests,
+}
+
+impl StoredResult {
+    /// The stored result's bytes: through a JSON value, whose keys are sorted, as every
+    /// stored result has been written.
+    fn to_bytes(&self) -> serde_json::Result<Vec<u8>> {
+        serde_json::to_vec(&serde_json::to_value(self)?)
+    }
+
+    /// The stored result read from its bytes, or None when they are not one.
+    fn from_bytes(bytes: &[u8]) -> Option<StoredResult> {
+        serde_json::from_slice(bytes).ok()
     }
 }
 
@@ -776,14 +799,15 @@ fn sealed_parts<'a>(student: &'a str, key: &'a str, result: &'a [u8]) -> [&'a [u
     ]
 }
 
-/// A stored result's gradebook row and JSON, when its key still matches and its seal verifies
-/// under `seal` (the grader's key); what it claims is escaped again on the way in.
+/// A stored result's gradebook row and result, when its key still matches and its seal
+/// verifies under `seal` (the grader's key); the row's text is escaped again on the way in
+/// (the result is, by [`report::for_students`], wherever it is shown).
 fn resumed(
     dir: &Path,
     student: &str,
     key: &str,
     seal: Option<&SealKey>,
-) -> (Stored, Option<serde_json::Value>) {
+) -> (Stored, Option<GradeResult>) {
     let (key_path, result_path) = state_paths(dir, student);
     let Ok(stored_key) = std::fs::read_to_string(key_path) else {
         return (Stored::Missing, None);
@@ -807,35 +831,29 @@ fn resumed(
             _ => (Stored::Elsewhere, None),
         };
     }
-    let Ok(mut stored) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+    let Some(stored) = StoredResult::from_bytes(&bytes) else {
         return (Stored::Unverified, None);
     };
-    escaped(&mut stored);
-    let row = (|| {
-        // The row's columns as stored with it (a result stored without them is graded again).
-        let parts = stored["class_parts"]
-            .as_object()?
-            .iter()
-            .filter_map(|(column, points)| Some((column.clone(), points.as_f64()?)))
-            .collect();
-        Some(Row {
-            student: student.to_string(),
-            submission: stored["submission"].as_str()?.to_string(),
-            score: stored["score"].as_f64(),
-            max_score: stored["max_score"].as_f64(),
-            status: stored["class_status"].as_str()?.to_string(),
-            parts,
-            notes: stored["class_notes"].as_str().unwrap_or("").to_string(),
-            variant: stored["variant"]["label"]
-                .as_str()
-                .unwrap_or("")
-                .to_string(),
-        })
-    })();
-    match row {
-        Some(row) => (Stored::Kept(Box::new(row)), Some(stored)),
-        None => (Stored::Unverified, None),
-    }
+    let field = report::escape::field;
+    // The row's columns as stored with it (a result stored without them is graded again).
+    let (Some(status), Some(parts)) = (&stored.class_status, &stored.class_parts) else {
+        return (Stored::Unverified, None);
+    };
+    let result = stored.result;
+    let row = Row {
+        student: student.to_string(),
+        submission: field(&result.submission),
+        score: Some(result.score),
+        max_score: Some(result.max_score),
+        status: field(status),
+        parts: parts.clone(),
+        notes: field(&stored.class_notes),
+        variant: result
+            .variant
+            .as_ref()
+            .map_or_else(String::new, |v| field(&v.label)),
+    };
+    (Stored::Kept(Box::new(row)), Some(result))
 }
 
 fn store(
@@ -845,19 +863,21 @@ fn store(
     seal: Option<&SealKey>,
     result: &GradeResult,
     row: &Row,
-    digests: serde_json::Value,
+    digests: changes::Digests,
 ) -> anyhow::Result<()> {
     let (key_path, result_path) = state_paths(dir, student);
     if let Some(parent) = key_path.parent() {
         std::fs::create_dir_all(parent)
             .with_context(|| format!("cannot create {}", parent.display()))?;
     }
-    let mut value = serde_json::to_value(report::for_students(result))?;
-    value["class_status"] = serde_json::Value::String(row.status.clone());
-    value["class_notes"] = serde_json::Value::String(row.notes.clone());
-    value["class_parts"] = serde_json::to_value(&row.parts)?;
-    value["class_digests"] = digests;
-    let bytes = serde_json::to_vec(&value)?;
+    let bytes = StoredResult {
+        result: report::for_students(result),
+        class_status: Some(row.status.clone()),
+        class_notes: row.notes.clone(),
+        class_parts: Some(row.parts.clone()),
+        class_digests: digests,
+    }
+    .to_bytes()?;
     std::fs::write(&result_path, &bytes)
         .with_context(|| format!("cannot write {}", result_path.display()))?;
     // Without the grader's key nothing is sealed, and nothing will be taken back.
@@ -1000,7 +1020,7 @@ pub fn grade_class(
                         report: Some(report_name(student)),
                         instructor_report: Some(instructor_name(student))
                             .filter(|name| dir.join(name).is_file()),
-                        result: result.and_then(|r| student_json(&r)),
+                        result,
                         ..Default::default()
                     });
                     all_full &= row.status == "full marks";
@@ -1052,8 +1072,8 @@ pub fn grade_class(
                     student: (*student).clone(),
                     report: output_dir.map(|_| report_name(student)),
                     instructor_report: output_dir.map(|_| instructor_name(student)),
-                    // The class page is built from what students may see.
-                    result: serde_json::to_value(report::for_students(&result)).ok(),
+                    // The class page shows it through `for_students` (here: once more).
+                    result: Some(shown),
                     ..Default::default()
                 });
                 match output_dir {
@@ -1257,14 +1277,6 @@ pub fn grade_class(
     })
 }
 
-/// A stored result as the class page may read it: read back as a result and shown as a
-/// student's report shows it, by the one redaction every report uses
-/// ([`report::for_students`]); None when it does not read as a result.
-fn student_json(stored: &serde_json::Value) -> Option<serde_json::Value> {
-    let result: GradeResult = serde_json::from_value(stored.clone()).ok()?;
-    serde_json::to_value(report::for_students(&result)).ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1443,5 +1455,57 @@ mod tests {
         assert!(text.starts_with("student,submission,score,max_score,percent,status,'-case,notes"));
         let (names, rows) = read_gradebook(&path).expect("read");
         assert_eq!((names, rows), (cases, vec![row]));
+    }
+
+    /// A stored result is written byte for byte as before it was typed (a JSON object with
+    /// sorted keys, the row's columns and digests beside the redacted result), reads back as
+    /// written, and one stored before the row's columns or the digests were reads too.
+    #[test]
+    fn a_stored_result_is_written_as_before_and_reads_back_typed() {
+        let result = crate::report::tests::with_requirements();
+        let row = row_of("ana", &report::for_students(&result));
+        let cases: BTreeMap<String, String> = [("replay".to_string(), "00ff".to_string())].into();
+        let weights: BTreeMap<String, String> = [("replay".to_string(), "0a0b".to_string())].into();
+        let stored = StoredResult {
+            result: report::for_students(&result),
+            class_status: Some(row.status.clone()),
+            class_notes: row.notes.clone(),
+            class_parts: Some(row.parts.clone()),
+            class_digests: changes::digests(Some("abcd"), &cases, &weights),
+        };
+        let bytes = stored.to_bytes().expect("json");
+        // As the untyped writer put it together.
+        let mut value = serde_json::to_value(report::for_students(&result)).expect("json");
+        value["class_status"] = serde_json::json!("lost points");
+        value["class_notes"] = serde_json::json!(row.notes);
+        value["class_parts"] = serde_json::to_value(&row.parts).expect("json");
+        value["class_digests"] = serde_json::json!({
+            "submission": "abcd", "cases": {"replay": "00ff"}, "weights": {"replay": "0a0b"}
+        });
+        assert_eq!(
+            String::from_utf8(bytes.clone()).expect("utf-8"),
+            serde_json::to_string(&value).expect("json")
+        );
+        assert!(bytes.starts_with(br#"{"assignment":"nim","cases":[{"checks":"#));
+        let back = StoredResult::from_bytes(&bytes).expect("reads back");
+        assert_eq!(back.result, report::for_students(&result));
+        assert_eq!(back.class_status.as_deref(), Some("lost points"));
+        assert_eq!(back.class_parts, Some(row.parts.clone()));
+        assert_eq!(back.class_digests.cases, cases);
+        assert_eq!(back.class_digests.submission.as_deref(), Some("abcd"));
+        // Stored before the gradebook's columns and the digests were: read, without them.
+        for key in [
+            "class_status",
+            "class_notes",
+            "class_parts",
+            "class_digests",
+        ] {
+            value.as_object_mut().expect("object").remove(key);
+        }
+        let older = StoredResult::from_bytes(&serde_json::to_vec(&value).expect("json"))
+            .expect("reads back");
+        assert_eq!(older.result, report::for_students(&result));
+        assert_eq!((older.class_status, older.class_parts), (None, None));
+        assert_eq!(older.class_digests, changes::Digests::default());
     }
 }

@@ -239,15 +239,16 @@ fn requirements_html(result: &GradeResult) -> String {
     body
 }
 
-/// One student's result as the class page reads it (the JSON report's fields).
+/// One student's result as the class page reads it.
 #[derive(Clone, Debug, Default)]
 pub struct StudentSummary {
     /// The student.
     pub student: String,
     /// The report file beside the class page, if any.
     pub report: Option<String>,
-    /// The JSON report (docs/report-format.md), or `None` when not graded.
-    pub result: Option<serde_json::Value>,
+    /// The result, or `None` when not graded: the class page shows it as a student's report
+    /// would, through [`for_students`].
+    pub result: Option<GradeResult>,
     /// The instructor's report beside it (hidden cases in full), if any.
     pub instructor_report: Option<String>,
     /// The gradebook's status (e.g. `not gradable: …`), when known.
@@ -331,19 +332,14 @@ fn median(values: &[f64]) -> Option<f64> {
 
 /// A student's status in the gradebook's words (`full marks`, `lost points`, `build failed`,
 /// `not gradable: …`), from the result when the gradebook's is not known.
-fn status_of(student: &StudentSummary) -> String {
+fn status_of(student: &StudentSummary, result: Option<&GradeResult>) -> String {
     if let Some(status) = &student.status {
         return status.clone();
     }
-    match &student.result {
+    match result {
         None => "not graded".to_string(),
-        Some(r) if r["build_failure"].is_object() => "build failed".to_string(),
-        Some(r)
-            if r["score"].as_f64().unwrap_or(0.0) + 1e-9
-                >= r["max_score"].as_f64().unwrap_or(0.0) =>
-        {
-            "full marks".to_string()
-        }
+        Some(r) if r.build_failure.is_some() => "build failed".to_string(),
+        Some(r) if r.score + 1e-9 >= r.max_score => "full marks".to_string(),
         Some(_) => "lost points".to_string(),
     }
 }
@@ -358,17 +354,19 @@ pub fn class_page_with(
     sections: &str,
     files: ClassFiles,
 ) -> String {
-    let graded: Vec<(&StudentSummary, &serde_json::Value)> = students
+    // What students may see of each result: the page reads nothing else.
+    let shown: Vec<Option<GradeResult>> = students
         .iter()
-        .filter_map(|s| s.result.as_ref().map(|r| (s, r)))
+        .map(|s| s.result.as_ref().map(for_students))
         .collect();
-    let share = |result: &serde_json::Value| {
-        let (score, max) = (
-            result["score"].as_f64().unwrap_or(0.0),
-            result["max_score"].as_f64().unwrap_or(0.0),
-        );
-        if max > 0.0 {
-            score / max
+    let graded: Vec<(&StudentSummary, &GradeResult)> = students
+        .iter()
+        .zip(&shown)
+        .filter_map(|(s, r)| r.as_ref().map(|r| (s, r)))
+        .collect();
+    let share = |result: &GradeResult| {
+        if result.max_score > 0.0 {
+            result.score / result.max_score
         } else {
             0.0
         }
@@ -414,8 +412,8 @@ pub fn class_page_with(
     body.push_str("</table>\n");
     // How many students ended each way, in the gradebook's words (a reason after `:` aside).
     let mut statuses: BTreeMap<String, usize> = BTreeMap::new();
-    for student in students {
-        let status = status_of(student);
+    for (student, result) in students.iter().zip(&shown) {
+        let status = status_of(student, result.as_ref());
         let kind = status
             .split(':')
             .next()
@@ -452,18 +450,15 @@ pub fn class_page_with(
          <th><button type=\"button\">percent</button></th><th><button type=\"button\">status</button></th>{}</tr></thead>\n<tbody>",
         if instructor_column { "<th></th>" } else { "" }
     );
-    for student in students {
-        let (points, percent_cell) = match &student.result {
+    for (student, result) in students.iter().zip(&shown) {
+        let (points, percent_cell) = match result {
             Some(r) => {
                 let share = share(r);
                 (
                     format!(
                         "<td class=\"num\" data-sort=\"{:.4}\">{}</td>",
-                        r["score"].as_f64().unwrap_or(0.0),
-                        points_of(
-                            r["score"].as_f64().unwrap_or(0.0),
-                            r["max_score"].as_f64().unwrap_or(0.0),
-                        )
+                        r.score,
+                        points_of(r.score, r.max_score)
                     ),
                     format!(
                         "<td class=\"num\" data-sort=\"{:.6}\">{}</td>",
@@ -496,7 +491,7 @@ pub fn class_page_with(
         let _ = writeln!(
             body,
             "<tr><td>{name}</td>{points}{percent_cell}<td>{}</td>{instructor}</tr>",
-            escape(&status_of(student))
+            escape(&status_of(student, result.as_ref()))
         );
     }
     body.push_str("</tbody></table>\n");
@@ -504,19 +499,16 @@ pub fn class_page_with(
     // their report opens with; a hidden case's stays in the instructor views).
     let mut per_case: BTreeMap<String, (usize, usize, BTreeMap<String, usize>)> = BTreeMap::new();
     for (_, result) in &graded {
-        for case in result["cases"].as_array().into_iter().flatten() {
-            let name = case["name"].as_str().unwrap_or("?").to_string();
-            let entry = per_case.entry(name).or_default();
+        for case in &result.cases {
+            let entry = per_case.entry(case.name.clone()).or_default();
             entry.1 += 1;
-            if case["score"].as_f64().unwrap_or(0.0) + 1e-9
-                >= case["max_score"].as_f64().unwrap_or(0.0)
-            {
+            if case.score + 1e-9 >= case.max_score {
                 entry.0 += 1;
                 continue;
             }
-            let where_ = if case["visibility"] == "hidden" {
+            let where_ = if case.visibility == crate::results::Visibility::Hidden {
                 "a hidden case: see the instructor views".to_string()
-            } else if let Some(check) = case["first_difference"].as_str() {
+            } else if let Some(check) = &case.first_difference {
                 format!("the check “{check}”")
             } else {
                 "no output to compare (it did not build or run)".to_string()
@@ -563,7 +555,7 @@ pub fn class_page_with(
     body.push_str("</tbody></table>\n");
     let failed_builds: Vec<&str> = graded
         .iter()
-        .filter(|(_, r)| r["build_failure"].is_object())
+        .filter(|(_, r)| r.build_failure.is_some())
         .map(|(s, _)| s.student.as_str())
         .collect();
     let _ = writeln!(
@@ -596,10 +588,8 @@ pub fn class_page_with(
         body.push_str("</ul>\n");
     }
     body.push_str(sections);
-    let mut slowest: Vec<(&StudentSummary, u64)> = graded
-        .iter()
-        .map(|(s, r)| (*s, r["wall_ms"].as_u64().unwrap_or(0)))
-        .collect();
+    let mut slowest: Vec<(&StudentSummary, u64)> =
+        graded.iter().map(|(s, r)| (*s, r.wall_ms)).collect();
     slowest.sort_by_key(|s| std::cmp::Reverse(s.1));
     body.push_str("<h2>Slowest</h2>\n<table id=\"slowest\">\n");
     for (student, ms) in slowest.iter().take(5) {
@@ -617,26 +607,22 @@ pub fn class_page_with(
 
 /// How many of the students whose C/C++ program ran under the sanitizer pass have a finding
 /// (docs/sanitizers.md), and who: empty when no student's program was instrumented.
-fn sanitizer_section(graded: &[(&StudentSummary, &serde_json::Value)]) -> String {
+fn sanitizer_section(graded: &[(&StudentSummary, &GradeResult)]) -> String {
     let mut checked = 0;
     let mut found: Vec<&str> = Vec::new();
     for (student, result) in graded {
-        let sanitizer_checks: Vec<&serde_json::Value> = result["cases"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .flat_map(|case| case["checks"].as_array().into_iter().flatten())
-            .filter(|check| check["kind"] == "sanitizer")
-            .filter(|check| check["detail"] != "nothing to compare")
+        let sanitizer_checks: Vec<&crate::results::CheckResult> = result
+            .cases
+            .iter()
+            .flat_map(|case| &case.checks)
+            .filter(|check| check.kind == "sanitizer")
+            .filter(|check| check.detail != "nothing to compare")
             .collect();
         if sanitizer_checks.is_empty() {
             continue;
         }
         checked += 1;
-        if sanitizer_checks
-            .iter()
-            .any(|check| check["passed"] == false)
-        {
+        if sanitizer_checks.iter().any(|check| !check.passed) {
             found.push(student.student.as_str());
         }
     }
@@ -659,6 +645,7 @@ fn sanitizer_section(graded: &[(&StudentSummary, &serde_json::Value)]) -> String
 mod tests {
     use super::*;
     use crate::report::tests::{assert_no_secrets, sample};
+    use crate::results::{CaseResult, CheckResult, Ended, Visibility};
 
     #[test]
     fn a_full_marks_case_with_a_sanitizer_finding_is_shown_in_detail() {
@@ -746,18 +733,73 @@ mod tests {
         assert!(!policy.contains("script-src 'unsafe"), "{policy}");
     }
 
+    /// A check of `kind` named `name` that earned `score` of `max_score`.
+    fn check(name: &str, kind: &str, passed: bool, score: f64, max_score: f64) -> CheckResult {
+        CheckResult {
+            name: name.into(),
+            kind: kind.into(),
+            passed,
+            score,
+            max_score,
+            detail: String::new(),
+            difference: None,
+            rule: None,
+        }
+    }
+
+    /// A case named `name` with `checks`, scored as they are.
+    fn case(name: &str, visibility: Visibility, checks: Vec<CheckResult>) -> CaseResult {
+        let mut case = CaseResult::not_run(
+            name,
+            "",
+            visibility,
+            checks.iter().map(|c| c.max_score).sum(),
+            CaseStatus::Passed,
+            Ended::Exit,
+            0,
+        );
+        case.score = checks.iter().map(|c| c.score).sum();
+        if checks.iter().any(|c| !c.passed) {
+            case.status = CaseStatus::Failed;
+        }
+        case.checks = checks;
+        case
+    }
+
+    /// A result of `cases` only, totalled.
+    fn result_of(cases: Vec<CaseResult>) -> GradeResult {
+        let mut result = GradeResult {
+            assignment: "nim".into(),
+            submission: "nim.cpp".into(),
+            score: 0.0,
+            max_score: 0.0,
+            cases,
+            build_failure: None,
+            notes: Vec::new(),
+            wall_ms: 0,
+            sandbox: Vec::new(),
+            requirements: Vec::new(),
+            warnings: String::new(),
+            rubric: Vec::new(),
+            variant: None,
+        };
+        result.total(&[]);
+        result
+    }
+
     #[test]
     fn the_class_page_leads_with_the_distribution_then_students_then_cases() {
         let student = |name: &str, score: f64, status: Option<&str>| StudentSummary {
             student: name.into(),
             report: Some(format!("students/{name}.html")),
-            result: Some(
-                serde_json::json!({"score": score, "max_score": 10.0, "cases": [
-                    {"name": "a", "visibility": "visible", "score": score, "max_score": 10.0,
-                     "first_difference": if score < 10.0 { serde_json::json!("turn-order") } else { serde_json::Value::Null }},
-                    {"name": "h", "visibility": "hidden", "score": 0.0, "max_score": 0.0}
-                ]}),
-            ),
+            result: Some(result_of(vec![
+                case(
+                    "a",
+                    Visibility::Visible,
+                    vec![check("turn-order", "lines", score >= 10.0, score, 10.0)],
+                ),
+                case("h", Visibility::Hidden, vec![]),
+            ])),
             status: status.map(String::from),
             ..Default::default()
         };
@@ -826,9 +868,9 @@ mod tests {
     #[test]
     fn the_class_page_counts_the_programs_with_sanitizer_findings() {
         let case = |passed: bool, detail: &str| {
-            serde_json::json!({"cases": [{"name": "a", "checks": [
-                {"kind": "sanitizer", "passed": passed, "detail": detail}
-            ]}]})
+            let mut sanitizer = check("sanitizer", "sanitizer", passed, 0.0, 0.0);
+            sanitizer.detail = detail.into();
+            result_of(vec![case("a", Visibility::Visible, vec![sanitizer])])
         };
         let students: Vec<StudentSummary> = [
             ("ann", case(false, "1 problem found")),
@@ -842,7 +884,7 @@ mod tests {
             ..StudentSummary::default()
         })
         .collect();
-        let graded: Vec<(&StudentSummary, &serde_json::Value)> = students
+        let graded: Vec<(&StudentSummary, &GradeResult)> = students
             .iter()
             .map(|s| (s, s.result.as_ref().expect("a result")))
             .collect();
@@ -868,18 +910,17 @@ mod tests {
 
     #[test]
     fn the_class_page_counts_scores_and_differences() {
-        let sample_json = serde_json::to_value(sample()).expect("json");
         let students = vec![
             StudentSummary {
                 student: "ana".into(),
                 report: Some("ana.html".into()),
-                result: Some(sample_json.clone()),
+                result: Some(sample()),
                 ..Default::default()
             },
             StudentSummary {
                 student: "bo".into(),
                 report: None,
-                result: Some(sample_json),
+                result: Some(sample()),
                 ..Default::default()
             },
             StudentSummary {

@@ -149,17 +149,36 @@ pub fn write(result: &GradeResult, format: Format, path: Option<&Path>) -> anyho
 /// What a hidden check's `detail` is replaced with: the detail may quote expected output.
 pub const HIDDEN_DETAIL: &str = "hidden case: details not shown";
 
-/// A copy of `result` that is safe to show to the student who submitted it.
+/// The fields of a hidden case (their JSON names) a student's report shows: which case it is
+/// and how it scored, an error read as a failure (an error's kind is a channel). Every other
+/// field of a hidden [`CaseResult`] is emptied or withheld by [`for_students`], so a field
+/// added to results reaches no student until it is named here.
+pub const HIDDEN_CASE_SHOWS: [&str; 7] = [
+    "name",
+    "description",
+    "visibility",
+    "score",
+    "max_score",
+    "status",
+    "checks",
+];
+
+/// The fields of a hidden case's check (their JSON names) a student's report shows; its
+/// `detail` reads [`HIDDEN_DETAIL`] and every other field is left out.
+pub const HIDDEN_CHECK_SHOWS: [&str; 5] = ["name", "kind", "passed", "score", "max_score"];
+
+/// A copy of `result` that is safe to show to the student who submitted it: the one
+/// redaction of hidden cases, which every student-facing writer goes through (every format,
+/// the class page, the class's stored results, the gradebook, GitHub's annotations).
 ///
-/// Hidden cases keep their name, description, points, pass/fail and each check's name, kind,
-/// points and pass/fail; their input, stderr and notes are emptied, differences removed,
-/// check details replaced by [`HIDDEN_DETAIL`] and their run withheld
-/// ([`RunSummary::withheld`]: no exit status, signal, time, memory or how the run ended), and
-/// a hidden case that could not be run reads as failed. The grading's total time is then the
-/// visible cases' alone. Each visible case names its [`first_difference`] (the cause its
-/// feedback opens with). Then every string is escaped and bounded ([`escape::for_display`]):
-/// no control character reaches a terminal and no quoted line makes a report huge. Every
-/// exporter renders this copy, never the raw result.
+/// A hidden case keeps only what [`HIDDEN_CASE_SHOWS`] and [`HIDDEN_CHECK_SHOWS`] name (an
+/// allow-list: its input, stderr, notes, differences, rules and check details are dropped,
+/// and its run withheld, [`RunSummary::withheld`]: no exit status, signal, time, memory or
+/// how the run ended), and a hidden case that could not be run reads as failed. The
+/// grading's total time is then the visible cases' alone. Each visible case names its
+/// [`first_difference`] (the cause its feedback opens with). Then every string is escaped and
+/// bounded ([`escape::for_display`]): no control character reaches a terminal and no quoted
+/// line makes a report huge. Every exporter renders this copy, never the raw result.
 pub fn for_students(result: &GradeResult) -> GradeResult {
     let mut shown = result.clone();
     if shown
@@ -176,12 +195,12 @@ pub fn for_students(result: &GradeResult) -> GradeResult {
             .sum();
     }
     for case in &mut shown.cases {
-        redact_case(case);
-        case.first_difference = if case.visibility == Visibility::Hidden {
-            None
+        if case.visibility == Visibility::Hidden {
+            *case = hidden_case(case);
         } else {
-            first_difference(case).map(|index| case.checks[index].name.clone())
-        };
+            case.first_difference =
+                first_difference(case).map(|index| case.checks[index].name.clone());
+        }
     }
     escape::for_display(&shown)
 }
@@ -202,23 +221,44 @@ pub fn sandbox_warning(result: &GradeResult) -> Option<String> {
     ))
 }
 
-/// Strips a hidden case in place (see [`for_students`]); visible cases are left alone.
-fn redact_case(case: &mut CaseResult) {
-    if case.visibility != Visibility::Hidden {
-        return;
-    }
-    case.input.clear();
-    case.stderr.clear();
-    case.notes.clear();
-    // Every figure of the run is a channel for the input; so is an error's kind.
+/// A hidden case as a student's report holds it (see [`for_students`]): built field by field,
+/// keeping what [`HIDDEN_CASE_SHOWS`] names. (Every field is written out: a field added to
+/// [`CaseResult`] does not compile here until it is given its withheld value.)
+fn hidden_case(case: &CaseResult) -> CaseResult {
     let build_failed = case.run.ended == Ended::BuildFailed;
-    case.run = RunSummary::withheld(build_failed);
-    if case.status == CaseStatus::Error && !build_failed {
-        case.status = CaseStatus::Failed;
+    CaseResult {
+        name: case.name.clone(),
+        description: case.description.clone(),
+        visibility: case.visibility,
+        score: case.score,
+        max_score: case.max_score,
+        status: if case.status == CaseStatus::Error && !build_failed {
+            CaseStatus::Failed
+        } else {
+            case.status
+        },
+        checks: case.checks.iter().map(hidden_check).collect(),
+        // Every figure of the run is a channel for the input.
+        run: RunSummary::withheld(build_failed),
+        input: Vec::new(),
+        notes: Vec::new(),
+        stderr: String::new(),
+        first_difference: None,
     }
-    for check in &mut case.checks {
-        check.difference = None;
-        check.detail = HIDDEN_DETAIL.to_string();
+}
+
+/// A hidden case's check as a student's report holds it: what [`HIDDEN_CHECK_SHOWS`] names,
+/// its detail [`HIDDEN_DETAIL`] (it may quote expected output).
+fn hidden_check(check: &CheckResult) -> CheckResult {
+    CheckResult {
+        name: check.name.clone(),
+        kind: check.kind.clone(),
+        passed: check.passed,
+        score: check.score,
+        max_score: check.max_score,
+        detail: HIDDEN_DETAIL.to_string(),
+        difference: None,
+        rule: None,
     }
 }
 
@@ -764,5 +804,194 @@ pub(crate) mod tests {
             shown.cases[0].first_difference, None,
             "full marks: no difference"
         );
+    }
+
+    /// The names serde gives a struct's fields (every field it reads and writes), as the
+    /// struct's derived `Deserialize` hands them to a deserializer: a field added to the
+    /// struct is listed here without anyone writing it down.
+    fn field_names<T: serde::de::DeserializeOwned>() -> &'static [&'static str] {
+        use serde::de::{Error as _, Visitor};
+        struct Probe<'a>(&'a mut &'static [&'static str]);
+        impl<'de> serde::Deserializer<'de> for Probe<'_> {
+            type Error = serde::de::value::Error;
+            fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+                Err(Self::Error::custom("not a struct"))
+            }
+            fn deserialize_struct<V: Visitor<'de>>(
+                self,
+                _: &'static str,
+                fields: &'static [&'static str],
+                _: V,
+            ) -> Result<V::Value, Self::Error> {
+                *self.0 = fields;
+                Err(Self::Error::custom("only its fields were wanted"))
+            }
+            serde::forward_to_deserialize_any! {
+                bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
+                byte_buf option unit unit_struct newtype_struct seq tuple tuple_struct map enum
+                identifier ignored_any
+            }
+        }
+        let mut fields: &'static [&'static str] = &[];
+        let _ = T::deserialize(Probe(&mut fields));
+        assert!(!fields.is_empty(), "{}", std::any::type_name::<T>());
+        fields
+    }
+
+    /// Gives every field of the object at `at` in `json` (a result's JSON) that `shown` does
+    /// not name a value no other field holds (numbered from `next`), the first of a string, a
+    /// list of one string, a number, `true` or an ending that the result still reads back
+    /// with; a field holding a struct of `nested` is filled field by field. Returns each
+    /// filled field's place and value, and the fields no such value fits.
+    fn fill(
+        json: &mut serde_json::Value,
+        at: &str,
+        fields: &[&str],
+        shown: &[&str],
+        nested: &[(&str, &'static [&'static str])],
+        next: &mut usize,
+    ) -> (Vec<(String, serde_json::Value)>, Vec<String>) {
+        let (mut canaries, mut unfilled) = (Vec::new(), Vec::new());
+        for field in fields.iter().filter(|f| !shown.contains(f)) {
+            let place = format!("{at}/{field}");
+            if let Some((_, inner)) = nested.iter().find(|(name, _)| name == field) {
+                let (more, missing) = fill(json, &place, inner, &[], nested, next);
+                canaries.extend(more);
+                unfilled.extend(missing);
+                continue;
+            }
+            *next += 1;
+            let n = 7_731_000 + *next;
+            let candidates = [
+                serde_json::json!(format!("CANARY{n}")),
+                serde_json::json!([format!("CANARY{n}")]),
+                serde_json::json!(n),
+                serde_json::json!(true),
+                serde_json::json!("timeout"),
+            ];
+            let object = json.pointer_mut(at).and_then(|o| o.as_object_mut());
+            let was = object.and_then(|o| o.get(*field).cloned());
+            let fits = candidates.into_iter().find(|candidate| {
+                json.pointer_mut(at).expect("object")[*field] = candidate.clone();
+                serde_json::from_value::<GradeResult>(json.clone())
+                    .ok()
+                    .and_then(|back| serde_json::to_value(back).ok())
+                    .is_some_and(|back| back.pointer(&place) == Some(candidate))
+            });
+            match fits {
+                Some(canary) => canaries.push((place, canary)),
+                None => {
+                    let object = json.pointer_mut(at).and_then(|o| o.as_object_mut());
+                    match (object, was) {
+                        (Some(o), Some(was)) => o.insert((*field).to_string(), was),
+                        (Some(o), None) => o.remove(*field),
+                        (None, _) => None,
+                    };
+                    unfilled.push(place);
+                }
+            }
+        }
+        (canaries, unfilled)
+    }
+
+    /// Issue 33: a field added to a result does not reach students. Every field of a hidden
+    /// case and of its checks (listed by serde, so a field added later is among them) that
+    /// [`HIDDEN_CASE_SHOWS`] and [`HIDDEN_CHECK_SHOWS`] do not name is given a value of its
+    /// own; none of them is left by [`for_students`], none is in any format's report or on
+    /// the class page, and the instructor's report shows them all (they do reach a report
+    /// when not redacted).
+    #[test]
+    fn a_hidden_cases_fields_not_named_as_shown_reach_no_format_nor_the_class_page() {
+        let mut json = serde_json::to_value(sample()).expect("json");
+        assert_eq!(json["cases"][2]["visibility"], "hidden");
+        let nested = [
+            ("run", field_names::<RunSummary>()),
+            ("difference", field_names::<crate::results::Difference>()),
+        ];
+        let mut next = 0;
+        let (mut canaries, mut unfilled) = fill(
+            &mut json,
+            "/cases/2",
+            field_names::<CaseResult>(),
+            &HIDDEN_CASE_SHOWS,
+            &nested,
+            &mut next,
+        );
+        assert!(HIDDEN_CASE_SHOWS.contains(&"checks"));
+        let checks = json["cases"][2]["checks"].as_array().map_or(0, Vec::len);
+        assert!(checks > 0);
+        for index in 0..checks {
+            let (more, missing) = fill(
+                &mut json,
+                &format!("/cases/2/checks/{index}"),
+                field_names::<CheckResult>(),
+                &HIDDEN_CHECK_SHOWS,
+                &nested,
+                &mut next,
+            );
+            canaries.extend(more);
+            unfilled.extend(missing);
+        }
+        assert_eq!(
+            unfilled,
+            Vec::<String>::new(),
+            "give these a value of their own"
+        );
+        // The input, the expected output, the stderr, the run's figures, the rule, …
+        assert!(canaries.len() >= 24, "{canaries:?}");
+        let result: GradeResult = serde_json::from_value(json).expect("reads back");
+        // The text ones, by place (a string, or a list's one string).
+        let texts: Vec<(&str, &str)> = canaries
+            .iter()
+            .filter_map(|(place, v)| Some((place.as_str(), v.as_str().or(v[0].as_str())?)))
+            .filter(|(_, text)| text.starts_with("CANARY"))
+            .collect();
+        let secrets: Vec<&str> = texts.iter().map(|(_, text)| *text).collect();
+        assert!(secrets.len() >= 10, "{texts:?}");
+
+        // The one redaction leaves none of them.
+        let shown = serde_json::to_value(for_students(&result)).expect("json");
+        for (place, canary) in &canaries {
+            assert_ne!(
+                shown.pointer(place),
+                Some(canary),
+                "{place} reaches students"
+            );
+        }
+        // No format shows one; the instructor's JSON report shows every one.
+        for format in Format::ALL {
+            let bytes = exporter(format, RenderOptions::default())
+                .export(&result)
+                .expect("renders");
+            let report = String::from_utf8(bytes).expect("utf-8");
+            for secret in &secrets {
+                assert!(
+                    !report.contains(secret),
+                    "{format:?} shows {secret}:\n{report}"
+                );
+            }
+        }
+        let instructor = exporter(Format::Json, RenderOptions::default())
+            .export(&audience::instructor_view(&result))
+            .expect("renders");
+        let instructor = String::from_utf8(instructor).expect("utf-8");
+        for (place, secret) in &texts {
+            // Every report works a case's first difference out afresh from its checks.
+            if !place.ends_with("/first_difference") {
+                assert!(instructor.contains(secret), "{place}:\n{instructor}");
+            }
+        }
+        // Nor does the class page, given the result as it is.
+        let page = html::class_page(
+            "nim",
+            &[html::StudentSummary {
+                student: "ana".into(),
+                result: Some(result),
+                ..Default::default()
+            }],
+        );
+        for secret in &secrets {
+            assert!(!page.contains(secret), "the class page shows {secret}");
+        }
     }
 }
