@@ -262,18 +262,7 @@ fn run_command(cli: Cli, registry: &Registry) -> anyhow::Result<u8> {
             files,
             assignment,
             game_args,
-        }) => {
-            let assignment = resolve(registry, &assignment)?;
-            // `--cases DIR` of a built-in assignment is a course whose variant the game is
-            // played in, wherever it was given.
-            let mut args = Vec::new();
-            if let Some(dir) = cases.filter(|_| assignment.kind().directory().is_none()) {
-                args.push("--cases".to_string());
-                args.push(dir.to_string_lossy().into_owned());
-            }
-            args.extend(game_args);
-            commands::play(assignment, &args, &files)
-        }
+        }) => play(registry, &assignment, cases, &files, game_args),
         Some(Command::Record {
             cases: _,
             assignment,
@@ -310,55 +299,8 @@ fn run_command(cli: Cli, registry: &Registry) -> anyhow::Result<u8> {
             crate::run::interrupt::install();
             explore(&args, registry)
         }
-        Some(Command::Completions { shell }) => {
-            // Into memory first: clap_complete panics on a failed write (`| head`), and a
-            // write error of our own ends as any other (quietly for a closed pipe).
-            let mut command = Cli::command();
-            let mut script = Vec::new();
-            clap_complete::generate(shell, &mut command, "grade", &mut script);
-            std::io::Write::write_all(&mut std::io::stdout(), &script)
-                .map(|()| 0)
-                .map_err(anyhow::Error::from)
-        }
-        Some(Command::Gradescope(args)) => match args.package {
-            Some(GradescopeCommand::Package {
-                assignment,
-                cases,
-                output,
-                hidden_visibility,
-                languages,
-            }) => assignment_or_own(
-                registry,
-                assignment.as_ref(),
-                "grade gradescope package --assignment NAME (or --cases DIR of your own assignment)",
-            )
-            .and_then(|assignment| {
-                gradescope::package(&gradescope::Package {
-                    assignment,
-                    cases,
-                    output,
-                    hidden: hidden_visibility,
-                    languages,
-                })
-            }),
-            None => match assignment_or_own(
-                registry,
-                args.assignment.as_ref(),
-                "grade gradescope --assignment NAME (see grade gradescope --help)",
-            ) {
-                Ok(assignment) => {
-                    crate::run::interrupt::install();
-                    gradescope::run(&gradescope::GradescopeRun {
-                        assignment,
-                        submission: args.submission,
-                        results: args.results,
-                        hidden: args.hidden_visibility,
-                        cases: args.cases,
-                    })
-                }
-                Err(error) => Err(error),
-            },
-        },
+        Some(Command::Completions { shell }) => completions(shell),
+        Some(Command::Gradescope(args)) => gradescope_command(args, registry),
         Some(Command::Gradebook {
             action:
                 GradebookAction::Merge {
@@ -366,19 +308,7 @@ fn run_command(cli: Cli, registry: &Registry) -> anyhow::Result<u8> {
                     output,
                     checks,
                 },
-        }) => {
-            let options = crate::class::MergeOptions::from(checks);
-            crate::class::merge_gradebooks(&parts, &output, &options).map(|merged| {
-                for warning in &merged.warnings {
-                    eprintln!(
-                        "grade: warning: {}",
-                        crate::report::escape::visible(warning)
-                    );
-                }
-                println!("{} student(s) in {}", merged.rows, output.display());
-                0
-            })
-        }
+        }) => merge(&parts, &output, checks),
         Some(Command::Gradebook {
             action:
                 GradebookAction::Export {
@@ -398,38 +328,139 @@ fn run_command(cli: Cli, registry: &Registry) -> anyhow::Result<u8> {
             crate::run::interrupt::install();
             run::run_command(&args)
         }
-        None => match (
-            cli.grade.submissions.is_empty(),
-            assignment_or_own(
-                registry,
-                cli.grade.assignment.as_ref(),
-                "grade SUBMISSION --assignment NAME (see grade --help)",
-            ),
+        None => grade_submissions(&cli.grade, registry),
+    }
+}
+
+/// `grade play`: the reference game of `name` on this terminal.
+fn play(
+    registry: &Registry,
+    name: &AssignmentName,
+    cases: Option<std::path::PathBuf>,
+    files: &[String],
+    game_args: Vec<String>,
+) -> anyhow::Result<u8> {
+    let assignment = resolve(registry, name)?;
+    // `--cases DIR` of a built-in assignment is a course whose variant the game is
+    // played in, wherever it was given.
+    let mut args = Vec::new();
+    if let Some(dir) = cases.filter(|_| assignment.kind().directory().is_none()) {
+        args.push("--cases".to_string());
+        args.push(dir.to_string_lossy().into_owned());
+    }
+    args.extend(game_args);
+    commands::play(assignment, &args, files)
+}
+
+/// `grade completions SHELL`: the completion script on standard output.
+fn completions(shell: clap_complete::Shell) -> anyhow::Result<u8> {
+    // Into memory first: clap_complete panics on a failed write (`| head`), and a
+    // write error of our own ends as any other (quietly for a closed pipe).
+    let mut command = Cli::command();
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut command, "grade", &mut script);
+    std::io::Write::write_all(&mut std::io::stdout(), &script)
+        .map(|()| 0)
+        .map_err(anyhow::Error::from)
+}
+
+/// `grade gradescope`: package an autograder, or grade one upload inside one.
+fn gradescope_command(args: args::GradescopeArgs, registry: &Registry) -> anyhow::Result<u8> {
+    match args.package {
+        Some(GradescopeCommand::Package {
+            assignment,
+            cases,
+            output,
+            hidden_visibility,
+            languages,
+        }) => assignment_or_own(
+            registry,
+            assignment.as_ref(),
+            "grade gradescope package --assignment NAME (or --cases DIR of your own assignment)",
+        )
+        .and_then(|assignment| {
+            gradescope::package(&gradescope::Package {
+                assignment,
+                cases,
+                output,
+                hidden: hidden_visibility,
+                languages,
+            })
+        }),
+        None => match assignment_or_own(
+            registry,
+            args.assignment.as_ref(),
+            "grade gradescope --assignment NAME (see grade gradescope --help)",
         ) {
-            (false, Ok(assignment)) => {
+            Ok(assignment) => {
                 crate::run::interrupt::install();
-                let mut options = GradeOptions::from(&cli.grade.options);
-                match crate::cli::scrub::course_seed_from_env() {
-                    Ok(seed) => {
-                        options.course_seed = options.course_seed.or(seed);
-                        let class = crate::class::ClassOptions::from(&cli.grade.options);
-                        let choice = grade::VariantChoice::from(&cli.grade.options);
-                        grade::grade_command(
-                            &cli.grade.submissions,
-                            assignment,
-                            &options,
-                            &class,
-                            &choice,
-                        )
-                    }
-                    Err(error) => Err(error),
-                }
+                gradescope::run(&gradescope::GradescopeRun {
+                    assignment,
+                    submission: args.submission,
+                    results: args.results,
+                    hidden: args.hidden_visibility,
+                    cases: args.cases,
+                })
             }
-            (false, Err(error)) => Err(error),
-            (true, _) => Err(anyhow::anyhow!(
-                "usage: grade SUBMISSION --assignment NAME (see grade --help)"
-            )),
+            Err(error) => Err(error),
         },
+    }
+}
+
+/// `grade gradebook merge`: the parts of a sharded class run as one gradebook.
+fn merge(
+    parts: &[std::path::PathBuf],
+    output: &std::path::Path,
+    checks: args::MergeChecks,
+) -> anyhow::Result<u8> {
+    {
+        let options = crate::class::MergeOptions::from(checks);
+        crate::class::merge_gradebooks(parts, output, &options).map(|merged| {
+            for warning in &merged.warnings {
+                eprintln!(
+                    "grade: warning: {}",
+                    crate::report::escape::visible(warning)
+                );
+            }
+            println!("{} student(s) in {}", merged.rows, output.display());
+            0
+        })
+    }
+}
+
+/// `grade SUBMISSION…`: grades one submission or a class.
+fn grade_submissions(grade_args: &args::GradeArgs, registry: &Registry) -> anyhow::Result<u8> {
+    match (
+        grade_args.submissions.is_empty(),
+        assignment_or_own(
+            registry,
+            grade_args.assignment.as_ref(),
+            "grade SUBMISSION --assignment NAME (see grade --help)",
+        ),
+    ) {
+        (false, Ok(assignment)) => {
+            crate::run::interrupt::install();
+            let mut options = GradeOptions::from(&grade_args.options);
+            match crate::cli::scrub::course_seed_from_env() {
+                Ok(seed) => {
+                    options.course_seed = options.course_seed.or(seed);
+                    let class = crate::class::ClassOptions::from(&grade_args.options);
+                    let choice = grade::VariantChoice::from(&grade_args.options);
+                    grade::grade_command(
+                        &grade_args.submissions,
+                        assignment,
+                        &options,
+                        &class,
+                        &choice,
+                    )
+                }
+                Err(error) => Err(error),
+            }
+        }
+        (false, Err(error)) => Err(error),
+        (true, _) => Err(anyhow::anyhow!(
+            "usage: grade SUBMISSION --assignment NAME (see grade --help)"
+        )),
     }
 }
 
