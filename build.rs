@@ -6,7 +6,7 @@ use std::path::Path;
 fn main() {
     let root = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
     let root = Path::new(&root);
-    let mut out = String::from("/// Built-in case files: (path relative to the repository root, content).\npub static FILES: &[(&str, &[u8])] = &[\n");
+    let mut out = String::from("/// Built-in case files: (path relative to the repository root, content).\npub(crate) static FILES: &[(&str, &[u8])] = &[\n");
     for top in ["cases", "reference"] {
         let dir = root.join(top);
         println!("cargo:rerun-if-changed={}", dir.display());

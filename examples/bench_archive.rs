@@ -4,6 +4,11 @@
 //! (4.4 MB) in a temporary directory, then times `grade BOMB.zip -a nim` end to end (default 5
 //! runs; set `BENCH_GRADE` to time another build of grade) and the library's unpack alone.
 //! Prints medians; see docs/performance.md.
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a benchmark prints its measurements"
+)]
 
 use std::process::Command;
 use std::time::{Duration, Instant};

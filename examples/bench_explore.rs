@@ -3,6 +3,11 @@
 //!
 //! `cargo run --release --example bench_explore [SEED]` (default seed 1) prints a markdown
 //! table and the median shrunk length; results in docs/performance.md.
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a benchmark prints its measurements"
+)]
 
 use std::path::Path;
 use std::process::Command;

@@ -18,6 +18,11 @@
 //! `BENCH_GRADE=PATH` measures another `grade` binary; a second argument runs only the
 //! workloads whose label contains it (`C++`, `Python`, `Java`, `class`, `flood`, `board`,
 //! `regrade`). Results and the machine's load go into docs/performance.md.
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a benchmark prints its measurements"
+)]
 
 use std::io::Write as _;
 use std::os::unix::fs::PermissionsExt as _;

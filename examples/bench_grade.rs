@@ -7,6 +7,11 @@
 //! runs as many times; a driven case with the stored reference game's lines), with the case's
 //! files in a temporary directory. Prints a markdown table of medians; see
 //! docs/performance.md.
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a benchmark prints its measurements"
+)]
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};

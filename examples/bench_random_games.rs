@@ -7,6 +7,11 @@
 //! workload fills it and is not counted), and prints a markdown table of medians and their
 //! ratio. Both sides use all cores (the default `--jobs`), as a grading does.
 //! `BENCH_GRADE=PATH` measures another `grade` binary. Results go into docs/performance.md.
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a benchmark prints its measurements"
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

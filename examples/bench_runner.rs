@@ -12,6 +12,11 @@
 //! Every figure is given as wall time and as CPU time (user + system of the process and of its
 //! reaped children, over the run): CPU time moves much less with the machine's load. The load
 //! average is printed before and after.
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a benchmark prints its measurements"
+)]
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};

@@ -6,6 +6,11 @@
 //! would have), then times the whole comparison — reading, parsing, fingerprinting and every
 //! pair — and the `grade similarity` command end to end (default 5 runs each). Prints medians;
 //! see docs/performance.md.
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a benchmark prints its measurements"
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

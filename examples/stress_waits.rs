@@ -7,6 +7,11 @@
 //! while two busy threads per core compete for the CPU, and counts misplaced echoes: an
 //! input whose preceding output does not end with its own prompt, or a transcript that
 //! differs from the expected one. Prints a markdown table; see docs/performance.md.
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a benchmark prints its measurements"
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

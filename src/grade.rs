@@ -652,7 +652,7 @@ fn explore_case(
         cases: None,
         case: None,
         terminal: options.terminal,
-        progress: false,
+        progress: None,
         shrink_time: Duration::from_secs(3),
         play_all: true,
         setup: Some(case.setup.clone()),

@@ -1,6 +1,11 @@
 //! The build cache, through the real `grade` binary: grading an unchanged C++ submission again
 //! reuses its build (the report says so), a changed source is built again, `--no-cache` always
 //! builds, and a submission can neither read nor write the cache.
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a test that cannot run here says so on its output"
+)]
 
 mod support;
 

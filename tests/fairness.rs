@@ -1,6 +1,11 @@
 //! Fairness on nim, m, connect6 and collect (issue 10): printing messages without playing earns
 //! (almost) nothing, pages of junk cost points while a student's extra lines never do, and
 //! every hint the grader gives ("would have passed with this relaxation") is true.
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a test that cannot run here says so on its output"
+)]
 
 mod support;
 

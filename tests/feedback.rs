@@ -8,6 +8,11 @@
 //!
 //! `CAUSE_LINES_GRADE=/path/to/grade cargo test --test feedback -- --nocapture` measures another
 //! build of `grade` (e.g. an older one) and prints the same table.
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a test that cannot run here says so on its output"
+)]
 
 mod support;
 

@@ -4,6 +4,11 @@
 //! (scripts/old-glibc-root: Debian 11's glibc 2.31, as Ubuntu 20.04's) it is started there.
 //! The portable binary is target/portable/<arch>/grade or GRADE_PORTABLE_BIN; without it these
 //! tests say they were skipped, unless GRADE_PORTABLE_REQUIRED=1 (the release workflow).
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a test that cannot run here says so on its output"
+)]
 
 mod support;
 

@@ -5,6 +5,11 @@
 //! "graded elsewhere; regrading", not that its results were edited; SIGTERM sent twice (as
 //! Slurm's time limit does) still leaves the gradebook written. Last, the doc's Slurm array on
 //! a one-node cluster (scripts/test-slurm), where Slurm is installed.
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a test that cannot run here says so on its output"
+)]
 
 mod support;
 

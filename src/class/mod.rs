@@ -1,6 +1,11 @@
 //! A whole class: many submissions graded one after another (each one's cases in parallel),
 //! named after their students, with progress, a gradebook, resumption of an interrupted or
 //! repeated run, and shards for spreading a large course over a batch engine.
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a class run draws its own progress and summary; to become events the command line renders"
+)]
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

@@ -1,6 +1,11 @@
 //! The command line: the only part of `grade` that knows clap ([`args`]), and the front-ends
 //! that turn arguments into the library's options and print what the library returns (the
 //! stages below return data; only `cli/` and `report/` print).
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "the command line is where grade talks to its user"
+)]
 
 pub mod args;
 pub mod commands;
@@ -130,6 +135,18 @@ fn assignment_or_own(
     }
 }
 
+/// Draws an exploration's progress on one line of the terminal.
+fn show_exploring(progress: crate::explore::ExploreProgress) {
+    if progress.done {
+        eprintln!();
+    } else {
+        eprint!(
+            "\rexplored {} game(s), {} line(s) typed",
+            progress.games, progress.lines
+        );
+    }
+}
+
 /// `grade explore`: turns the arguments into the library's options and prints the result.
 fn explore(args: &ExploreArgs, registry: &Registry) -> anyhow::Result<u8> {
     use std::io::IsTerminal;
@@ -153,7 +170,7 @@ fn explore(args: &ExploreArgs, registry: &Registry) -> anyhow::Result<u8> {
         cases: args.cases.clone(),
         case: args.case.clone(),
         terminal: args.terminal,
-        progress: !json && std::io::stderr().is_terminal(),
+        progress: (!json && std::io::stderr().is_terminal()).then_some(show_exploring),
         shrink_time: crate::explore::parse_duration(&args.shrink_time)?,
         play_all: false,
         setup: None,

@@ -47,8 +47,9 @@ pub struct ExploreOptions {
     pub case: Option<String>,
     /// Run the program under a pseudo-terminal (`--terminal`), whatever the case says.
     pub terminal: bool,
-    /// Show progress on standard error.
-    pub progress: bool,
+    /// Told how far the exploration has gone after each round of games and once at the end
+    /// (the command line draws it on a terminal); `None`: nobody is told.
+    pub progress: Option<fn(ExploreProgress)>,
     /// Time spent shrinking a difference at most.
     pub shrink_time: Duration,
     /// Play every game even after a difference (a random-games case scores them all);
@@ -60,6 +61,17 @@ pub struct ExploreOptions {
     /// The game arguments that set `setup` up, for the command that replays a finding on the
     /// reference (`grade play nim --matches 25`).
     pub reference_args: Vec<String>,
+}
+
+/// How far an exploration has gone: what the command line shows while it runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExploreProgress {
+    /// Games played so far.
+    pub games: usize,
+    /// Lines typed so far, in all games.
+    pub lines: usize,
+    /// The games are over (shrinking a finding may follow).
+    pub done: bool,
 }
 
 /// How much a random-games case plays: a number of games (the same games for every
@@ -1097,15 +1109,20 @@ pub fn run_games(
                 }
             }
         }
-        if options.progress {
-            eprint!(
-                "\rexplored {} game(s), {} line(s) typed",
-                played.games, played.steps
-            );
+        if let Some(progress) = options.progress {
+            progress(ExploreProgress {
+                games: played.games,
+                lines: played.steps,
+                done: false,
+            });
         }
     }
-    if options.progress {
-        eprintln!();
+    if let Some(progress) = options.progress {
+        progress(ExploreProgress {
+            games: played.games,
+            lines: played.steps,
+            done: true,
+        });
     }
     played.coverage = if driven_games > 0 {
         coverage_of(assignment, &driven_hit)

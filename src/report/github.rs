@@ -382,6 +382,10 @@ pub enum Audience {
 /// report on stdout (`report_on_stdout`), where they follow it on stdout: the runner reads the
 /// two streams separately, and an annotation read on stderr before the report's fence closed
 /// on stdout would be dropped.
+#[allow(
+    clippy::print_stderr,
+    reason = "GitHub reads its workflow commands from the process's own streams"
+)]
 pub fn publish(
     result: &GradeResult,
     audience: Audience,

@@ -1,4 +1,10 @@
 //! Shared helpers for the integration tests that run real programs through `grade`.
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    unreachable_pub,
+    reason = "helpers shared by the test binaries: each uses some, and a skipped test says why on its output"
+)]
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};

@@ -119,26 +119,26 @@ fn probe_mark() -> Option<bool> {
 mod raw {
     /// `write`.
     #[cfg(target_arch = "x86_64")]
-    pub const WRITE: usize = 1;
+    pub(super) const WRITE: usize = 1;
     /// `exit_group`.
     #[cfg(target_arch = "x86_64")]
-    pub const EXIT_GROUP: usize = 231;
+    pub(super) const EXIT_GROUP: usize = 231;
     /// `wait4` (its fourth argument, the rusage pointer, is always null here).
     #[cfg(target_arch = "x86_64")]
-    pub const WAIT4: usize = 61;
+    pub(super) const WAIT4: usize = 61;
     #[cfg(target_arch = "aarch64")]
-    pub const WRITE: usize = 64;
+    pub(super) const WRITE: usize = 64;
     #[cfg(target_arch = "aarch64")]
-    pub const EXIT_GROUP: usize = 94;
+    pub(super) const EXIT_GROUP: usize = 94;
     #[cfg(target_arch = "aarch64")]
-    pub const WAIT4: usize = 260;
+    pub(super) const WAIT4: usize = 260;
 
     /// A system call with three arguments (the rest zero); the kernel's return value.
     ///
     /// # Safety
     /// As the system call itself.
     #[cfg(target_arch = "x86_64")]
-    pub unsafe fn syscall3(nr: usize, a: usize, b: usize, c: usize) -> isize {
+    pub(super) unsafe fn syscall3(nr: usize, a: usize, b: usize, c: usize) -> isize {
         let ret: isize;
         // SAFETY: see the function contract.
         unsafe {
@@ -162,7 +162,7 @@ mod raw {
     /// # Safety
     /// As the system call itself.
     #[cfg(target_arch = "aarch64")]
-    pub unsafe fn syscall3(nr: usize, a: usize, b: usize, c: usize) -> isize {
+    pub(super) unsafe fn syscall3(nr: usize, a: usize, b: usize, c: usize) -> isize {
         let ret: isize;
         // SAFETY: see the function contract.
         unsafe {
@@ -186,7 +186,7 @@ mod raw {
     /// # Safety
     /// Starts a process: the caller must wait for it.
     #[cfg(target_arch = "x86_64")]
-    pub unsafe fn fork_and_mark() -> isize {
+    pub(super) unsafe fn fork_and_mark() -> isize {
         let ret: isize;
         // SAFETY: the child only makes system calls and ends; the parent's registers are
         // declared clobbered.
@@ -229,7 +229,7 @@ mod raw {
     /// # Safety
     /// Starts a process: the caller must wait for it.
     #[cfg(target_arch = "aarch64")]
-    pub unsafe fn fork_and_mark() -> isize {
+    pub(super) unsafe fn fork_and_mark() -> isize {
         let ret: isize;
         // SAFETY: as for x86_64.
         unsafe {
@@ -265,18 +265,18 @@ mod raw {
     }
 
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    pub const WRITE: usize = libc::SYS_write as usize;
+    pub(super) const WRITE: usize = libc::SYS_write as usize;
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    pub const EXIT_GROUP: usize = libc::SYS_exit_group as usize;
+    pub(super) const EXIT_GROUP: usize = libc::SYS_exit_group as usize;
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    pub const WAIT4: usize = libc::SYS_wait4 as usize;
+    pub(super) const WAIT4: usize = libc::SYS_wait4 as usize;
 
     /// Elsewhere (no marker filter is installed there): libc's `syscall`.
     ///
     /// # Safety
     /// As the system call itself.
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    pub unsafe fn syscall3(nr: usize, a: usize, b: usize, c: usize) -> isize {
+    pub(super) unsafe fn syscall3(nr: usize, a: usize, b: usize, c: usize) -> isize {
         // SAFETY: see the function contract.
         unsafe { libc::syscall(nr as libc::c_long, a, b, c) as isize }
     }
@@ -286,7 +286,7 @@ mod raw {
     /// # Safety
     /// Starts a process: the caller must wait for it.
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    pub unsafe fn fork_and_mark() -> isize {
+    pub(super) unsafe fn fork_and_mark() -> isize {
         // SAFETY: the child only exits.
         unsafe {
             let pid = libc::fork();
