@@ -185,3 +185,58 @@ fn a_late_slip_in_the_turns_costs_little_and_an_early_one_much() {
         assert_eq!(code, 0, "{case}: {json}");
     }
 }
+
+/// Rule 5 with lines after the win: the reference ends after input 5 ("3", X's top row); a
+/// program that does not end reads "9" and "8" too, answering each.
+const WON_THEN_MORE: &str = r#"name: won-then-more
+description: 'Rule 5: X completes the top row; the two lines typed after it are never read.'
+points: 2
+input: ["1", "4", "2", "5", "3", "9", "8"]
+"#;
+
+#[test]
+fn a_program_that_plays_on_after_the_game_is_told_so_and_the_rule_it_breaks() {
+    if !have("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = with_cases(dir.path(), &[("won-then-more", WON_THEN_MORE)]);
+    let buggy = program("tictactoe/buggy_reads_on.py");
+    let rule = "Rule it breaks: Rules 5 and 6: a win or a draw is announced and ends the program.";
+    // A fixed case with lines after the end: the first difference is the ending, after input
+    // 5, where the reference printed the win (not the boards or messages that follow from it).
+    let (code, text) = grade_case(&buggy, &root, "won-then-more", "text");
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains(
+            "First difference: ✗ check exit (exit), 0/0.33: the game was over after input 5 \
+             (\"3\"): the reference printed \"Player X wins!\" and ended there, but the program \
+             did not end: it read input 6 (\"9\"), answered it and kept asking for input"
+        ),
+        "{text}"
+    );
+    assert!(text.contains(rule), "{text}");
+
+    // Random games (the committed case, seed 3): the game shrunk is one the program goes on
+    // after, and the sentence says so, naming the input where the reference's game was over,
+    // rather than blaming the winner check for reading more input.
+    let (code, text) = grade_case(&buggy, &assignment_dir(), "random-games", "text");
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        !text.contains("winner the program read more input"),
+        "{text}"
+    );
+    assert!(text.contains(rule), "{text}");
+    let said = regex::Regex::new(
+        r#"differs, shrunk to the \d+ input line\(s\) listed: exit (?:kept asking for input after the game should have ended: the game was over after input (\d+) \("([^"]*)"\), where the reference printed "Player [XO] wins!" and ended|the game was over after input (\d+) \("([^"]*)"\): the reference printed "Player [XO] wins!" and ended there, but the program did not end)"#,
+    )
+    .expect("regex");
+    let found = said.captures(&text).unwrap_or_else(|| panic!("{text}"));
+    let (at, typed) = match (found.get(1), found.get(2)) {
+        (Some(at), Some(typed)) => (at.as_str(), typed.as_str()),
+        _ => (&found[3], &found[4]),
+    };
+    // The input named is the one listed at that place in "Input sent".
+    let listed = format!("\n      {at}  {}\n", typed.replace(' ', "·"));
+    assert!(text.contains(&listed), "{listed:?} in {text}");
+}
