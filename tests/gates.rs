@@ -240,3 +240,33 @@ fn a_program_that_plays_on_after_the_game_is_told_so_and_the_rule_it_breaks() {
     let listed = format!("\n      {at}  {}\n", typed.replace(' ', "·"));
     assert!(text.contains(&listed), "{listed:?} in {text}");
 }
+
+#[test]
+fn an_upside_down_board_agrees_on_no_board_and_its_rows_count_from_the_top() {
+    if !have("python3") {
+        return;
+    }
+    let buggy = program("tictactoe/buggy_upside_down.py");
+    // The draw case (1 2 3 5 4 6 8 7 9). Worked by hand: the checks that apply are the board
+    // (weight 3), "It's a draw!" (2) and the exit (1), so the board is worth 2 × 3/6 = 1. Its
+    // first board (X in cell 1, drawn on the bottom row) already differs at the top row, so
+    // none of the 9 boards earns a share: 1 of 2 points. Before, rows with no mark were left
+    // out, the first 3 boards (X, O and X on the top row, the rest empty) agreed, and the
+    // board check earned 3/9 of its point.
+    let (code, json) = grade_case(&buggy, &assignment_dir(), "draw", "json");
+    assert_eq!(code, 1, "{json}");
+    assert!((case_score(&json, "draw") - 1.0).abs() < 1e-6, "{json}");
+    let (_, text) = grade_case(&buggy, &assignment_dir(), "draw", "text");
+    assert!(
+        text.contains("board 1 differs at row 1; 0 of 9 boards agree before the first difference"),
+        "{text}"
+    );
+    // The program drawn the right way up keeps the point.
+    let (code, json) = grade_case(
+        &program("tictactoe/correct_plain.py"),
+        &assignment_dir(),
+        "draw",
+        "json",
+    );
+    assert_eq!(code, 0, "{json}");
+}

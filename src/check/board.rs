@@ -339,8 +339,8 @@ fn is_empty_token(cells: &mut Cells, c: char) -> bool {
     cells.classify(c.encode_utf8(&mut buf)) == Some(EMPTY)
 }
 
-/// Aligns short whitespace rows to the widest row, drops rows that are entirely blank, and
-/// forgets the column positions (only alignment needs them).
+/// Aligns short whitespace rows to the widest row and forgets the column positions (only
+/// alignment needs them); a board none of whose cells is filled is dropped.
 fn finish(mut board: Board) -> Option<Board> {
     let anchor: Option<Vec<usize>> = board
         .rows
@@ -375,15 +375,18 @@ fn finish(mut board: Board) -> Option<Board> {
             }
         }
     }
-    board.rows.retain(|r| {
-        r.readings
-            .iter()
-            .all(|cells| cells.iter().any(|&c| c != EMPTY))
-    });
     for row in &mut board.rows {
         row.columns = None;
     }
-    (!board.rows.is_empty()).then_some(board)
+    // A board with no mark at all (the empty board of a game's start) is none: nothing on it
+    // to compare. A row with no mark is a row: it keeps the others in their place (an X on
+    // the top row is not an X on the middle one).
+    let marked = board.rows.iter().any(|r| {
+        r.readings
+            .iter()
+            .any(|cells| cells.iter().any(|&c| c != EMPTY))
+    });
+    marked.then_some(board)
 }
 
 fn rows_equal(a: &Row, b: &Row) -> bool {
@@ -835,6 +838,38 @@ mod tests {
         let e = evaluate(&start, &reference, &s);
         assert!(!e.in_game);
         assert!(!e.detail.contains("printed after input"), "{}", e.detail);
+    }
+
+    #[test]
+    fn rows_without_a_mark_keep_the_others_in_their_place() {
+        // Tic-tac-toe (tests/assignments/tictactoe): X in cell 1, then O in cell 5. Drawn upside
+        // down, the top row comes last: the first board already differs, at its first row
+        // (the reference's "X . ." against the program's empty top row).
+        let s = spec("[XOxo]", Some("[.]"), false);
+        // The detail, without the share of boards that agree before it (when there are two).
+        let at = |detail: &str| detail.split(';').next().unwrap_or_default().to_string();
+        let reference =
+            view(". . .\n. . .\n. . .\nX: \nX . .\n. . .\n. . .\nO: \nX . .\n. O .\n. . .\n");
+        let upside_down =
+            view(". . .\n. . .\n. . .\nX: \n. . .\n. . .\nX . .\nO: \n. . .\n. O .\nX . .\n");
+        let e = evaluate(&upside_down, &reference, &s);
+        assert!(!e.passed);
+        assert_eq!(at(&e.detail), "board 1 differs at row 1");
+        // X in cell 4 is not X in cell 1.
+        let cell_4 = view("X: \n. . .\nX . .\n. . .\nO: \n. . .\nX O .\n. . .\n");
+        let detail = evaluate(&cell_4, &reference, &s).detail;
+        assert_eq!(at(&detail), "board 1 differs at row 1");
+        // Rows are numbered as the board draws them: a difference in the middle row of a
+        // board whose top row is empty is at row 2.
+        let reference = view("X: \n. . .\nX . .\n. . .\n");
+        let middle = view("X: \n. . .\n. X .\n. . .\n");
+        let detail = evaluate(&middle, &reference, &s).detail;
+        assert_eq!(at(&detail), "board 1 differs at row 2");
+        // A board with no mark (the start) is still none: leaving it out costs nothing, and
+        // the right boards agree.
+        let reference = view(". . .\n. . .\n. . .\nX: \nX . .\n. . .\n. . .\n");
+        assert!(evaluate(&view("X: \nX . .\n. . .\n. . .\n"), &reference, &s).passed);
+        assert!(evaluate(&reference, &reference, &s).passed);
     }
 
     #[test]
