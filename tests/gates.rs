@@ -270,3 +270,29 @@ fn an_upside_down_board_agrees_on_no_board_and_its_rows_count_from_the_top() {
     );
     assert_eq!(code, 0, "{json}");
 }
+
+#[test]
+fn a_lone_wrong_first_move_is_a_game() {
+    if !have("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let one_move = "name: one-move\ndescription: 'Rule 1: X takes cell 1, the top left.'\n\
+                    points: 3\ninput: [\"1\"]\n";
+    let root = with_cases(dir.path(), &[("one-move", one_move)]);
+    let buggy = program("tictactoe/buggy_upside_down.py");
+    // Worked by hand: the checks that apply are the board (weight 3) and the exit (1): 2.25
+    // and 0.75 of 3 points. The program's one board (X drawn on the bottom row) differs: 0.
+    // It then asks O for a cell, as the reference does: the exit's 0.75. The reference's
+    // empty first board is its start, so the program's board after "1" follows a move.
+    // Before, the gate took the reference's first board with a mark for the start, judged
+    // that no game was played and took the exit's points too ("printed boards only at the
+    // start").
+    let (code, json) = grade_case(&buggy, &root, "one-move", "json");
+    assert_eq!(code, 1, "{json}");
+    assert!(
+        (case_score(&json, "one-move") - 0.75).abs() < 1e-6,
+        "{json}"
+    );
+    assert!(!json.contains("counts only in a game"), "{json}");
+}

@@ -263,6 +263,36 @@ struct BoardReader<'v, L: Iterator<Item = (usize, &'v str)>> {
     blank_pending: bool,
     /// Whether the current board is double-spaced (decided by its first two rows).
     spaced: Option<bool>,
+    /// What the boards closed so far showed of the start.
+    closed: Closed,
+}
+
+/// What a [`BoardReader`]'s closed boards showed of the start of the game.
+#[derive(Default)]
+struct Closed {
+    /// Where the first board with no mark was read (the empty board a game starts on), if
+    /// one came before any board with a mark: it is not compared, but it shows the start.
+    first_unmarked: Option<usize>,
+    /// A board with a mark was read.
+    marked_seen: bool,
+}
+
+impl Closed {
+    /// The board read, finished ([`finish`]): none when no cell of it is filled, whose place
+    /// is remembered when it comes first.
+    fn close(&mut self, board: Option<Board>) -> Option<Board> {
+        let board = board?;
+        let offset = board.offset;
+        let finished = finish(board);
+        match &finished {
+            Some(_) => self.marked_seen = true,
+            None if !self.marked_seen => {
+                self.first_unmarked.get_or_insert(offset);
+            }
+            None => {}
+        }
+        finished
+    }
 }
 
 impl<'v, L: Iterator<Item = (usize, &'v str)>> BoardReader<'v, L> {
@@ -272,6 +302,7 @@ impl<'v, L: Iterator<Item = (usize, &'v str)>> BoardReader<'v, L> {
             current: None,
             blank_pending: false,
             spaced: None,
+            closed: Closed::default(),
         }
     }
 
@@ -288,7 +319,8 @@ impl<'v, L: Iterator<Item = (usize, &'v str)>> BoardReader<'v, L> {
                 }
                 self.blank_pending = false;
                 self.spaced = None;
-                match self.current.take().and_then(finish) {
+                let current = self.current.take();
+                match self.closed.close(current) {
                     Some(board) => return Some(board),
                     None => continue,
                 }
@@ -315,7 +347,7 @@ impl<'v, L: Iterator<Item = (usize, &'v str)>> BoardReader<'v, L> {
                     });
                     board.rows.push(row);
                     board.last_line = index;
-                    if let Some(board) = closed.and_then(finish) {
+                    if let Some(board) = self.closed.close(closed) {
                         return Some(board);
                     }
                 }
@@ -323,13 +355,15 @@ impl<'v, L: Iterator<Item = (usize, &'v str)>> BoardReader<'v, L> {
                 None => {
                     self.blank_pending = false;
                     self.spaced = None;
-                    if let Some(board) = self.current.take().and_then(finish) {
+                    let current = self.current.take();
+                    if let Some(board) = self.closed.close(current) {
                         return Some(board);
                     }
                 }
             }
         }
-        self.current.take().and_then(finish)
+        let current = self.current.take();
+        self.closed.close(current)
     }
 }
 
@@ -504,7 +538,14 @@ pub fn evaluate(student: &View, reference: &View, spec: &BoardSpec) -> Evaluatio
         r.advance(spec, &mut cells);
         index += 1;
     }
-    let start = start.unwrap_or(0);
+    // The reference's start is where it drew its first board, an empty one too: tic-tac-toe's
+    // first board with a mark follows a move, and a program's lone first board there is play.
+    let start = match (start, r.reader.closed.first_unmarked) {
+        (Some(first), Some(empty)) => first.min(reference.inputs_before(empty)),
+        (first, empty) => first
+            .or(empty.map(|offset| reference.inputs_before(offset)))
+            .unwrap_or(0),
+    };
     let in_game = student_inputs
         .iter()
         .any(|&inputs| super::view::after_a_move(inputs, start));
@@ -870,6 +911,32 @@ mod tests {
         let reference = view(". . .\n. . .\n. . .\nX: \nX . .\n. . .\n. . .\n");
         assert!(evaluate(&view("X: \nX . .\n. . .\n. . .\n"), &reference, &s).passed);
         assert!(evaluate(&reference, &reference, &s).passed);
+    }
+
+    #[test]
+    fn a_lone_first_move_after_an_empty_start_board_is_a_game() {
+        // Tic-tac-toe: the reference draws the empty board, then X in cell 1 after input 1.
+        // The empty board (no mark) is not compared but is the start: a program whose only
+        // board is a wrong one after that first move has played.
+        use crate::check::view::InputShown;
+        use crate::transcript::{Stream, Transcript};
+        let s = spec("[XOxo]", Some("[.]"), false);
+        let run = |start: &str, after: &str| {
+            let mut t = Transcript::new();
+            t.push_output(Stream::Stdout, start.as_bytes());
+            t.push_input("1");
+            t.push_output(Stream::Stdout, after.as_bytes());
+            View::new(&t, InputShown::LineBreak)
+        };
+        let reference = run(". . .\n. . .\n. . .\nX: ", "X . .\n. . .\n. . .\nO: ");
+        let wrong = run(". . .\n. . .\n. . .\nX: ", ". . .\n. . .\nX . .\nO: ");
+        let e = evaluate(&wrong, &reference, &s);
+        assert!(!e.passed);
+        assert!(e.in_game);
+        // Without the empty board, the reference's first board is its start: the same lone
+        // board there is no move (nim's first matches follow "y").
+        let reference = run("X: ", "X . .\n. . .\n. . .\nO: ");
+        assert!(!evaluate(&wrong, &reference, &s).in_game);
     }
 
     #[test]
