@@ -296,3 +296,32 @@ fn a_lone_wrong_first_move_is_a_game() {
     );
     assert!(!json.contains("counts only in a game"), "{json}");
 }
+
+#[test]
+fn a_final_press_enter_keeps_full_marks_where_lines_go_on_after_the_game() {
+    if !have("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = with_cases(dir.path(), &[("won-then-more", WON_THEN_MORE)]);
+    let paused = program("tictactoe/correct_press_enter.py");
+    // After "Player X wins!" it reads one line ("Press Enter to exit") and ends: a habit the
+    // grader ignores (docs/what-the-grader-ignores.md). Random games type lines past the end
+    // of most games, as this fixed case does; before, every check of messages said it "read
+    // more input than the reference" there, and 2 of its 12 random games differed.
+    for (root, case) in [
+        (root.as_path(), "won-then-more"),
+        (assignment_dir().as_path(), "random-games"),
+    ] {
+        let (code, json) = grade_case(&paused, root, case, "json");
+        assert_eq!(code, 0, "{case}: {json}");
+    }
+    // Playing on is still wrong there.
+    let (code, _) = grade_case(
+        &program("tictactoe/buggy_reads_on.py"),
+        &root,
+        "won-then-more",
+        "json",
+    );
+    assert_eq!(code, 1);
+}
