@@ -1026,6 +1026,11 @@ fn grade_case(
     } else {
         outcome.transcript.inputs().map(String::from).collect()
     };
+    let replay = if passed || unusable_start.is_some() {
+        Vec::new()
+    } else {
+        fixed_case_replay(case, submission, &checks)
+    };
     Ok(GradedCase {
         set_aside: outcome.transcript.set_aside(),
         paused: check::pause_after_the_game(&student, reference)
@@ -1051,6 +1056,7 @@ fn grade_case(
                     // Said once for the submission: it read everything before printing.
                     notes.retain(|n| !n.starts_with("prompts were not flushed"));
                 }
+                notes.extend(replay.into_iter().map(|c| format!("replay it: {c}")));
                 if redraws > 0 {
                     notes.insert(
                         0,
@@ -1068,6 +1074,51 @@ fn grade_case(
             first_difference: None,
         },
     })
+}
+
+/// The commands that replay a visible fixed case's run as printed, from the student's folder
+/// ([`crate::explore::replay_commands`], as a random game's finding is replayed): its files
+/// written out, its input typed into the student's own run command with its arguments (after
+/// the build grade ran, if any), and into the reference. None for a hidden case, a driven one
+/// (its input is computed from what the program printed) or one of many runs.
+fn fixed_case_replay(case: &Case, submission: &Submission, checks: &[CheckResult]) -> Vec<String> {
+    let failed = checks.iter().find(|c| !c.passed);
+    let Some(failed) = failed.filter(|_| {
+        case.visibility == Visibility::Visible && case.driver.is_scripted() && case.samples <= 1
+    }) else {
+        return Vec::new();
+    };
+    let (reference_args, reference_files) = match case
+        .setup
+        .get::<crate::assignments::external::ExternalGame>(
+    ) {
+        Some(external) => (external.args().to_vec(), external.files().to_vec()),
+        None => (case.reference_args.clone(), Vec::new()),
+    };
+    let finding = crate::explore::Finding {
+        game: 0,
+        original_lines: case.input.len(),
+        input: case.input.clone(),
+        board_file: None,
+        board_name: None,
+        start_args: Vec::new(),
+        plan: None,
+        shrink_runs: 0,
+        check: failed.clone(),
+        reference: String::new(),
+        replay: crate::explore::ReplaySetup {
+            args: case.args.clone(),
+            files: case.files.clone(),
+            reference_args,
+            reference_files,
+        },
+    };
+    crate::explore::replay_commands(
+        case.assignment.name(),
+        &finding,
+        &submission.replay_command(),
+        submission.replay_build(),
+    )
 }
 
 /// Whether a run that could not be made failed for the grading machine's reasons rather than

@@ -68,7 +68,8 @@ impl Submission {
 
     /// How the student runs their own program from its folder, for a report's replay line:
     /// the interpreter and the file that starts it (`python3 main.py`, `node main.js`),
-    /// `java -cp . Main` after `javac`, or `./prog` for a program they build.
+    /// `java -cp . Main` after `javac`, `./prog` after the C or C++ compiler, or the program
+    /// their Makefile, Cargo or `go build` made (`./guess`).
     pub fn replay_command(&self) -> String {
         student_command(self.language.name, &self.command, self.dir())
     }
@@ -96,6 +97,11 @@ fn student_command(language: &str, command: &[String], dir: &Path) -> String {
         "Ruby" => format!("ruby {}", entry()),
         "Perl" => format!("perl {}", entry()),
         "Java" => format!("java -cp . {}", entry()),
+        // Built by the student's own build (its replay line): the program it made, where it
+        // made it (`./guess`, `./target/release/guess`, `./program`).
+        "Makefile" | "CMake" | "build.sh" | "Rust crate" | "Go" | "Rust" => {
+            format!("./{}", entry())
+        }
         _ => "./prog".to_string(),
     }
 }

@@ -659,9 +659,17 @@ rl.on("line", (guess) => {
 /// of the one marked `# the reference`.
 fn replay(commands: &[String], student: &Path) -> (String, String) {
     let folder = tempfile::tempdir().expect("tempdir");
-    for entry in std::fs::read_dir(student.parent().expect("folder")).expect("read") {
+    let from = student.parent().expect("folder");
+    for entry in walkdir::WalkDir::new(from).min_depth(1) {
         let entry = entry.expect("entry");
-        std::fs::copy(entry.path(), folder.path().join(entry.file_name())).expect("copy");
+        let target = folder
+            .path()
+            .join(entry.path().strip_prefix(from).expect("inside"));
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).expect("mkdir");
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
     }
     let grade_dir = assert_cmd::cargo::cargo_bin("grade")
         .parent()
@@ -948,4 +956,230 @@ fn grade_play_reports_a_reference_that_failed_and_takes_files() {
         .logged_output()
         .expect("play runs");
     assert_eq!(output.status.code(), Some(2), "{output:?}");
+}
+
+/// The codeword student with its bug in C built by a Makefile, a Rust crate and a Go module,
+/// each in its own folder under `dir` with the file that starts the build; the program each
+/// build makes and where (`guess`, `target/release/guess`, `program`).
+const BUILT_STUDENTS: &[(&str, &[(&str, &str)])] = &[
+    (
+        "make",
+        &[
+            ("Makefile", "guess: guess.c\n\tcc -O2 -o guess guess.c\n"),
+            (
+                "guess.c",
+                r#"#include <stdio.h>
+#include <string.h>
+
+int main(int argc, char **argv) {
+    char code[64] = "", guess[256];
+    FILE *f = argc == 2 ? fopen(argv[1], "r") : NULL;
+    if (!f || !fgets(code, sizeof code, f)) {
+        fprintf(stderr, "usage: guess CODE_FILE\n");
+        return 2;
+    }
+    fclose(f);
+    code[strcspn(code, "\r\n")] = 0;
+    f = fopen("words/letters.txt", "r");
+    if (f) fclose(f);
+    for (;;) {
+        printf("Guess:\n");
+        if (!fgets(guess, sizeof guess, stdin)) return 0;
+        guess[strcspn(guess, "\r\n")] = 0;
+        if (strcmp(guess, code) == 0) { printf("right\n"); return 0; }
+        printf("wrong\n");
+    }
+}
+"#,
+            ),
+        ],
+    ),
+    (
+        "cargo",
+        &[
+            (
+                "Cargo.toml",
+                "[package]\nname = \"guess\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            ),
+            (
+                "src/main.rs",
+                r#"use std::io::BufRead;
+
+fn main() {
+    let path = std::env::args().nth(1).expect("usage: guess CODE_FILE");
+    let code = std::fs::read_to_string(path).expect("code file");
+    let code = code.trim();
+    let _ = std::fs::read_to_string("words/letters.txt");
+    println!("Guess:");
+    for line in std::io::stdin().lock().lines() {
+        let guess = line.expect("line");
+        if guess == code {
+            println!("right");
+            return;
+        }
+        println!("wrong");
+        println!("Guess:");
+    }
+}
+"#,
+            ),
+        ],
+    ),
+    (
+        "go",
+        &[
+            ("go.mod", "module guess\n\ngo 1.18\n"),
+            (
+                "main.go",
+                r#"package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strings"
+)
+
+func main() {
+	data, err := os.ReadFile(os.Args[1])
+	if err != nil {
+		os.Exit(2)
+	}
+	code := strings.TrimSpace(string(data))
+	os.ReadFile("words/letters.txt")
+	in := bufio.NewScanner(os.Stdin)
+	for {
+		fmt.Println("Guess:")
+		if !in.Scan() {
+			return
+		}
+		if in.Text() == code {
+			fmt.Println("right")
+			return
+		}
+		fmt.Println("wrong")
+	}
+}
+"#,
+            ),
+        ],
+    ),
+];
+
+/// Issue 32 item 4 for built programs: a C program built by its Makefile, a Rust crate and a
+/// Go module (each where its toolchain is installed) replay as printed: the report prints the
+/// build step grade ran, as the student types it in their folder, before the run line, which
+/// runs the program that build made; run in a copy of the folder, the replay prints what the
+/// report says the program printed. A fixed case's failure prints the same replay.
+#[test]
+fn replays_of_programs_built_by_make_cargo_and_go_build_them_first() {
+    if !have("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = codeword_assignment(dir.path());
+    // A fixed case the bug shows in ("x" is answered "wrong", not "invalid").
+    std::fs::write(
+        root.join("cases/invalid-first.yaml"),
+        "name: invalid-first\ndescription: 'Rule 2: x is no guess.'\npoints: 1\n\
+         input: [x, cab]\n",
+    )
+    .expect("case");
+    let bless = grade()
+        .args(["bless", "--root"])
+        .arg(&root)
+        .logged_output()
+        .expect("bless runs");
+    assert!(bless.status.success(), "{bless:?}");
+    for (tool, files) in BUILT_STUDENTS {
+        // Make is required (under CI=true, `have` fails the test without it); Cargo and Go
+        // are tried where this user can run them (rustup's cargo under /root is out of an
+        // unprivileged user's reach, and of the grader's as that user).
+        let reachable = *tool == "make"
+            || std::env::var_os("PATH").is_some_and(|path| {
+                std::env::split_paths(&path).any(|dir| dir.join(tool).is_file())
+            });
+        if !reachable || !have(tool) {
+            eprintln!("{tool} is not installed: its replay is not tried");
+            continue;
+        }
+        let (build, run) = match *tool {
+            "make" => ("make", "./guess code.txt"),
+            "cargo" => (
+                "cargo build --release --offline --quiet",
+                "./target/release/guess code.txt",
+            ),
+            _ => ("go build -o program .", "./program code.txt"),
+        };
+        let folder = dir.path().join(format!("student-{tool}"));
+        for (name, text) in *files {
+            let path = folder.join(name);
+            std::fs::create_dir_all(path.parent().expect("folder")).expect("mkdir");
+            std::fs::write(&path, text).expect("write");
+        }
+        let output = grade()
+            .arg(&folder)
+            .arg("--cases")
+            .arg(&root)
+            .args(["--format", "json", "--no-cache"])
+            .logged_output()
+            .expect("grade runs");
+        assert_eq!(output.status.code(), Some(1), "{tool}: {output:?}");
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
+        // A random game's finding, and a fixed case, replay alike.
+        for name in ["random-games", "invalid-first"] {
+            let case = case_in(&report, name);
+            let commands: Vec<String> = case["notes"]
+                .as_array()
+                .expect("notes")
+                .iter()
+                .filter_map(|n| n.as_str()?.strip_prefix("replay it: ").map(str::to_string))
+                .collect();
+            assert_eq!(
+                commands.first().map(String::as_str),
+                Some(format!("{build}   # build your program as grade did").as_str()),
+                "{tool} {name}: {commands:#?}"
+            );
+            assert!(
+                commands
+                    .iter()
+                    .any(|c| c.contains(&format!("| {run}   # your program"))),
+                "{tool} {name}: {commands:#?}"
+            );
+            let input: Vec<String> = case["input"]
+                .as_array()
+                .expect("input")
+                .iter()
+                .filter_map(|l| l.as_str().map(str::to_string))
+                .collect();
+            let check = case["checks"]
+                .as_array()
+                .expect("checks")
+                .iter()
+                .find(|c| c["difference"].is_object())
+                .expect("a check with its difference");
+            let (program, reference) = replay(&commands, &folder.join(files[0].0));
+            let actual = printed_lines(
+                check["difference"]["actual"].as_str().expect("actual"),
+                &input,
+            );
+            let expected = printed_lines(
+                check["difference"]["expected"].as_str().expect("expected"),
+                &input,
+            );
+            assert!(!actual.is_empty() && !expected.is_empty(), "{check:#}");
+            assert!(
+                contains_lines(&program, &actual),
+                "{tool} {name}: {program:?} vs {actual:?}"
+            );
+            assert!(
+                contains_lines(&reference, &expected),
+                "{tool} {name}: {reference:?} vs {expected:?}"
+            );
+            assert_ne!(
+                program, reference,
+                "{tool} {name}: the replays show the difference"
+            );
+        }
+    }
 }

@@ -185,3 +185,143 @@ fn a_late_slip_in_the_turns_costs_little_and_an_early_one_much() {
         assert_eq!(code, 0, "{case}: {json}");
     }
 }
+
+/// Rule 5 with lines after the win: the reference ends after input 5 ("3", X's top row); a
+/// program that does not end reads "9" and "8" too, answering each.
+const WON_THEN_MORE: &str = r#"name: won-then-more
+description: 'Rule 5: X completes the top row; the two lines typed after it are never read.'
+points: 2
+input: ["1", "4", "2", "5", "3", "9", "8"]
+"#;
+
+#[test]
+fn a_program_that_plays_on_after_the_game_is_told_so_and_the_rule_it_breaks() {
+    if !have("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = with_cases(dir.path(), &[("won-then-more", WON_THEN_MORE)]);
+    let buggy = program("tictactoe/buggy_reads_on.py");
+    let rule = "Rule it breaks: Rules 5 and 6: a win or a draw is announced and ends the program.";
+    // A fixed case with lines after the end: the first difference is the ending, after input
+    // 5, where the reference printed the win (not the boards or messages that follow from it).
+    let (code, text) = grade_case(&buggy, &root, "won-then-more", "text");
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains(
+            "First difference: ✗ check exit (exit), 0/0.33: the game was over after input 5 \
+             (\"3\"): the reference printed \"Player X wins!\" and ended there, but the program \
+             did not end: it read input 6 (\"9\"), answered it and kept asking for input"
+        ),
+        "{text}"
+    );
+    assert!(text.contains(rule), "{text}");
+
+    // Random games (the committed case, seed 3): the game shrunk is one the program goes on
+    // after, and the sentence says so, naming the input where the reference's game was over,
+    // rather than blaming the winner check for reading more input.
+    let (code, text) = grade_case(&buggy, &assignment_dir(), "random-games", "text");
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        !text.contains("winner the program read more input"),
+        "{text}"
+    );
+    assert!(text.contains(rule), "{text}");
+    let said = regex::Regex::new(
+        r#"differs, shrunk to the \d+ input line\(s\) listed: exit (?:kept asking for input after the game should have ended: the game was over after input (\d+) \("([^"]*)"\), where the reference printed "Player [XO] wins!" and ended|the game was over after input (\d+) \("([^"]*)"\): the reference printed "Player [XO] wins!" and ended there, but the program did not end)"#,
+    )
+    .expect("regex");
+    let found = said.captures(&text).unwrap_or_else(|| panic!("{text}"));
+    let (at, typed) = match (found.get(1), found.get(2)) {
+        (Some(at), Some(typed)) => (at.as_str(), typed.as_str()),
+        _ => (&found[3], &found[4]),
+    };
+    // The input named is the one listed at that place in "Input sent".
+    let listed = format!("\n      {at}  {}\n", typed.replace(' ', "·"));
+    assert!(text.contains(&listed), "{listed:?} in {text}");
+}
+
+#[test]
+fn an_upside_down_board_agrees_on_no_board_and_its_rows_count_from_the_top() {
+    if !have("python3") {
+        return;
+    }
+    let buggy = program("tictactoe/buggy_upside_down.py");
+    // The draw case (1 2 3 5 4 6 8 7 9). Worked by hand: the checks that apply are the board
+    // (weight 3), "It's a draw!" (2) and the exit (1), so the board is worth 2 × 3/6 = 1. Its
+    // first board (X in cell 1, drawn on the bottom row) already differs at the top row, so
+    // none of the 9 boards earns a share: 1 of 2 points. Before, rows with no mark were left
+    // out, the first 3 boards (X, O and X on the top row, the rest empty) agreed, and the
+    // board check earned 3/9 of its point.
+    let (code, json) = grade_case(&buggy, &assignment_dir(), "draw", "json");
+    assert_eq!(code, 1, "{json}");
+    assert!((case_score(&json, "draw") - 1.0).abs() < 1e-6, "{json}");
+    let (_, text) = grade_case(&buggy, &assignment_dir(), "draw", "text");
+    assert!(
+        text.contains("board 1 differs at row 1; 0 of 9 boards agree before the first difference"),
+        "{text}"
+    );
+    // The program drawn the right way up keeps the point.
+    let (code, json) = grade_case(
+        &program("tictactoe/correct_plain.py"),
+        &assignment_dir(),
+        "draw",
+        "json",
+    );
+    assert_eq!(code, 0, "{json}");
+}
+
+#[test]
+fn a_lone_wrong_first_move_is_a_game() {
+    if !have("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let one_move = "name: one-move\ndescription: 'Rule 1: X takes cell 1, the top left.'\n\
+                    points: 3\ninput: [\"1\"]\n";
+    let root = with_cases(dir.path(), &[("one-move", one_move)]);
+    let buggy = program("tictactoe/buggy_upside_down.py");
+    // Worked by hand: the checks that apply are the board (weight 3) and the exit (1): 2.25
+    // and 0.75 of 3 points. The program's one board (X drawn on the bottom row) differs: 0.
+    // It then asks O for a cell, as the reference does: the exit's 0.75. The reference's
+    // empty first board is its start, so the program's board after "1" follows a move.
+    // Before, the gate took the reference's first board with a mark for the start, judged
+    // that no game was played and took the exit's points too ("printed boards only at the
+    // start").
+    let (code, json) = grade_case(&buggy, &root, "one-move", "json");
+    assert_eq!(code, 1, "{json}");
+    assert!(
+        (case_score(&json, "one-move") - 0.75).abs() < 1e-6,
+        "{json}"
+    );
+    assert!(!json.contains("counts only in a game"), "{json}");
+}
+
+#[test]
+fn a_final_press_enter_keeps_full_marks_where_lines_go_on_after_the_game() {
+    if !have("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = with_cases(dir.path(), &[("won-then-more", WON_THEN_MORE)]);
+    let paused = program("tictactoe/correct_press_enter.py");
+    // After "Player X wins!" it reads one line ("Press Enter to exit") and ends: a habit the
+    // grader ignores (docs/what-the-grader-ignores.md). Random games type lines past the end
+    // of most games, as this fixed case does; before, every check of messages said it "read
+    // more input than the reference" there, and 2 of its 12 random games differed.
+    for (root, case) in [
+        (root.as_path(), "won-then-more"),
+        (assignment_dir().as_path(), "random-games"),
+    ] {
+        let (code, json) = grade_case(&paused, root, case, "json");
+        assert_eq!(code, 0, "{case}: {json}");
+    }
+    // Playing on is still wrong there.
+    let (code, _) = grade_case(
+        &program("tictactoe/buggy_reads_on.py"),
+        &root,
+        "won-then-more",
+        "json",
+    );
+    assert_eq!(code, 1);
+}

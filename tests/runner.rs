@@ -1103,8 +1103,13 @@ fn a_bare_name_is_the_runs_own_and_no_shim_of_the_graders_path_is_mounted() {
     if !system.iter().any(|p| Path::new(p).is_file()) {
         return;
     }
-    // As pyenv's: a shim in a folder under one only its owner may enter.
+    // As pyenv's: a shim in a folder under one only its owner may enter (pyenv's /root is
+    // 0700). tempfile makes its folder 0755 (umask 022): made 0700 here, or the run could
+    // enter it and the old lookup (the shim's folder mounted for the run) would pass too.
+    // The bug is a root grader's: each run has a uid of its own, which cannot enter it; a
+    // grader running as an unprivileged user runs programs as itself, and passes either way.
     let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).expect("chmod");
     let shims = dir.path().join("pyenv/shims");
     std::fs::create_dir_all(&shims).expect("mkdir");
     std::fs::write(shims.join("python3"), "#!/bin/sh\necho shim\n").expect("write");

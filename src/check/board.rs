@@ -263,6 +263,36 @@ struct BoardReader<'v, L: Iterator<Item = (usize, &'v str)>> {
     blank_pending: bool,
     /// Whether the current board is double-spaced (decided by its first two rows).
     spaced: Option<bool>,
+    /// What the boards closed so far showed of the start.
+    closed: Closed,
+}
+
+/// What a [`BoardReader`]'s closed boards showed of the start of the game.
+#[derive(Default)]
+struct Closed {
+    /// Where the first board with no mark was read (the empty board a game starts on), if
+    /// one came before any board with a mark: it is not compared, but it shows the start.
+    first_unmarked: Option<usize>,
+    /// A board with a mark was read.
+    marked_seen: bool,
+}
+
+impl Closed {
+    /// The board read, finished ([`finish`]): none when no cell of it is filled, whose place
+    /// is remembered when it comes first.
+    fn close(&mut self, board: Option<Board>) -> Option<Board> {
+        let board = board?;
+        let offset = board.offset;
+        let finished = finish(board);
+        match &finished {
+            Some(_) => self.marked_seen = true,
+            None if !self.marked_seen => {
+                self.first_unmarked.get_or_insert(offset);
+            }
+            None => {}
+        }
+        finished
+    }
 }
 
 impl<'v, L: Iterator<Item = (usize, &'v str)>> BoardReader<'v, L> {
@@ -272,6 +302,7 @@ impl<'v, L: Iterator<Item = (usize, &'v str)>> BoardReader<'v, L> {
             current: None,
             blank_pending: false,
             spaced: None,
+            closed: Closed::default(),
         }
     }
 
@@ -288,7 +319,8 @@ impl<'v, L: Iterator<Item = (usize, &'v str)>> BoardReader<'v, L> {
                 }
                 self.blank_pending = false;
                 self.spaced = None;
-                match self.current.take().and_then(finish) {
+                let current = self.current.take();
+                match self.closed.close(current) {
                     Some(board) => return Some(board),
                     None => continue,
                 }
@@ -315,7 +347,7 @@ impl<'v, L: Iterator<Item = (usize, &'v str)>> BoardReader<'v, L> {
                     });
                     board.rows.push(row);
                     board.last_line = index;
-                    if let Some(board) = closed.and_then(finish) {
+                    if let Some(board) = self.closed.close(closed) {
                         return Some(board);
                     }
                 }
@@ -323,13 +355,15 @@ impl<'v, L: Iterator<Item = (usize, &'v str)>> BoardReader<'v, L> {
                 None => {
                     self.blank_pending = false;
                     self.spaced = None;
-                    if let Some(board) = self.current.take().and_then(finish) {
+                    let current = self.current.take();
+                    if let Some(board) = self.closed.close(current) {
                         return Some(board);
                     }
                 }
             }
         }
-        self.current.take().and_then(finish)
+        let current = self.current.take();
+        self.closed.close(current)
     }
 }
 
@@ -339,8 +373,8 @@ fn is_empty_token(cells: &mut Cells, c: char) -> bool {
     cells.classify(c.encode_utf8(&mut buf)) == Some(EMPTY)
 }
 
-/// Aligns short whitespace rows to the widest row, drops rows that are entirely blank, and
-/// forgets the column positions (only alignment needs them).
+/// Aligns short whitespace rows to the widest row and forgets the column positions (only
+/// alignment needs them); a board none of whose cells is filled is dropped.
 fn finish(mut board: Board) -> Option<Board> {
     let anchor: Option<Vec<usize>> = board
         .rows
@@ -375,15 +409,18 @@ fn finish(mut board: Board) -> Option<Board> {
             }
         }
     }
-    board.rows.retain(|r| {
-        r.readings
-            .iter()
-            .all(|cells| cells.iter().any(|&c| c != EMPTY))
-    });
     for row in &mut board.rows {
         row.columns = None;
     }
-    (!board.rows.is_empty()).then_some(board)
+    // A board with no mark at all (the empty board of a game's start) is none: nothing on it
+    // to compare. A row with no mark is a row: it keeps the others in their place (an X on
+    // the top row is not an X on the middle one).
+    let marked = board.rows.iter().any(|r| {
+        r.readings
+            .iter()
+            .any(|cells| cells.iter().any(|&c| c != EMPTY))
+    });
+    marked.then_some(board)
 }
 
 fn rows_equal(a: &Row, b: &Row) -> bool {
@@ -501,7 +538,14 @@ pub fn evaluate(student: &View, reference: &View, spec: &BoardSpec) -> Evaluatio
         r.advance(spec, &mut cells);
         index += 1;
     }
-    let start = start.unwrap_or(0);
+    // The reference's start is where it drew its first board, an empty one too: tic-tac-toe's
+    // first board with a mark follows a move, and a program's lone first board there is play.
+    let start = match (start, r.reader.closed.first_unmarked) {
+        (Some(first), Some(empty)) => first.min(reference.inputs_before(empty)),
+        (first, empty) => first
+            .or(empty.map(|offset| reference.inputs_before(offset)))
+            .unwrap_or(0),
+    };
     let in_game = student_inputs
         .iter()
         .any(|&inputs| super::view::after_a_move(inputs, start));
@@ -835,6 +879,64 @@ mod tests {
         let e = evaluate(&start, &reference, &s);
         assert!(!e.in_game);
         assert!(!e.detail.contains("printed after input"), "{}", e.detail);
+    }
+
+    #[test]
+    fn rows_without_a_mark_keep_the_others_in_their_place() {
+        // Tic-tac-toe (tests/assignments/tictactoe): X in cell 1, then O in cell 5. Drawn upside
+        // down, the top row comes last: the first board already differs, at its first row
+        // (the reference's "X . ." against the program's empty top row).
+        let s = spec("[XOxo]", Some("[.]"), false);
+        // The detail, without the share of boards that agree before it (when there are two).
+        let at = |detail: &str| detail.split(';').next().unwrap_or_default().to_string();
+        let reference =
+            view(". . .\n. . .\n. . .\nX: \nX . .\n. . .\n. . .\nO: \nX . .\n. O .\n. . .\n");
+        let upside_down =
+            view(". . .\n. . .\n. . .\nX: \n. . .\n. . .\nX . .\nO: \n. . .\n. O .\nX . .\n");
+        let e = evaluate(&upside_down, &reference, &s);
+        assert!(!e.passed);
+        assert_eq!(at(&e.detail), "board 1 differs at row 1");
+        // X in cell 4 is not X in cell 1.
+        let cell_4 = view("X: \n. . .\nX . .\n. . .\nO: \n. . .\nX O .\n. . .\n");
+        let detail = evaluate(&cell_4, &reference, &s).detail;
+        assert_eq!(at(&detail), "board 1 differs at row 1");
+        // Rows are numbered as the board draws them: a difference in the middle row of a
+        // board whose top row is empty is at row 2.
+        let reference = view("X: \n. . .\nX . .\n. . .\n");
+        let middle = view("X: \n. . .\n. X .\n. . .\n");
+        let detail = evaluate(&middle, &reference, &s).detail;
+        assert_eq!(at(&detail), "board 1 differs at row 2");
+        // A board with no mark (the start) is still none: leaving it out costs nothing, and
+        // the right boards agree.
+        let reference = view(". . .\n. . .\n. . .\nX: \nX . .\n. . .\n. . .\n");
+        assert!(evaluate(&view("X: \nX . .\n. . .\n. . .\n"), &reference, &s).passed);
+        assert!(evaluate(&reference, &reference, &s).passed);
+    }
+
+    #[test]
+    fn a_lone_first_move_after_an_empty_start_board_is_a_game() {
+        // Tic-tac-toe: the reference draws the empty board, then X in cell 1 after input 1.
+        // The empty board (no mark) is not compared but is the start: a program whose only
+        // board is a wrong one after that first move has played.
+        use crate::check::view::InputShown;
+        use crate::transcript::{Stream, Transcript};
+        let s = spec("[XOxo]", Some("[.]"), false);
+        let run = |start: &str, after: &str| {
+            let mut t = Transcript::new();
+            t.push_output(Stream::Stdout, start.as_bytes());
+            t.push_input("1");
+            t.push_output(Stream::Stdout, after.as_bytes());
+            View::new(&t, InputShown::LineBreak)
+        };
+        let reference = run(". . .\n. . .\n. . .\nX: ", "X . .\n. . .\n. . .\nO: ");
+        let wrong = run(". . .\n. . .\n. . .\nX: ", ". . .\n. . .\nX . .\nO: ");
+        let e = evaluate(&wrong, &reference, &s);
+        assert!(!e.passed);
+        assert!(e.in_game);
+        // Without the empty board, the reference's first board is its start: the same lone
+        // board there is no move (nim's first matches follow "y").
+        let reference = run("X: ", "X . .\n. . .\n. . .\nO: ");
+        assert!(!evaluate(&wrong, &reference, &s).in_game);
     }
 
     #[test]

@@ -536,6 +536,12 @@ fn evaluate_at_inputs(
             }
         }
     }
+    // Places after the inputs the program read past the reference's end (a final "press
+    // Enter", or playing on after the game) where it printed no item: nothing to compare for
+    // this check (the exit check judges the ending).
+    while s.len() > r.len() && s.last().is_some_and(|item| item.value == NO_MATCH) {
+        s.pop();
+    }
     let any = |items: &[Item]| items.iter().any(|i| i.value != NO_MATCH);
     if !any(&s) && !any(&r) || (options.optional && !any(&s)) {
         return Evaluation::not_applicable();

@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use crate::games::Recording;
 use crate::results::{CheckResult, Difference};
-use crate::transcript::Transcript;
+use crate::transcript::{Event, Stream, Transcript};
 use board::BoardSpec;
 use lines::ItemRules;
 use view::{InputShown, View};
@@ -182,6 +182,121 @@ pub fn pause_after_the_game(student: &StudentRun, reference: &Recording) -> bool
         .input_offsets
         .iter()
         .any(|&offset| last_shown(&view.text[..offset]) == last)
+}
+
+/// A program that went on playing after the reference's game was over (handouts: "print the
+/// result and end the program"): the reference ended by itself after reading `over_after`
+/// lines, and the program read the next one, answered it (printed after it) and asked for
+/// more, where a final pause reads one line and ends and a program that reads all its input
+/// first answers nothing line by line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedOn {
+    /// How many lines the reference read before its game was over and it ended.
+    pub over_after: usize,
+    /// The last of them, as typed (empty when there was none).
+    pub last_read: String,
+    /// The reference's last line, where it ended (its result).
+    pub last_line: String,
+    /// The line the program read after the game was over.
+    pub next: String,
+}
+
+impl PlayedOn {
+    /// The exit check's detail: what happened, input by input.
+    pub fn detail(&self) -> String {
+        let printed = match self.last_line.as_str() {
+            "" => String::new(),
+            line => format!(" printed \"{line}\" and"),
+        };
+        format!(
+            "the game was over {}: the reference{printed} ended there, but the program did not \
+             end: it read input {} (\"{}\"), answered it and kept asking for input",
+            over_at(self.over_after, &self.last_read),
+            self.over_after + 1,
+            self.next
+        )
+    }
+}
+
+/// "after input 5 ("2")", or "before the first input".
+fn over_at(over_after: usize, last_read: &str) -> String {
+    match over_after {
+        0 => "before the first input".to_string(),
+        n => format!("after input {n} (\"{last_read}\")"),
+    }
+}
+
+/// Where the reference's game was over: how many lines it read, the last of them, and its
+/// last line printed (its result), trimmed; empty strings where there is none.
+fn reference_end(reference: &Recording) -> (usize, String, String) {
+    let read = reference.transcript.input_count();
+    let last_read = reference.transcript.inputs().last().unwrap_or_default();
+    let text = reference.transcript.terminal_text();
+    let last_line = text
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+        .unwrap_or_default();
+    (read, last_read.to_string(), last_line.to_string())
+}
+
+/// Where the reference's game was over, for a sentence about a program that went on: ": the
+/// game was over after input 5 ("2"), where the reference printed "Player X wins!" and ended"
+/// (empty when the reference read nothing and printed nothing).
+fn where_it_ended(reference: &Recording) -> String {
+    let (read, last_read, last_line) = reference_end(reference);
+    if read == 0 && last_line.is_empty() {
+        return String::new();
+    }
+    let printed = match last_line.as_str() {
+        "" => String::new(),
+        line => format!(" printed \"{line}\" and"),
+    };
+    format!(
+        ": the game was over {}, where the reference{printed} ended",
+        over_at(read, &last_read)
+    )
+}
+
+/// Whether `student` played on after the reference's game was over ([`PlayedOn`]).
+pub fn played_on_after_the_game(student: &StudentRun, reference: &Recording) -> Option<PlayedOn> {
+    let over_after = reference.transcript.input_count();
+    let sent = student.transcript.input_count();
+    if reference.wanted_more_input || sent <= over_after || read_all_input_first(student) {
+        return None;
+    }
+    // It asked again after the line past the end: read another, was given end of input
+    // (the script was used up), or was still running.
+    let asked_again =
+        sent > over_after + 1 || student.after_script.is_some() || student.exited.is_none();
+    let mut read = 0;
+    let answered = student.transcript.events().iter().any(|event| match event {
+        Event::Input { .. } => {
+            read += 1;
+            false
+        }
+        Event::Output {
+            stream: Stream::Stdout,
+            bytes,
+        } => read > over_after && bytes.iter().any(|b| !b.is_ascii_whitespace()),
+        _ => false,
+    });
+    if !asked_again || !answered {
+        return None;
+    }
+    let (over_after, last_read, last_line) = reference_end(reference);
+    Some(PlayedOn {
+        over_after,
+        last_read,
+        last_line,
+        next: student
+            .transcript
+            .inputs()
+            .nth(over_after)
+            .unwrap_or_default()
+            .to_string(),
+    })
 }
 
 /// Whether the run read all its input before it printed anything after its first input
@@ -543,6 +658,26 @@ fn evaluate_exit(student: &StudentRun, reference: &Recording, code: bool) -> Eva
             ),
         };
     }
+    if let Some(on) = played_on_after_the_game(student, reference) {
+        return Evaluation::fail(
+            on.detail(),
+            Difference {
+                location: "the end of the game".into(),
+                expected: format!(
+                    "the program ends {}, as the reference does",
+                    over_at(on.over_after, &on.last_read)
+                ),
+                actual: format!(
+                    "it read input {} (\"{}\"), answered it and asked for more",
+                    on.over_after + 1,
+                    on.next
+                ),
+                inputs_before: on.over_after,
+                relaxation: None,
+                student_line: None,
+            },
+        );
+    }
     let reference_read = reference.transcript.input_count();
     match student.exited {
         // The reference read more: a driven game the program left early.
@@ -583,7 +718,10 @@ fn evaluate_exit(student: &StudentRun, reference: &Recording, code: bool) -> Eva
         ),
         Some(_) => Evaluation::pass("ended when the reference did"),
         None if student.waiting_for_input => Evaluation::fail(
-            "kept asking for input after the game should have ended",
+            format!(
+                "kept asking for input after the game should have ended{}",
+                where_it_ended(reference)
+            ),
             difference("the game ends", "the program asked for more input".into()),
         ),
         None => Evaluation::fail(

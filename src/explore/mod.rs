@@ -540,6 +540,14 @@ impl Explorer<'_> {
             .into_iter()
             .filter(|c| !c.passed && c.max_score > 0.0)
             .collect();
+        // A program that played on after the game was over differs first there: its exit
+        // check says so, and what it printed then follows from it.
+        if check::played_on_after_the_game(&student, &reference).is_some() {
+            if let Some(at) = failing.iter().position(|c| c.kind == "exit") {
+                let exit = failing.remove(at);
+                failing.insert(0, exit);
+            }
+        }
         if failing.is_empty()
             && !matches!(outcome.ending, Ending::Exited(_) | Ending::WaitingForInput)
         {

@@ -195,7 +195,7 @@ pub fn build(
 /// Everything that decides a build: its language, its tools, the options and every file.
 fn build_key(build: &Build<'_>) -> io::Result<Key> {
     let mut key = Key::default()
-        .with("cache", b"grade build 2")
+        .with("cache", b"grade build 3")
         .with("language", build.language.name.as_bytes());
     for tool in build.language.tools {
         let path = super::find_tool(tool).ok_or_else(|| io::Error::other("no tool"))?;

@@ -77,8 +77,9 @@ pub struct Built {
     /// The command of the instrumented build (C, C++ with `sanitize`); empty when none.
     pub sanitized: Vec<String>,
     /// The build as its student types it in their folder, for a report's replay commands
-    /// (`gcc -O2 -o prog main.c -lm`, `javac -encoding UTF-8 -d . Main.java`); none for a
-    /// language that is run, not built, or built by a tool of its own.
+    /// (`gcc -O2 -o prog main.c -lm`, `javac -encoding UTF-8 -d . Main.java`, `make`,
+    /// `cargo build --release --offline --quiet`, `go build -o program .`); none for a
+    /// language that is run, not built.
     pub replay_build: Option<String>,
 }
 
@@ -771,6 +772,7 @@ fn build_go(build: &Build<'_>) -> Result<Built, PrepareError> {
     run_build_in(build, &step)?;
     Ok(Built {
         command: vec![arg(&binary)],
+        replay_build: Some(replay_line(build.dir, "go", &step.args)),
         ..Built::default()
     })
 }
@@ -813,6 +815,7 @@ fn build_rustc(build: &Build<'_>) -> Result<Built, PrepareError> {
     run_build_in(build, &step)?;
     Ok(Built {
         command: vec![arg(&binary)],
+        replay_build: Some(replay_line(build.dir, "rustc", &step.args)),
         ..Built::default()
     })
 }
@@ -842,6 +845,8 @@ fn build_cargo(build: &Build<'_>) -> Result<Built, PrepareError> {
     let built = new_executables(build, &step, &release, 1)?;
     Ok(Built {
         command: vec![arg(&built)],
+        // Into the crate's own target/ folder, where the grader's build went too.
+        replay_build: Some(replay_line(build.dir, "cargo", &step.args)),
         ..Built::default()
     })
 }
@@ -1011,6 +1016,7 @@ fn build_make(build: &Build<'_>) -> Result<Built, PrepareError> {
     let program = new_executables(build, &step, build.dir, super::SOURCE_DEPTH + 2)?;
     Ok(Built {
         command: vec![arg(&program)],
+        replay_build: Some("make".into()),
         ..Built::default()
     })
 }
@@ -1032,6 +1038,11 @@ fn build_cmake(build: &Build<'_>) -> Result<Built, PrepareError> {
     let program = new_executables(build, &compile, &out, 4)?;
     Ok(Built {
         command: vec![arg(&program)],
+        replay_build: Some(format!(
+            "{} && {}",
+            replay_line(build.dir, "cmake", &configure.args),
+            replay_line(build.dir, "cmake", &compile.args)
+        )),
         ..Built::default()
     })
 }
@@ -1041,6 +1052,7 @@ fn build_script(build: &Build<'_>) -> Result<Built, PrepareError> {
     let program = new_executables(build, &step, build.dir, super::SOURCE_DEPTH + 2)?;
     Ok(Built {
         command: vec![arg(&program)],
+        replay_build: Some(replay_line(build.dir, "sh", &step.args)),
         ..Built::default()
     })
 }
