@@ -1088,11 +1088,8 @@ fn fixed_case_replay(case: &Case, submission: &Submission, checks: &[CheckResult
     }) else {
         return Vec::new();
     };
-    let (reference_args, reference_files) = match case
-        .setup
-        .get::<crate::assignments::external::ExternalGame>(
-    ) {
-        Some(external) => (external.args().to_vec(), external.files().to_vec()),
+    let (reference_args, reference_files) = match case.setup.program_run() {
+        Some((args, files)) => (args.to_vec(), files.to_vec()),
         None => (case.reference_args.clone(), Vec::new()),
     };
     let finding = crate::explore::Finding {
@@ -1114,7 +1111,7 @@ fn fixed_case_replay(case: &Case, submission: &Submission, checks: &[CheckResult
         },
     };
     crate::explore::replay_commands(
-        case.assignment.name(),
+        case.assignment,
         &finding,
         &submission.replay_command(),
         submission.replay_build(),
