@@ -79,6 +79,52 @@ enum Answer {
     Stop,
 }
 
+impl<'a> Supervisor<'a> {
+    /// The supervisor of a run of `spec` started at `start`, typing what `source` decides
+    /// on the grader's ends of its channels; nothing recorded yet.
+    pub(super) fn new(
+        spec: &'a RunSpec,
+        source: &'a mut dyn InputSource,
+        ends: GraderEnds,
+        start: Instant,
+    ) -> Supervisor<'a> {
+        Supervisor {
+            spec,
+            source,
+            transcript: Transcript::new(),
+            outputs: [
+                Output {
+                    fd: Some(ends.stdout),
+                    stream: Stream::Stdout,
+                },
+                Output {
+                    fd: ends.stderr,
+                    stream: Stream::Stderr,
+                },
+            ],
+            stdin: Some(ends.stdin),
+            stdin_probe: Some(ends.stdin_probe),
+            stdin_id: ends.stdin_id,
+            stdin_reader: ends.stdin_reader,
+            stdin_closed: false,
+            kept: 0,
+            truncated: false,
+            output_since_input: false,
+            pending_late: false,
+            prompts_late: false,
+            killed_for: None,
+            grace_until: None,
+            kept_before_grace: 0,
+            asked_after_script: None,
+            ended_after_script: false,
+            last_activity: Instant::now(),
+            buf: vec![0u8; 64 * 1024],
+            tree_memory_peak: 0,
+            pace: pace::Pace::new(spec.limits.wall, start),
+        }
+    }
+}
+
 impl Supervisor<'_> {
     /// Reads what is available on both streams (until EAGAIN). Returns false on output limit.
     pub(super) fn drain(&mut self) -> bool {
