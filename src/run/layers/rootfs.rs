@@ -591,7 +591,7 @@ fn system_part(protected: &[PathBuf]) -> Builder {
 /// (`readable`) read-only, `workdir` read-write, and `/dev` with the run's own terminal
 /// (`terminal`) or a devpts of its own (`devpts`). Paths that do not exist are left out.
 pub fn plan(workdir: &Path, readable: &[PathBuf], terminal: Option<&Path>, devpts: bool) -> Plan {
-    let protected = super::landlock::protected_paths();
+    let protected = super::protected::protected_paths();
     // /tmp is the run's own (an empty tmpfs): what the grader keeps there is mounted over it
     // where a run needs it.
     let mut b = system_part(&protected);
