@@ -386,7 +386,7 @@ fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
 }
 
-fn fd_identity(fd: RawFd) -> procpoll::StdinId {
+fn fd_identity(fd: RawFd) -> waiting::StdinId {
     // SAFETY: stat is plain data filled by fstat.
     unsafe {
         let mut st: libc::stat = std::mem::zeroed();
@@ -811,7 +811,7 @@ struct GraderEnds {
     /// The program's stderr over pipes.
     stderr: Option<OwnedFd>,
     /// What the program's stdin is, to recognise its reads and waits.
-    stdin_id: procpoll::StdinId,
+    stdin_id: waiting::StdinId,
 }
 
 impl Channels {

@@ -26,7 +26,7 @@ pub(super) struct Supervisor<'a> {
     pub(super) stdin: Option<OwnedFd>,
     /// Where unread input is counted (pipe write end, or the terminal slave).
     pub(super) stdin_probe: Option<OwnedFd>,
-    pub(super) stdin_id: procpoll::StdinId,
+    pub(super) stdin_id: waiting::StdinId,
     /// The program's stdin as handed to it (our copy of the same open file).
     pub(super) stdin_reader: OwnedFd,
     pub(super) stdin_closed: bool,
