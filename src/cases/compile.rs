@@ -37,7 +37,23 @@ fn shared_pattern(pattern: &str, ignore_case: bool) -> Result<Arc<Pattern>, rege
 
 /// Compiles a check as written in a case file; the error says what is wrong with it.
 pub fn check(spec: &CheckSpec) -> Result<Check, String> {
-    let (name, weight, kind) = match spec {
+    let (name, weight, kind) = named_kind(spec)?;
+    let weight = weight.unwrap_or(1.0);
+    if !(weight.is_finite() && weight >= 0.0) {
+        return Err(format!("check '{name}': weight must be a number from 0 up"));
+    }
+    Ok(Check {
+        name,
+        weight,
+        kind,
+        rule: spec.stated_rule().map(str::to_string),
+    })
+}
+
+/// A check's name (its kind's by default), its weight as written, and its compiled kind:
+/// one arm per kind of the case format.
+fn named_kind(spec: &CheckSpec) -> Result<(String, Option<f64>, CheckKind), String> {
+    Ok(match spec {
         CheckSpec::Transcript {
             name,
             weight,
@@ -50,62 +66,7 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
                 level: level.unwrap_or(Level::Whitespace),
             },
         ),
-        CheckSpec::Lines {
-            name,
-            weight,
-            pattern,
-            numbers,
-            ignore_case,
-            ignore_punctuation,
-            dedup,
-            compare,
-            optional,
-            at_inputs,
-            free_elsewhere,
-            any_wording,
-            game,
-            item,
-            items,
-            ..
-        } => {
-            if *free_elsewhere && !*at_inputs {
-                return Err(format!(
-                    "check '{name}': free_elsewhere needs at_inputs: true"
-                ));
-            }
-            if *any_wording && !(*at_inputs && *compare == Compare::Presence) {
-                return Err(format!(
-                    "check '{name}': any_wording needs at_inputs: true and compare: presence"
-                ));
-            }
-            let ignore_case = ignore_case.unwrap_or(true);
-            let pattern = shared_pattern(pattern, ignore_case)
-                .map_err(|e| format!("check '{name}': bad pattern: {e}"))?;
-            (
-                name.clone(),
-                *weight,
-                CheckKind::Lines {
-                    pattern,
-                    rules: ItemRules {
-                        numbers: *numbers,
-                        ignore_case,
-                        ignore_punctuation: *ignore_punctuation,
-                    },
-                    dedup: *dedup,
-                    compare: *compare,
-                    optional: *optional,
-                    at_inputs: *at_inputs,
-                    free_elsewhere: *free_elsewhere,
-                    any_wording: *any_wording,
-                    game: *game,
-                    item: item.clone().unwrap_or_else(|| "item".into()),
-                    items: items.clone().unwrap_or_else(|| match item {
-                        Some(one) => format!("{one}s"),
-                        None => "items".into(),
-                    }),
-                },
-            )
-        }
+        CheckSpec::Lines { name, weight, .. } => (name.clone(), *weight, lines_kind(spec)?),
         CheckSpec::Board {
             name,
             weight,
@@ -133,36 +94,21 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
             exact,
             presence_only,
             ..
-        } => {
-            if text.trim().is_empty() {
-                return Err("a contains check needs a non-empty text".into());
-            }
-            (
-                name.clone().unwrap_or_else(|| text.clone()),
-                *weight,
-                CheckKind::Contains {
-                    text: text.clone(),
-                    exact: *exact,
-                    presence_only: *presence_only,
-                },
-            )
-        }
+        } => (
+            name.clone().unwrap_or_else(|| text.clone()),
+            *weight,
+            contains_kind(text, *exact, *presence_only)?,
+        ),
         CheckSpec::Volume {
             name,
             weight,
             max_ratio,
             ..
-        } => {
-            let max_ratio = max_ratio.unwrap_or(8.0);
-            if !(max_ratio.is_finite() && max_ratio >= 1.0) {
-                return Err("a volume check's max_ratio must be a number from 1 up".into());
-            }
-            (
-                name.clone().unwrap_or_else(|| "output-volume".into()),
-                *weight,
-                CheckKind::Volume { max_ratio },
-            )
-        }
+        } => (
+            name.clone().unwrap_or_else(|| "output-volume".into()),
+            *weight,
+            volume_kind(*max_ratio)?,
+        ),
         CheckSpec::Interactive { name, weight, .. } => (
             name.clone().unwrap_or_else(|| "interactive".into()),
             *weight,
@@ -196,17 +142,88 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
             *weight,
             CheckKind::RandomStarts { rule: *rule },
         ),
-    };
-    let weight = weight.unwrap_or(1.0);
-    if !(weight.is_finite() && weight >= 0.0) {
-        return Err(format!("check '{name}': weight must be a number from 0 up"));
-    }
-    Ok(Check {
-        name,
-        weight,
-        kind,
-        rule: spec.stated_rule().map(str::to_string),
     })
+}
+
+/// A `lines` check's kind: its pattern compiled (shared, see [`shared_pattern`]) and its
+/// options checked against each other (`free_elsewhere` and `any_wording` only make sense
+/// at inputs).
+fn lines_kind(spec: &CheckSpec) -> Result<CheckKind, String> {
+    let CheckSpec::Lines {
+        name,
+        pattern,
+        numbers,
+        ignore_case,
+        ignore_punctuation,
+        dedup,
+        compare,
+        optional,
+        at_inputs,
+        free_elsewhere,
+        any_wording,
+        game,
+        item,
+        items,
+        ..
+    } = spec
+    else {
+        return Err("not a lines check".into());
+    };
+    if *free_elsewhere && !*at_inputs {
+        return Err(format!(
+            "check '{name}': free_elsewhere needs at_inputs: true"
+        ));
+    }
+    if *any_wording && !(*at_inputs && *compare == Compare::Presence) {
+        return Err(format!(
+            "check '{name}': any_wording needs at_inputs: true and compare: presence"
+        ));
+    }
+    let ignore_case = ignore_case.unwrap_or(true);
+    let pattern = shared_pattern(pattern, ignore_case)
+        .map_err(|e| format!("check '{name}': bad pattern: {e}"))?;
+    Ok(CheckKind::Lines {
+        pattern,
+        rules: ItemRules {
+            numbers: *numbers,
+            ignore_case,
+            ignore_punctuation: *ignore_punctuation,
+        },
+        dedup: *dedup,
+        compare: *compare,
+        optional: *optional,
+        at_inputs: *at_inputs,
+        free_elsewhere: *free_elsewhere,
+        any_wording: *any_wording,
+        game: *game,
+        item: item.clone().unwrap_or_else(|| "item".into()),
+        items: items.clone().unwrap_or_else(|| match item {
+            Some(one) => format!("{one}s"),
+            None => "items".into(),
+        }),
+    })
+}
+
+/// A `contains` check's kind; an empty text would be found in every output.
+fn contains_kind(text: &str, exact: bool, presence_only: bool) -> Result<CheckKind, String> {
+    if text.trim().is_empty() {
+        return Err("a contains check needs a non-empty text".into());
+    }
+    Ok(CheckKind::Contains {
+        text: text.to_string(),
+        exact,
+        presence_only,
+    })
+}
+
+/// A `volume` check's kind (at most 8 times the reference's output by default); a ratio
+/// under 1 would fail the reference itself.
+fn volume_kind(max_ratio: Option<f64>) -> Result<CheckKind, String> {
+    let max_ratio = max_ratio.unwrap_or(8.0);
+    if !(max_ratio.is_finite() && max_ratio >= 1.0) {
+        return Err("a volume check's max_ratio must be a number from 1 up".into());
+    }
+    Ok(CheckKind::Volume { max_ratio })
 }
 
 /// Compiles a case's `drive:` block (or its fixed input) into the driver of its runs.

@@ -699,6 +699,9 @@ pub fn evaluate_lines(
     evaluation
 }
 
+/// Compares the items `pattern` finds in the program's output with the reference's (one per
+/// input with `at_inputs`), as `options` say: the first that differs is the failure, with the
+/// relaxation that would have passed and where the outputs part.
 fn compare_lines(
     student: &View,
     reference: &View,
@@ -737,110 +740,17 @@ fn compare_lines(
             _ => format!("all {} match", r.len()),
         });
     };
-    let relaxation = [
-        (
-            ItemRules {
-                ignore_case: true,
-                ..rules
-            },
-            "ignoring capitalisation",
-        ),
-        (
-            ItemRules {
-                ignore_case: true,
-                ignore_punctuation: true,
-                ..rules
-            },
-            "ignoring capitalisation and punctuation",
-        ),
-        (
-            ItemRules {
-                numbers: true,
-                ..rules
-            },
-            "comparing only the numbers",
-        ),
-    ]
-    .into_iter()
-    .filter(|(relaxed, _)| *relaxed != rules)
-    .find(|(relaxed, _)| {
-        let s = values(student, pattern, *relaxed, dedup);
-        let r = values(reference, pattern, *relaxed, dedup);
-        holds_under(&s, &r, compare)
-    })
-    .map(|(_, text)| text.to_string());
-
-    let detail = match (s.get(at), r.get(at)) {
-        (Some(got), Some(want)) => format!(
-            "{} {} is \"{}\", expected \"{}\"{}",
-            noun.one,
-            at + 1,
-            quoted(got, student, pattern),
-            quoted(want, reference, pattern),
-            what_differs(&s, &r, &got.value, &want.value)
-        ),
-        (None, Some(want)) => format!(
-            "found {} {}, expected {}; the next expected is \"{}\"",
-            s.len(),
-            noun.many,
-            r.len(),
-            quoted(want, reference, pattern)
-        ),
-        (Some(got), None) => format!(
-            "found {} {}, expected {}; the first extra is \"{}\"",
-            s.len(),
-            noun.many,
-            r.len(),
-            quoted(got, student, pattern)
-        ),
-        (None, None) => format!("no {}", noun.many),
-    };
-    // The program's item came after an input the reference answered with none: name it.
-    let detail = match s.get(at).and_then(|got| {
-        let answered: Vec<usize> = r
-            .iter()
-            .map(|i| reference.inputs_before(i.offset))
-            .collect();
-        super::view::taken_where_refused(
-            student,
-            student.inputs_before(got.offset),
-            reference,
-            &answered,
-            noun.one,
-        )
-    }) {
-        Some(note) => format!("{detail}; {note}"),
-        None => detail,
-    };
-    let spot = |items: &[Item]| {
-        items
-            .get(at)
-            .map_or_else(Spot::default, |i| Spot::at(i.line, i.offset))
-    };
-    let mut difference = difference(
-        format!("{} {}", noun.one, at + 1),
+    let sides = Sides {
         student,
-        spot(&s),
         reference,
-        spot(&r),
-        relaxation,
-    );
-    // The program printed fewer: it differs from the first line after its last item that
-    // agreed (and no earlier than the output answering the same inputs as the reference's).
-    if let (None, Some(last)) = (s.get(at), at.checked_sub(1).and_then(|i| s.get(i))) {
-        let answer = student.first_line_after(difference.inputs_before);
-        let after = (last.line + 1).max(answer);
-        // Missing from the answer to an input: right after the line it was typed on, like
-        // any missing output (see `view::difference`).
-        difference.student_line = Some(if after > answer {
-            after + 1
-        } else {
-            super::view::missing_line(student, difference.inputs_before)
-        });
-        // And shows what it printed there instead.
-        let lines: Vec<&str> = student.display().lines().collect();
-        difference.actual = super::view::context(&lines, after);
-    }
+        pattern,
+        s,
+        r,
+    };
+    let relaxation = sides.relaxation(rules, dedup, compare);
+    let detail = sides.detail(at, noun);
+    let difference = sides.difference(at, noun, relaxation);
+    let Sides { s, r, .. } = sides;
     if compare == Compare::Sequence {
         let offsets = |items: &[Item]| items.iter().map(|i| i.offset).collect::<Vec<_>>();
         let matched = super::view::in_place(student, &offsets(&s), reference, &offsets(&r), at);
@@ -853,6 +763,149 @@ fn compare_lines(
         Evaluation::fail_after_agreeing(detail, difference, at, matched, total, noun.many)
     } else {
         Evaluation::fail(detail, difference)
+    }
+}
+
+/// The items of one comparison that failed (see [`compare_lines`]), and the outputs they were
+/// found in: what its feedback is made of.
+struct Sides<'a> {
+    student: &'a View,
+    reference: &'a View,
+    pattern: &'a Pattern,
+    /// The program's items.
+    s: Vec<Item>,
+    /// The reference's items.
+    r: Vec<Item>,
+}
+
+impl Sides<'_> {
+    /// The first relaxation of `rules` (capitalisation, punctuation, only the numbers) under
+    /// which the comparison would have held: the feedback names it.
+    fn relaxation(&self, rules: ItemRules, dedup: bool, compare: Compare) -> Option<String> {
+        [
+            (
+                ItemRules {
+                    ignore_case: true,
+                    ..rules
+                },
+                "ignoring capitalisation",
+            ),
+            (
+                ItemRules {
+                    ignore_case: true,
+                    ignore_punctuation: true,
+                    ..rules
+                },
+                "ignoring capitalisation and punctuation",
+            ),
+            (
+                ItemRules {
+                    numbers: true,
+                    ..rules
+                },
+                "comparing only the numbers",
+            ),
+        ]
+        .into_iter()
+        .filter(|(relaxed, _)| *relaxed != rules)
+        .find(|(relaxed, _)| {
+            let s = values(self.student, self.pattern, *relaxed, dedup);
+            let r = values(self.reference, self.pattern, *relaxed, dedup);
+            holds_under(&s, &r, compare)
+        })
+        .map(|(_, text)| text.to_string())
+    }
+
+    /// What differs at item `at`, in words: the two items, or how many there were and the
+    /// next expected or first extra one; and when the program's item came after an input the
+    /// reference answered with none, that input named.
+    fn detail(&self, at: usize, noun: Noun<'_>) -> String {
+        let (s, r) = (&self.s, &self.r);
+        let (student, reference, pattern) = (self.student, self.reference, self.pattern);
+        let detail = match (s.get(at), r.get(at)) {
+            (Some(got), Some(want)) => format!(
+                "{} {} is \"{}\", expected \"{}\"{}",
+                noun.one,
+                at + 1,
+                quoted(got, student, pattern),
+                quoted(want, reference, pattern),
+                what_differs(s, r, &got.value, &want.value)
+            ),
+            (None, Some(want)) => format!(
+                "found {} {}, expected {}; the next expected is \"{}\"",
+                s.len(),
+                noun.many,
+                r.len(),
+                quoted(want, reference, pattern)
+            ),
+            (Some(got), None) => format!(
+                "found {} {}, expected {}; the first extra is \"{}\"",
+                s.len(),
+                noun.many,
+                r.len(),
+                quoted(got, student, pattern)
+            ),
+            (None, None) => format!("no {}", noun.many),
+        };
+        // The program's item came after an input the reference answered with none: name it.
+        match s.get(at).and_then(|got| {
+            let answered: Vec<usize> = r
+                .iter()
+                .map(|i| reference.inputs_before(i.offset))
+                .collect();
+            super::view::taken_where_refused(
+                student,
+                student.inputs_before(got.offset),
+                reference,
+                &answered,
+                noun.one,
+            )
+        }) {
+            Some(note) => format!("{detail}; {note}"),
+            None => detail,
+        }
+    }
+
+    /// Where the outputs part at item `at`, for the report's excerpt; a program that printed
+    /// fewer items differs after its last one that agreed.
+    fn difference(
+        &self,
+        at: usize,
+        noun: Noun<'_>,
+        relaxation: Option<String>,
+    ) -> crate::results::Difference {
+        let student = self.student;
+        let spot = |items: &[Item]| {
+            items
+                .get(at)
+                .map_or_else(Spot::default, |i| Spot::at(i.line, i.offset))
+        };
+        let mut difference = difference(
+            format!("{} {}", noun.one, at + 1),
+            student,
+            spot(&self.s),
+            self.reference,
+            spot(&self.r),
+            relaxation,
+        );
+        // The program printed fewer: it differs from the first line after its last item that
+        // agreed (and no earlier than the output answering the same inputs as the reference's).
+        let last = at.checked_sub(1).and_then(|i| self.s.get(i));
+        if let (None, Some(last)) = (self.s.get(at), last) {
+            let answer = student.first_line_after(difference.inputs_before);
+            let after = (last.line + 1).max(answer);
+            // Missing from the answer to an input: right after the line it was typed on, like
+            // any missing output (see `view::difference`).
+            difference.student_line = Some(if after > answer {
+                after + 1
+            } else {
+                super::view::missing_line(student, difference.inputs_before)
+            });
+            // And shows what it printed there instead.
+            let lines: Vec<&str> = student.display().lines().collect();
+            difference.actual = super::view::context(&lines, after);
+        }
+        difference
     }
 }
 

@@ -17,6 +17,7 @@ pub mod lms;
 pub mod requirements;
 pub mod resources;
 pub mod similarity;
+mod style;
 pub mod text;
 
 use std::io::{IsTerminal as _, Write as _};

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::points_of;
-use super::text::Style;
+use super::style::Style;
 use crate::results::{GradeResult, RequirementResult, RequirementStatus};
 
 /// Findings listed per failed requirement in text (the JSON report has them all).

@@ -5,6 +5,7 @@
 
 use std::fmt::Write as _;
 
+pub(crate) use super::style::Style;
 use super::{for_students, points, points_of, Exporter, RenderOptions};
 use crate::results::{CaseResult, CaseStatus, CheckResult, Ended, GradeResult, Visibility};
 use crate::transcript::show_whitespace;
@@ -37,38 +38,6 @@ impl TextExporter {
 impl Exporter for TextExporter {
     fn export(&self, result: &GradeResult) -> anyhow::Result<Vec<u8>> {
         Ok(render(&for_students(result), self.style).into_bytes())
-    }
-}
-
-/// ANSI styling that collapses to plain text when colour is off.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Style {
-    /// Whether to emit ANSI escapes at all.
-    pub(crate) color: bool,
-}
-
-impl Style {
-    fn paint(self, code: &str, text: &str) -> String {
-        if self.color {
-            format!("\x1b[{code}m{text}\x1b[0m")
-        } else {
-            text.to_string()
-        }
-    }
-    pub(crate) fn green(self, text: &str) -> String {
-        self.paint("32", text)
-    }
-    pub(crate) fn red(self, text: &str) -> String {
-        self.paint("31", text)
-    }
-    fn yellow(self, text: &str) -> String {
-        self.paint("33", text)
-    }
-    pub(crate) fn bold(self, text: &str) -> String {
-        self.paint("1", text)
-    }
-    pub(crate) fn dim(self, text: &str) -> String {
-        self.paint("2", text)
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::{capabilities, cgroup, sandbox, Detection, EndOfInput, Ending, RunSpec};
+use super::{capabilities, cgroup, sandbox, Capabilities, Detection, EndOfInput, Ending, RunSpec};
 
 /// One line of the report: a layer, whether it is on, and what it does or why it is off.
 #[derive(Debug, Clone)]
@@ -20,7 +20,16 @@ pub struct Layer {
 /// Probes every layer.
 pub fn layers() -> Vec<Layer> {
     let caps = capabilities();
-    let mut out = Vec::new();
+    let mut out = vec![input_detection()];
+    out.extend(limit_layers(caps));
+    out.extend(isolation_layers(caps));
+    out.extend(environment_layers());
+    out
+}
+
+/// Which input detection works: a real run of `/bin/sh` that reads a line, not a guess from
+/// the kernel's version.
+fn input_detection() -> Layer {
     let probe = super::run(&RunSpec {
         command: vec!["/bin/sh".into(), "-c".into(), "read x; echo \"$x\"".into()],
         files: Vec::new(),
@@ -34,7 +43,7 @@ pub fn layers() -> Vec<Layer> {
     });
     match &probe {
         Ok(o) if o.ending == Ending::Exited(0) && o.transcript.terminal_text() == "ok\nok\n" => {
-            out.push(Layer {
+            Layer {
                 name: "input detection",
                 on: true,
                 detail: match o.detection {
@@ -50,9 +59,9 @@ pub fn layers() -> Vec<Layer> {
                             .into()
                     }
                 },
-            });
+            }
         }
-        Ok(o) => out.push(Layer {
+        Ok(o) => Layer {
             name: "input detection",
             on: false,
             detail: format!(
@@ -61,13 +70,19 @@ pub fn layers() -> Vec<Layer> {
                 o.transcript.terminal_text(),
                 o.detection.name()
             ),
-        }),
-        Err(e) => out.push(Layer {
+        },
+        Err(e) => Layer {
             name: "input detection",
             on: false,
             detail: format!("a test run failed: {e}"),
-        }),
+        },
     }
+}
+
+/// The resource limits (memory, processes, CPU) and how the run's tree is tracked and
+/// killed: from a cgroup made for the probe, as a run's would be.
+fn limit_layers(caps: &Capabilities) -> Vec<Layer> {
+    let mut out = Vec::new();
     let cg = cgroup::RunCgroups::create(true, 512 << 20, 64);
     out.push(Layer {
         name: "cgroup (tracking, kill)",
@@ -118,6 +133,13 @@ pub fn layers() -> Vec<Layer> {
         },
     });
     drop(cg);
+    out
+}
+
+/// What keeps a run apart from the grader and other runs: its namespaces, root filesystem,
+/// descriptors, Landlock, the grader lock and its own uid.
+fn isolation_layers(caps: &Capabilities) -> Vec<Layer> {
+    let mut out = Vec::new();
     out.push(Layer {
         name: "network namespace",
         on: caps.netns,
@@ -177,6 +199,13 @@ pub fn layers() -> Vec<Layer> {
             }
         },
     });
+    out
+}
+
+/// What the program finds around it: its clean environment, line-buffered C stdio, and a
+/// pseudo-terminal for `--terminal`.
+fn environment_layers() -> Vec<Layer> {
+    let mut out = Vec::new();
     out.push(Layer {
         name: "clean environment",
         on: true,
@@ -208,6 +237,7 @@ pub fn layers() -> Vec<Layer> {
     out
 }
 
+/// The folder a run's cgroups are made in.
 fn parent(d: &Path) -> String {
     d.parent()
         .map(|p| p.display().to_string())

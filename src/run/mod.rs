@@ -68,8 +68,6 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use crate::transcript::Stream;
-
 pub mod interrupt;
 pub mod layers;
 mod node;
@@ -85,7 +83,7 @@ pub mod workdir;
 pub use layers::{cgroup, limits, pty, seccomp};
 use std::path::PathBuf;
 use std::time::Duration;
-use supervise::{poll_outputs, supervise, Output, Supervisor};
+use supervise::{poll_outputs, supervise, Supervisor};
 use tree::{classify, reap, Tree};
 
 use crate::transcript::Transcript;
@@ -388,7 +386,7 @@ fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
 }
 
-fn fd_identity(fd: RawFd) -> procpoll::StdinId {
+fn fd_identity(fd: RawFd) -> waiting::StdinId {
     // SAFETY: stat is plain data filled by fstat.
     unsafe {
         let mut st: libc::stat = std::mem::zeroed();
@@ -616,9 +614,10 @@ pub fn run_with(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutco
     }
 }
 
-/// One attempt of [`run_with`].
+/// One attempt of [`run_with`], its steps in the order a run needs them: the working
+/// directory, the cgroups, the program's channels, the sandbox's plan, the program's exec,
+/// the spawn, the supervision, the end of the run and what it cost, the cleanup.
 fn run_once(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutcome, RunError> {
-    static RUN_COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     if interrupt::interrupted() {
         return Err(RunError::Interrupted);
     }
@@ -627,346 +626,78 @@ fn run_once(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutcome, 
     let probes = profile::span("run: probes (first run of the process)");
     let caps = capabilities();
     drop(probes);
-    let setup_dir = profile::span("run: working directory (mkdir, files, chown)");
-    let Some(program) = spec.command.first() else {
-        return Err(RunError::Spawn {
-            program: String::new(),
-            source: io::Error::new(io::ErrorKind::InvalidInput, "empty command"),
-        });
-    };
-    let temporary = match &spec.workdir {
-        Some(_) => None,
-        None => Some(
-            tempfile::Builder::new()
-                .prefix("grade-run-")
-                .tempdir()
-                .map_err(RunError::Setup)?,
-        ),
-    };
-    let workdir: &std::path::Path = match (&spec.workdir, &temporary) {
-        (Some(dir), _) => dir,
-        (None, Some(temp)) => temp.path(),
-        (None, None) => return Err(RunError::Setup(io::Error::other("no working directory"))),
-    };
-    write_files(workdir, &spec.files).map_err(RunError::Setup)?;
-    // Node over pipes reads its stdin as at a terminal (see `node`).
-    let node_preload = (!spec.terminal && node::runs_node(&spec.command, workdir))
-        .then(|| workdir.join(node::PRELOAD_NAME));
-    if let Some(preload) = &node_preload {
-        std::fs::write(preload, node::PRELOAD).map_err(RunError::Setup)?;
-    }
+    let program = spec.command.first().ok_or_else(|| RunError::Spawn {
+        program: String::new(),
+        source: io::Error::new(io::ErrorKind::InvalidInput, "empty command"),
+    })?;
     let off = disabled_layers();
-    let uid = (caps.root && !off.uid).then(sandbox::per_run_uid);
-    if let Some(uid) = uid {
-        chown_tree(workdir, uid).map_err(RunError::Setup)?;
-    }
-    drop(setup_dir);
+    let dir = RunDir::prepare(spec, caps.root && !off.uid)?;
     let cgroup_span = profile::span("run: cgroups created");
-    let cgroups_enabled = !off.cgroup;
-    let mut cgroups = cgroup::RunCgroups::create(
-        cgroups_enabled,
-        spec.limits.memory_bytes,
-        spec.limits.processes,
-    );
+    let mut cgroups =
+        cgroup::RunCgroups::create(!off.cgroup, spec.limits.memory_bytes, spec.limits.processes);
     drop(cgroup_span);
-    let channels = profile::span("run: pipes, seccomp filter, socketpair");
+    let channels_span = profile::span("run: pipes, seccomp filter, socketpair");
     let forced = forced_detection();
     let want_seccomp =
         matches!(forced, None | Some(Detection::Seccomp)) && seccomp::supported_arch();
-
-    // Input and output channels.
-    // Under a terminal, stderr shares it (as in a student's terminal: Python's input()
-    // writes its prompt to stderr when stdin and stdout are terminals).
-    let mut tty_path = None;
-    // `stdin_reader`: the program's own stdin (the pipe's read end, or the terminal slave),
-    // whose file status flags tell cheaply whether its reads block.
-    // The child's ends (closed here once it has started) and the grader's.
-    let (child_ends, stdin, stdin_probe, stdin_reader, stdout_fd, stderr_fd): (
-        [OwnedFd; 3],
-        OwnedFd,
-        OwnedFd,
-        OwnedFd,
-        OwnedFd,
-        Option<OwnedFd>,
-    ) = if spec.terminal {
-        let p = pty::open().map_err(RunError::Setup)?;
-        tty_path = Some(p.slave_path.clone());
-        let s1 = p.slave.try_clone().map_err(RunError::Setup)?;
-        let s2 = p.slave.try_clone().map_err(RunError::Setup)?;
-        let s3 = p.slave.try_clone().map_err(RunError::Setup)?;
-        let master = p.master.try_clone().map_err(RunError::Setup)?;
-        let reader = p.slave.try_clone().map_err(RunError::Setup)?;
-        ([s1, s2, s3], p.master, p.slave, reader, master, None)
-    } else {
-        let (r, w) = pipe().map_err(RunError::Setup)?;
-        let (out_r, out_w) = pipe().map_err(RunError::Setup)?;
-        let (err_r, err_w) = pipe().map_err(RunError::Setup)?;
-        let probe = w.try_clone().map_err(RunError::Setup)?;
-        let reader = r.try_clone().map_err(RunError::Setup)?;
-        ([r, out_w, err_w], w, probe, reader, out_r, Some(err_r))
-    };
-    set_nonblocking(stdin.as_raw_fd());
-    let stdin_id = fd_identity(stdin_probe.as_raw_fd());
-    // Where the kernel has Landlock, a ruleset that cannot be built refuses the run: no run
-    // goes on silently without it (a kernel without it is reported by every report).
-    // seccomp listener channel.
-    let filter = seccomp::filter();
-    let prog = Box::new(libc::sock_fprog {
-        len: filter.len() as u16,
-        filter: filter.as_ptr() as *mut libc::sock_filter,
-    });
-    let mark_filter = seccomp::marker_filter();
-    let mark_prog = Box::new(libc::sock_fprog {
-        len: mark_filter.len() as u16,
-        filter: mark_filter.as_ptr() as *mut libc::sock_filter,
-    });
-    let mut socks = [-1; 2];
-    let sock_pair = if want_seccomp && !filter.is_empty() {
-        // SAFETY: socketpair fills two fds.
-        let r = unsafe {
-            libc::socketpair(
-                libc::AF_UNIX,
-                libc::SOCK_SEQPACKET | libc::SOCK_CLOEXEC,
-                0,
-                socks.as_mut_ptr(),
-            )
-        };
-        // SAFETY: fresh fds we own.
-        (r == 0).then(|| unsafe {
-            (
-                OwnedFd::from_raw_fd(socks[0]),
-                OwnedFd::from_raw_fd(socks[1]),
-            )
-        })
-    } else {
-        None
-    };
-
-    let marker = format!(
-        "{}-{}-{}",
-        std::process::id(),
-        RUN_COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0)
-    );
-    drop(channels);
+    let channels = Channels::open(spec.terminal)?;
+    let mut filters = Filters::new(want_seccomp, !off.grader_lock);
+    let marker = run_marker();
+    drop(channels_span);
     let plans = profile::span("run: namespace and rootfs plans");
-    let mut ns_plan = layers::namespaces::plan(uid, !off.namespaces, !off.netns);
-    ns_plan.devpts &= !spec.terminal;
-    // As root a network namespace of the pool, held until the run has ended (this function
-    // returns after its processes are reaped), instead of one made and torn down per run.
-    let pooled_network = (uid.is_some() && ns_plan.makes_network())
-        .then(layers::namespaces::pooled_network)
-        .flatten();
-    if let Some(network) = &pooled_network {
-        ns_plan.join_network(network);
-    }
-    // The PATH the program is looked up on (the last one given wins, as in `Exec::new`).
     // The run's clean environment, built once: its PATH finds the program, and it is the
     // base of the environment the program gets.
-    let base_env = sandbox::clean_env(workdir, spec.terminal, !off.stdbuf);
-    let run_path = spec
-        .env
-        .iter()
-        .rev()
-        .chain(base_env.iter().rev())
-        .find(|(k, _)| k == "PATH")
-        .map(|(_, v)| v.clone())
-        .unwrap_or_default();
-    let mut readable = spec.readable.clone();
-    let toolchain = toolchain_dir(program, workdir, &run_path);
-    readable.extend(toolchain.clone());
-    let rootfs = (ns_plan.mount && caps.namespaces.rootfs && !off.rootfs).then(|| {
-        let plan = layers::rootfs::plan(workdir, &readable, tty_path.as_deref(), ns_plan.devpts);
-        // The run's devpts is mounted in its new /dev instead.
-        ns_plan.devpts = false;
-        plan
-    });
-    // Landlock's rules follow the mounts: a tree mounted on its own is allowed as itself (its
-    // parent in the new root is not the grader's).
-    if let Some(root) = &rootfs {
-        readable.extend(root.read_only.iter().cloned());
-    }
+    let base_env = sandbox::clean_env(&dir.path, spec.terminal, !off.stdbuf);
+    let run_path = run_path(spec, &base_env);
+    let toolchain = toolchain_dir(program, &dir.path, &run_path);
+    let tty_path = channels.tty_path.as_deref();
+    // The pooled network namespace is held until the run has ended (this function returns
+    // after its processes are reaped).
+    let (plan, _network) = SandboxPlan::new(spec, caps, off, &dir, toolchain.as_deref(), tty_path);
     drop(plans);
-    let landlock_span = profile::span("run: landlock ruleset");
-    let landlock = if off.landlock || caps.landlock_abi == 0 {
-        None
-    } else {
-        Some(
-            sandbox::build_landlock(workdir, &readable, tty_path.as_deref())
-                .map_err(|e| RunError::Setup(io::Error::other(format!("Landlock: {e}"))))?,
-        )
-    };
-
-    drop(landlock_span);
+    let landlock = landlock_ruleset(caps, off, &dir.path, &plan.readable, tty_path)?;
     let exec_span = profile::span("run: child setup, environment, exec vectors");
-    // The process limit counts per user: per-run uid as root, per user namespace otherwise.
-    let own_user = uid.is_some() || ns_plan.user_flags != 0;
+    let (gate_wait, gate_open) = slots::gate().map_err(RunError::Setup)?;
+    let setup = plan.child_setup(
+        spec,
+        landlock.as_ref(),
+        &filters,
+        &cgroups,
+        &gate_wait,
+        fault,
+    );
     // A pid namespace with its own /proc mounted: the supervisor lists the run's processes
     // there (memory accounting without a cgroup).
-    let own_proc = ns_plan.pid && ns_plan.mount;
-    let (gate_wait, gate_open) = slots::gate().map_err(RunError::Setup)?;
-    let setup = sandbox::ChildSetup {
-        gate_fd: gate_wait.as_raw_fd(),
-        cgroup_fds: cgroups.join_raw_fds(),
-        rlimits: limits::rlimits(&spec.limits, cgroups.memory_limited, own_user)
-            .into_iter()
-            .map(|(resource, soft, hard)| {
-                // The program is pid 1 of its namespace, which ignores SIGXCPU: SIGKILL at
-                // the limit instead of a second later.
-                if resource == libc::RLIMIT_CPU && ns_plan.pid {
-                    (resource, soft, soft)
-                } else {
-                    (resource, soft, hard)
-                }
-            })
-            .collect(),
-        namespaces: ns_plan,
-        rootfs,
-        controlling_tty: spec.terminal,
-        landlock_fd: landlock.as_ref().map(|l| l.fd.as_raw_fd()).unwrap_or(-1),
-        landlock_tmp_access: landlock
-            .as_ref()
-            .map(|l| layers::landlock::tmp_access(l.abi))
-            .unwrap_or(0),
-        seccomp_prog: if sock_pair.is_some() {
-            &*prog as *const libc::sock_fprog
-        } else {
-            std::ptr::null()
-        },
-        seccomp_sock: sock_pair.as_ref().map(|p| p.1.as_raw_fd()).unwrap_or(-1),
-        marker_prog: if off.grader_lock || mark_filter.is_empty() {
-            std::ptr::null()
-        } else {
-            &*mark_prog as *const libc::sock_fprog
-        },
-        uid,
-        fail_step: fault == Some(Fault::Step),
-    };
-
-    let node_options = node_preload.as_deref().map(|preload| {
-        let given = spec.env.iter().rev().find(|(k, _)| k == "NODE_OPTIONS");
-        let given = given.map(|(_, v)| v.as_str());
-        ("NODE_OPTIONS".to_string(), node::options(preload, given))
-    });
-    let env: Vec<(String, String)> = base_env
-        .into_iter()
-        .chain([("GRADE_RUN_ID".to_string(), marker.clone())])
-        .chain(spec.env.iter().cloned())
-        .chain(node_options)
-        .collect();
-    let spawn_error = |source: io::Error| {
-        let mut named = spawned_program(program, &run_path, workdir, &source);
-        // A step of the sandbox that failed: the folder it was to make readable for the
-        // program's toolchain is the likely cause, named.
-        let step_failed = source
-            .get_ref()
-            .is_some_and(|e| e.is::<sandbox::SandboxStepFailed>());
-        if let (true, Some(dir)) = (step_failed, &toolchain) {
-            named.push_str(&format!(
-                " (its toolchain's folder {} was to be made readable)",
-                dir.display()
-            ));
-        }
-        RunError::Spawn {
-            program: named,
-            source,
-        }
-    };
-    let exec = sandbox::Exec::new(
-        &spec.command,
-        env,
-        workdir,
-        child_ends.each_ref().map(AsRawFd::as_raw_fd),
-    )
-    .map_err(spawn_error)?;
+    let own_proc = setup.namespaces.pid && setup.namespaces.mount;
+    let spawn_failed =
+        |source| spawn_error(program, &run_path, toolchain.as_deref(), &dir.path, source);
+    let env = run_env(spec, base_env, &marker, dir.node_preload.as_deref());
+    let child_fds = channels.child.each_ref().map(AsRawFd::as_raw_fd);
+    let exec =
+        sandbox::Exec::new(&spec.command, env, &dir.path, child_fds).map_err(spawn_failed)?;
     drop(exec_span);
-    // Everything up to the program's exec is the grader's own work, done while other
-    // programs run: the process waits at its gate, just before `execve`, for one of the
-    // `--jobs` places (see `slots`), which it holds until it is reaped.
-    let mut ticket = None;
-    let spawn_span = profile::span("run: spawn (the grader waits until exec)");
-    let spawned = if fault == Some(Fault::Spawn) {
-        drop(gate_open);
-        Err(io::Error::from_raw_os_error(libc::EMFILE))
-    } else {
-        sandbox::spawn(&setup, &exec, || {
-            ticket = Some(slots::programs().request(gate_open));
-        })
-    };
-    drop(spawn_span);
-    drop(gate_wait);
+    let (spawned, ticket) = start_program(&setup, &exec, (gate_wait, gate_open), fault);
     let start = Instant::now();
     let after_spawn = profile::span("run: after spawn (listener, pidfd)");
-    drop(child_ends);
+    let Channels { child, grader, .. } = channels;
+    drop(child);
     cgroups.close_join_fds();
-    let leader = spawned.map_err(spawn_error)?;
+    let leader = spawned.map_err(spawn_failed)?;
     let slot = ticket.map(slots::Ticket::into_slot);
-    let listener = sock_pair
-        .as_ref()
-        .and_then(|p| seccomp::receive_listener(&p.0));
-    drop(sock_pair);
-    let detection = match (&listener, forced) {
-        (Some(_), _) => Detection::Seccomp,
-        (None, Some(Detection::Quiescence)) => Detection::Quiescence,
-        (None, _) if caps.proc_polling => Detection::ProcPolling,
-        (None, _) => Detection::Quiescence,
-    };
-    set_nonblocking(stdout_fd.as_raw_fd());
-    if let Some(fd) = &stderr_fd {
-        set_nonblocking(fd.as_raw_fd());
-    }
-    // SAFETY: pidfd_open on our own unreaped child.
-    let pidfd = unsafe { libc::syscall(libc::SYS_pidfd_open, leader, 0) };
-    // SAFETY: a fresh fd we own.
-    let pidfd = (pidfd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(pidfd as RawFd) });
-
+    let listener = filters.receive_listener();
+    let detection = detection(listener.is_some(), forced, caps);
+    let pidfd = grader.started(leader);
     drop(after_spawn);
     let supervised = profile::span("run: supervised (exec to exit seen)");
     let tree = Tree {
         leader,
-        workdir,
+        workdir: &dir.path,
         cgroups: &cgroups,
-        uid,
+        uid: dir.uid,
         marker: format!("GRADE_RUN_ID={marker}").into_bytes(),
         own_proc,
     };
-    let mut sup = Supervisor {
-        spec,
-        source,
-        transcript: Transcript::new(),
-        outputs: [
-            Output {
-                fd: Some(stdout_fd),
-                stream: Stream::Stdout,
-            },
-            Output {
-                fd: stderr_fd,
-                stream: Stream::Stderr,
-            },
-        ],
-        stdin: Some(stdin),
-        stdin_probe: Some(stdin_probe),
-        stdin_id,
-        stdin_reader,
-        stdin_closed: false,
-        kept: 0,
-        truncated: false,
-        output_since_input: false,
-        pending_late: false,
-        prompts_late: false,
-        killed_for: None,
-        grace_until: None,
-        kept_before_grace: 0,
-        asked_after_script: None,
-        ended_after_script: false,
-        last_activity: Instant::now(),
-        buf: vec![0u8; 64 * 1024],
-        tree_memory_peak: 0,
-        pace: pace::Pace::new(spec.limits.wall, start),
-    };
+    let mut sup = Supervisor::new(spec, source, grader, start);
     supervise(
         &mut sup,
         &tree,
@@ -975,10 +706,518 @@ fn run_once(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutcome, 
         detection,
         start,
     );
-
     drop(supervised);
+    let reaped = wind_down(&mut sup, &tree, listener, start);
+    drop(slot);
+    let accounting = profile::span("run: cgroup accounting read");
+    let outcome = run_outcome(&mut sup, &cgroups, &reaped, start, detection);
+    drop(sup);
+    drop(tree);
+    drop(accounting);
+    clean_up(cgroups, dir);
+    profile::run_ended();
+    if interrupt::interrupted() {
+        return Err(RunError::Interrupted);
+    }
+    Ok(outcome)
+}
+
+/// The run's working directory: a fresh temporary one, or the spec's own (a build's, kept
+/// afterwards), holding the case's files; as root it belongs to the per-run uid, so the
+/// program can write there and nowhere else.
+struct RunDir {
+    /// The fresh directory, removed after the run; `None` for the spec's own.
+    temporary: Option<tempfile::TempDir>,
+    /// Where the program runs.
+    path: PathBuf,
+    /// Node's stdin preload written into it (see `node`), removed after a kept directory's run.
+    node_preload: Option<PathBuf>,
+    /// The per-run uid the program runs as (as root, unless `GRADE_DISABLE=uid`).
+    uid: Option<u32>,
+}
+
+impl RunDir {
+    /// Makes the directory and writes the case's files (and Node's preload) into it; a
+    /// per-run uid, when `per_run_uid` asks for one, is chosen here and given the tree.
+    fn prepare(spec: &RunSpec, per_run_uid: bool) -> Result<RunDir, RunError> {
+        let _span = profile::span("run: working directory (mkdir, files, chown)");
+        let (temporary, path) = match &spec.workdir {
+            Some(dir) => (None, dir.clone()),
+            None => {
+                let temporary = tempfile::Builder::new()
+                    .prefix("grade-run-")
+                    .tempdir()
+                    .map_err(RunError::Setup)?;
+                let path = temporary.path().to_path_buf();
+                (Some(temporary), path)
+            }
+        };
+        write_files(&path, &spec.files).map_err(RunError::Setup)?;
+        // Node over pipes reads its stdin as at a terminal (see `node`).
+        let node_preload = (!spec.terminal && node::runs_node(&spec.command, &path))
+            .then(|| path.join(node::PRELOAD_NAME));
+        if let Some(preload) = &node_preload {
+            std::fs::write(preload, node::PRELOAD).map_err(RunError::Setup)?;
+        }
+        let uid = per_run_uid.then(sandbox::per_run_uid);
+        if let Some(uid) = uid {
+            chown_tree(&path, uid).map_err(RunError::Setup)?;
+        }
+        Ok(RunDir {
+            temporary,
+            path,
+            node_preload,
+            uid,
+        })
+    }
+
+    /// Removes the temporary directory, however deep a tree the program left (no recursion,
+    /// see `workdir`); a kept directory loses only the Node preload, keeping what the program
+    /// made.
+    fn remove(self) {
+        let _span = profile::span("run: working directory removed");
+        if let Some(temporary) = self.temporary {
+            let dir = temporary.keep();
+            let _ = workdir::remove_tree(&dir);
+        } else if let Some(preload) = &self.node_preload {
+            let _ = std::fs::remove_file(preload);
+        }
+    }
+}
+
+/// The program's stdin, stdout and stderr: three pipes, or under a terminal one
+/// pseudo-terminal for all three (stderr shares it, as in a student's terminal: Python's
+/// `input()` writes its prompt to stderr when stdin and stdout are terminals).
+struct Channels {
+    /// The child's ends (its stdin, stdout and stderr), closed here once it has started.
+    child: [OwnedFd; 3],
+    /// The grader's ends.
+    grader: GraderEnds,
+    /// The terminal's path (`/dev/pts/N`), which the sandbox lets the run open.
+    tty_path: Option<PathBuf>,
+}
+
+/// The grader's side of a run's channels, handed to its supervisor.
+struct GraderEnds {
+    /// Where input is written: the pipe's write end or the terminal master (non-blocking).
+    stdin: OwnedFd,
+    /// Where unread input is counted (the pipe's write end, or the terminal slave).
+    stdin_probe: OwnedFd,
+    /// The program's own stdin (the pipe's read end, or the terminal slave), whose file
+    /// status flags tell cheaply whether its reads block.
+    stdin_reader: OwnedFd,
+    /// The program's stdout (with stderr under a terminal).
+    stdout: OwnedFd,
+    /// The program's stderr over pipes.
+    stderr: Option<OwnedFd>,
+    /// What the program's stdin is, to recognise its reads and waits.
+    stdin_id: waiting::StdinId,
+}
+
+impl Channels {
+    /// Opens the pipes or the pseudo-terminal.
+    fn open(terminal: bool) -> Result<Channels, RunError> {
+        let setup = RunError::Setup;
+        let (child, stdin, stdin_probe, stdin_reader, stdout, stderr, tty_path) = if terminal {
+            let p = pty::open().map_err(setup)?;
+            let s1 = p.slave.try_clone().map_err(setup)?;
+            let s2 = p.slave.try_clone().map_err(setup)?;
+            let s3 = p.slave.try_clone().map_err(setup)?;
+            let master = p.master.try_clone().map_err(setup)?;
+            let reader = p.slave.try_clone().map_err(setup)?;
+            let tty = Some(p.slave_path);
+            ([s1, s2, s3], p.master, p.slave, reader, master, None, tty)
+        } else {
+            let (r, w) = pipe().map_err(setup)?;
+            let (out_r, out_w) = pipe().map_err(setup)?;
+            let (err_r, err_w) = pipe().map_err(setup)?;
+            let probe = w.try_clone().map_err(setup)?;
+            let reader = r.try_clone().map_err(setup)?;
+            (
+                [r, out_w, err_w],
+                w,
+                probe,
+                reader,
+                out_r,
+                Some(err_r),
+                None,
+            )
+        };
+        set_nonblocking(stdin.as_raw_fd());
+        let stdin_id = fd_identity(stdin_probe.as_raw_fd());
+        Ok(Channels {
+            child,
+            grader: GraderEnds {
+                stdin,
+                stdin_probe,
+                stdin_reader,
+                stdout,
+                stderr,
+                stdin_id,
+            },
+            tty_path,
+        })
+    }
+}
+
+impl GraderEnds {
+    /// Once the program `leader` has started: its output is read without blocking, and its
+    /// exit is seen on a pidfd (where the kernel has them).
+    fn started(&self, leader: libc::pid_t) -> Option<OwnedFd> {
+        set_nonblocking(self.stdout.as_raw_fd());
+        if let Some(fd) = &self.stderr {
+            set_nonblocking(fd.as_raw_fd());
+        }
+        // SAFETY: pidfd_open on our own unreaped child.
+        let pidfd = unsafe { libc::syscall(libc::SYS_pidfd_open, leader, 0) };
+        // SAFETY: a fresh fd we own.
+        (pidfd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(pidfd as RawFd) })
+    }
+}
+
+/// The seccomp programs the child installs (the input-detection filter and the grader
+/// mark), kept alive here because the child setup points at them, and the socketpair the
+/// child sends the filter's listener back on.
+struct Filters {
+    /// The input-detection filter's instructions, which `prog` points at.
+    _filter: Vec<libc::sock_filter>,
+    prog: Box<libc::sock_fprog>,
+    /// The grader mark's instructions, which `mark_prog` points at.
+    mark_filter: Vec<libc::sock_filter>,
+    mark_prog: Box<libc::sock_fprog>,
+    /// Install the grader mark (not with `GRADE_DISABLE=grader-lock`).
+    mark: bool,
+    /// (the grader's end, the child's end), when the detection filter is installed.
+    sock_pair: Option<(OwnedFd, OwnedFd)>,
+}
+
+impl Filters {
+    /// The filters; the detection filter and its socketpair only when `want_seccomp`.
+    fn new(want_seccomp: bool, mark: bool) -> Filters {
+        let filter = seccomp::filter();
+        let prog = Box::new(libc::sock_fprog {
+            len: filter.len() as u16,
+            filter: filter.as_ptr() as *mut libc::sock_filter,
+        });
+        let mark_filter = seccomp::marker_filter();
+        let mark_prog = Box::new(libc::sock_fprog {
+            len: mark_filter.len() as u16,
+            filter: mark_filter.as_ptr() as *mut libc::sock_filter,
+        });
+        let mut socks = [-1; 2];
+        let sock_pair = if want_seccomp && !filter.is_empty() {
+            // SAFETY: socketpair fills two fds.
+            let r = unsafe {
+                libc::socketpair(
+                    libc::AF_UNIX,
+                    libc::SOCK_SEQPACKET | libc::SOCK_CLOEXEC,
+                    0,
+                    socks.as_mut_ptr(),
+                )
+            };
+            // SAFETY: fresh fds we own.
+            (r == 0).then(|| unsafe {
+                (
+                    OwnedFd::from_raw_fd(socks[0]),
+                    OwnedFd::from_raw_fd(socks[1]),
+                )
+            })
+        } else {
+            None
+        };
+        Filters {
+            _filter: filter,
+            prog,
+            mark_filter,
+            mark_prog,
+            mark,
+            sock_pair,
+        }
+    }
+
+    /// The detection filter for the child, or null when it is not installed.
+    fn seccomp_prog(&self) -> *const libc::sock_fprog {
+        if self.sock_pair.is_some() {
+            &*self.prog as *const libc::sock_fprog
+        } else {
+            std::ptr::null()
+        }
+    }
+
+    /// The grader mark for the child, or null.
+    fn marker_prog(&self) -> *const libc::sock_fprog {
+        if !self.mark || self.mark_filter.is_empty() {
+            std::ptr::null()
+        } else {
+            &*self.mark_prog as *const libc::sock_fprog
+        }
+    }
+
+    /// After the spawn: the listener the child sent, when its filter is installed; the
+    /// socketpair is closed.
+    fn receive_listener(&mut self) -> Option<OwnedFd> {
+        let sock_pair = self.sock_pair.take();
+        sock_pair
+            .as_ref()
+            .and_then(|p| seccomp::receive_listener(&p.0))
+    }
+}
+
+/// The run's unique id (`GRADE_RUN_ID`), by which the kill sweep finds escapees.
+fn run_marker() -> String {
+    static RUN_COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    format!(
+        "{}-{}-{}",
+        std::process::id(),
+        RUN_COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0)
+    )
+}
+
+/// The PATH the program is looked up on (the last one given wins, as in `Exec::new`).
+fn run_path(spec: &RunSpec, base_env: &[(String, String)]) -> String {
+    spec.env
+        .iter()
+        .rev()
+        .chain(base_env.iter().rev())
+        .find(|(k, _)| k == "PATH")
+        .map(|(_, v)| v.clone())
+        .unwrap_or_default()
+}
+
+/// The sandbox of one run, planned in the grader before the spawn: its namespaces, its own
+/// root filesystem, and what Landlock lets it read.
+struct SandboxPlan {
+    /// Namespaces and the session keyring.
+    namespaces: layers::namespaces::Plan,
+    /// The run's own root filesystem, where the machine allows one.
+    rootfs: Option<layers::rootfs::Plan>,
+    /// What the program may read besides system directories: the spec's paths, its
+    /// toolchain's folder, and the trees mounted on their own in its root.
+    readable: Vec<PathBuf>,
+    /// The per-run uid (root only).
+    uid: Option<u32>,
+}
+
+impl SandboxPlan {
+    /// The plan for a run in `dir` of a program whose toolchain lies in `toolchain`, with the
+    /// terminal `tty` (if any); as root also a network namespace of the pool, which the run
+    /// joins and the caller holds until the run has ended (instead of one made and torn down
+    /// per run).
+    fn new(
+        spec: &RunSpec,
+        caps: &Capabilities,
+        off: Disabled,
+        dir: &RunDir,
+        toolchain: Option<&std::path::Path>,
+        tty: Option<&std::path::Path>,
+    ) -> (SandboxPlan, Option<layers::namespaces::PooledNetwork>) {
+        let mut namespaces = layers::namespaces::plan(dir.uid, !off.namespaces, !off.netns);
+        namespaces.devpts &= !spec.terminal;
+        let pooled_network = (dir.uid.is_some() && namespaces.makes_network())
+            .then(layers::namespaces::pooled_network)
+            .flatten();
+        if let Some(network) = &pooled_network {
+            namespaces.join_network(network);
+        }
+        let mut readable = spec.readable.clone();
+        readable.extend(toolchain.map(std::path::Path::to_path_buf));
+        let rootfs = (namespaces.mount && caps.namespaces.rootfs && !off.rootfs).then(|| {
+            let plan = layers::rootfs::plan(&dir.path, &readable, tty, namespaces.devpts);
+            // The run's devpts is mounted in its new /dev instead.
+            namespaces.devpts = false;
+            plan
+        });
+        // Landlock's rules follow the mounts: a tree mounted on its own is allowed as itself
+        // (its parent in the new root is not the grader's).
+        if let Some(root) = &rootfs {
+            readable.extend(root.read_only.iter().cloned());
+        }
+        let plan = SandboxPlan {
+            namespaces,
+            rootfs,
+            readable,
+            uid: dir.uid,
+        };
+        (plan, pooled_network)
+    }
+
+    /// What the child does before its exec: this plan, the run's limits, cgroups, Landlock
+    /// ruleset and seccomp filters, and the `gate` it waits at for its place among the
+    /// `--jobs`. The setup points at `landlock`, `filters`, `cgroups` and `gate`, which must
+    /// outlive the spawn.
+    fn child_setup(
+        self,
+        spec: &RunSpec,
+        landlock: Option<&layers::landlock::Landlock>,
+        filters: &Filters,
+        cgroups: &cgroup::RunCgroups,
+        gate: &OwnedFd,
+        fault: Option<Fault>,
+    ) -> sandbox::ChildSetup {
+        // The process limit counts per user: per-run uid as root, per user namespace
+        // otherwise.
+        let own_user = self.uid.is_some() || self.namespaces.user_flags != 0;
+        let pid_namespace = self.namespaces.pid;
+        sandbox::ChildSetup {
+            gate_fd: gate.as_raw_fd(),
+            cgroup_fds: cgroups.join_raw_fds(),
+            rlimits: limits::rlimits(&spec.limits, cgroups.memory_limited, own_user)
+                .into_iter()
+                .map(|(resource, soft, hard)| {
+                    // The program is pid 1 of its namespace, which ignores SIGXCPU: SIGKILL
+                    // at the limit instead of a second later.
+                    if resource == libc::RLIMIT_CPU && pid_namespace {
+                        (resource, soft, soft)
+                    } else {
+                        (resource, soft, hard)
+                    }
+                })
+                .collect(),
+            namespaces: self.namespaces,
+            rootfs: self.rootfs,
+            controlling_tty: spec.terminal,
+            landlock_fd: landlock.map(|l| l.fd.as_raw_fd()).unwrap_or(-1),
+            landlock_tmp_access: landlock
+                .map(|l| layers::landlock::tmp_access(l.abi))
+                .unwrap_or(0),
+            seccomp_prog: filters.seccomp_prog(),
+            seccomp_sock: filters
+                .sock_pair
+                .as_ref()
+                .map(|p| p.1.as_raw_fd())
+                .unwrap_or(-1),
+            marker_prog: filters.marker_prog(),
+            uid: self.uid,
+            fail_step: fault == Some(Fault::Step),
+        }
+    }
+}
+
+/// The run's Landlock ruleset, where the kernel has Landlock: one that cannot be built
+/// refuses the run, so that no run goes on silently without it (a kernel without it is
+/// reported by every report).
+fn landlock_ruleset(
+    caps: &Capabilities,
+    off: Disabled,
+    workdir: &std::path::Path,
+    readable: &[PathBuf],
+    tty: Option<&std::path::Path>,
+) -> Result<Option<layers::landlock::Landlock>, RunError> {
+    let _span = profile::span("run: landlock ruleset");
+    if off.landlock || caps.landlock_abi == 0 {
+        return Ok(None);
+    }
+    sandbox::build_landlock(workdir, readable, tty)
+        .map(Some)
+        .map_err(|e| RunError::Setup(io::Error::other(format!("Landlock: {e}"))))
+}
+
+/// The program's environment: the run's clean one, its id, the spec's own variables, and
+/// for Node the option that loads its stdin preload (added to the spec's `NODE_OPTIONS`).
+fn run_env(
+    spec: &RunSpec,
+    base_env: Vec<(String, String)>,
+    marker: &str,
+    node_preload: Option<&std::path::Path>,
+) -> Vec<(String, String)> {
+    let node_options = node_preload.map(|preload| {
+        let given = spec.env.iter().rev().find(|(k, _)| k == "NODE_OPTIONS");
+        let given = given.map(|(_, v)| v.as_str());
+        ("NODE_OPTIONS".to_string(), node::options(preload, given))
+    });
+    base_env
+        .into_iter()
+        .chain([("GRADE_RUN_ID".to_string(), marker.to_string())])
+        .chain(spec.env.iter().cloned())
+        .chain(node_options)
+        .collect()
+}
+
+/// A start that failed, with the program named by the file it found (see
+/// [`spawned_program`]); when a step of the sandbox failed, the folder it was to make
+/// readable for the program's toolchain is the likely cause, named.
+fn spawn_error(
+    program: &str,
+    run_path: &str,
+    toolchain: Option<&std::path::Path>,
+    workdir: &std::path::Path,
+    source: io::Error,
+) -> RunError {
+    let mut named = spawned_program(program, run_path, workdir, &source);
+    let step_failed = source
+        .get_ref()
+        .is_some_and(|e| e.is::<sandbox::SandboxStepFailed>());
+    if let (true, Some(dir)) = (step_failed, toolchain) {
+        named.push_str(&format!(
+            " (its toolchain's folder {} was to be made readable)",
+            dir.display()
+        ));
+    }
+    RunError::Spawn {
+        program: named,
+        source,
+    }
+}
+
+/// Starts the program. Everything up to its exec is the grader's own work, done while other
+/// programs run: the process waits at its gate, just before `execve`, for one of the
+/// `--jobs` places (see `slots`), which it holds until it is reaped. Returns its pid (or
+/// why it did not start) and the ticket for its place, once asked for.
+fn start_program(
+    setup: &sandbox::ChildSetup,
+    exec: &sandbox::Exec,
+    (gate_wait, gate_open): (OwnedFd, OwnedFd),
+    fault: Option<Fault>,
+) -> (io::Result<libc::pid_t>, Option<slots::Ticket<'static>>) {
+    let mut ticket = None;
+    let spawn_span = profile::span("run: spawn (the grader waits until exec)");
+    let spawned = if fault == Some(Fault::Spawn) {
+        drop(gate_open);
+        Err(io::Error::from_raw_os_error(libc::EMFILE))
+    } else {
+        sandbox::spawn(setup, exec, || {
+            ticket = Some(slots::programs().request(gate_open));
+        })
+    };
+    drop(spawn_span);
+    drop(gate_wait);
+    (spawned, ticket)
+}
+
+/// How the run knows when the program waits for input: seccomp where its listener came
+/// back (`listening`), else what `GRADE_DETECTION` forces or the machine allows.
+fn detection(listening: bool, forced: Option<Detection>, caps: &Capabilities) -> Detection {
+    match (listening, forced) {
+        (true, _) => Detection::Seccomp,
+        (false, Some(Detection::Quiescence)) => Detection::Quiescence,
+        (false, _) if caps.proc_polling => Detection::ProcPolling,
+        (false, _) => Detection::Quiescence,
+    }
+}
+
+/// How the program was reaped.
+struct Reaped {
+    /// Its wait status.
+    status: i32,
+    /// Its resource usage (and its reaped children's).
+    rusage: libc::rusage,
+    /// The run's wall time, from the spawn to the reaping.
+    wall: Duration,
+}
+
+/// Ends the run, whatever happened: kills the tree, notes a working directory still over
+/// its cap, reaps the program, and drains what it printed until then (for at most 500 ms).
+fn wind_down(
+    sup: &mut Supervisor<'_>,
+    tree: &Tree<'_>,
+    listener: Option<OwnedFd>,
+    start: Instant,
+) -> Reaped {
     let ending_span = profile::span("run: kill check");
-    // Whatever happened: kill the tree, reap the child, drain what is left.
     tree.kill();
     drop(ending_span);
     let ending_span = profile::span("run: disk check");
@@ -987,8 +1226,8 @@ fn run_once(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutcome, 
         sup.killed_for = Some(Ending::DiskLimit);
     }
     drop(ending_span);
-    let ending_span = profile::span("run: reap, drain");
-    let (status, rusage) = reap(leader);
+    let _ending_span = profile::span("run: reap, drain");
+    let (status, rusage) = reap(tree.leader);
     let wall = start.elapsed();
     drop(listener);
     sup.stdin = None;
@@ -1000,27 +1239,37 @@ fn run_once(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutcome, 
             break;
         }
         if sup.outputs.iter().any(|o| o.fd.is_some()) {
-            poll_outputs(&sup, 10);
+            poll_outputs(sup, 10);
         }
     }
+    Reaped {
+        status,
+        rusage,
+        wall,
+    }
+}
 
-    drop(ending_span);
-    drop(slot);
-    let accounting = profile::span("run: cgroup accounting read");
+/// What the run produced and cost: the supervisor's transcript and record, how it ended
+/// (classified from its status and limits), its CPU time and peak memory.
+fn run_outcome(
+    sup: &mut Supervisor<'_>,
+    cgroups: &cgroup::RunCgroups,
+    reaped: &Reaped,
+    start: Instant,
+    detection: Detection,
+) -> RunOutcome {
+    let spec = sup.spec;
+    let Reaped {
+        status,
+        rusage,
+        wall,
+    } = *reaped;
     let cpu = cgroups.cpu().unwrap_or_else(|| {
         let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
         tv(rusage.ru_utime) + tv(rusage.ru_stime)
     });
-    let run_peak = cgroups.peak_memory();
-    // Without a cgroup, the tree's sampled sum where it had more than one process.
-    let tree_peak = (sup.tree_memory_peak > 0).then_some(sup.tree_memory_peak);
-    let peak_memory_of_run = run_peak.is_some() || tree_peak.is_some();
-    let largest = (rusage.ru_maxrss > 0).then(|| rusage.ru_maxrss as u64 * 1024);
-    let peak = run_peak.or(match (tree_peak, largest) {
-        (Some(tree), Some(one)) => Some(tree.max(one)),
-        (tree, one) => tree.or(one),
-    });
-    let mut ending = classify(sup.killed_for, status, cpu, &spec.limits, &cgroups);
+    let (peak, peak_memory_of_run) = peak_memory(cgroups, sup.tree_memory_peak, &rusage);
+    let mut ending = classify(sup.killed_for, status, cpu, &spec.limits, cgroups);
     // Without a memory cgroup the limit is RLIMIT_DATA: allocations fail (MemoryError,
     // bad_alloc, a crash) instead of an OOM kill. A failure at nearly the limit is the limit.
     let near_limit = peak.is_some_and(|p| p >= spec.limits.memory_bytes / 10 * 8);
@@ -1046,10 +1295,10 @@ fn run_once(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutcome, 
             prompt_shown,
             ended: sup
                 .ended_after_script
-                .then(|| classify(None, status, cpu, &spec.limits, &cgroups))
+                .then(|| classify(None, status, cpu, &spec.limits, cgroups))
                 .filter(|e| matches!(e, Ending::Exited(_) | Ending::Signaled(_))),
         });
-    let outcome = RunOutcome {
+    RunOutcome {
         transcript: std::mem::take(&mut sup.transcript),
         ending,
         after_script,
@@ -1062,28 +1311,35 @@ fn run_once(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutcome, 
         peak_memory_bytes: peak,
         peak_memory_of_run,
         detection,
-    };
-    drop(sup);
-    drop(tree);
-    drop(accounting);
+    }
+}
+
+/// Removes what the run left behind once its processes are gone: its cgroups, then its
+/// working directory.
+fn clean_up(mut cgroups: cgroup::RunCgroups, dir: RunDir) {
     let removal = profile::span("run: cgroups removed");
     cgroups.remove();
     drop(removal);
-    let removal = profile::span("run: working directory removed");
-    if let Some(temporary) = temporary {
-        // However deep a tree the program left: no recursion (see `workdir`).
-        let dir = temporary.keep();
-        let _ = workdir::remove_tree(&dir);
-    } else if let Some(preload) = &node_preload {
-        // A directory that stays (a build's) keeps only what the program made.
-        let _ = std::fs::remove_file(preload);
-    }
-    drop(removal);
-    profile::run_ended();
-    if interrupt::interrupted() {
-        return Err(RunError::Interrupted);
-    }
-    Ok(outcome)
+    dir.remove();
+}
+
+/// The run's peak memory, and whether it is the whole run's: its cgroup's peak; without
+/// one, the tree's sampled sum where it had more than one process (`tree_peak`, 0: never),
+/// or at least the largest single process's (`ru_maxrss`).
+fn peak_memory(
+    cgroups: &cgroup::RunCgroups,
+    tree_peak: u64,
+    rusage: &libc::rusage,
+) -> (Option<u64>, bool) {
+    let run_peak = cgroups.peak_memory();
+    let tree_peak = (tree_peak > 0).then_some(tree_peak);
+    let peak_memory_of_run = run_peak.is_some() || tree_peak.is_some();
+    let largest = (rusage.ru_maxrss > 0).then(|| rusage.ru_maxrss as u64 * 1024);
+    let peak = run_peak.or(match (tree_peak, largest) {
+        (Some(tree), Some(one)) => Some(tree.max(one)),
+        (tree, one) => tree.or(one),
+    });
+    (peak, peak_memory_of_run)
 }
 
 #[cfg(test)]

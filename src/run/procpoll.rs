@@ -5,10 +5,7 @@
 use std::fs;
 use std::os::unix::fs::MetadataExt;
 
-use super::waiting;
-
-/// Identity of the run's stdin: (device, inode) of the pipe or terminal.
-pub type StdinId = (u64, u64);
+use super::waiting::{self, StdinId};
 
 /// Whether `/proc/<pid>/task/<tid>/syscall` can be read here (needed for polling).
 pub fn syscall_file_available() -> bool {

@@ -10,9 +10,8 @@ use std::os::fd::RawFd;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
-pub use super::layers::landlock::{
-    build_landlock, landlock_abi, protect, Landlock, DEVICES, SYSTEM_DIRS,
-};
+pub use super::layers::landlock::{build_landlock, landlock_abi, Landlock, DEVICES, SYSTEM_DIRS};
+pub use super::layers::protected::protect;
 pub use super::layers::uid::{is_root, per_run_uid};
 
 /// Everything the child applies before exec, prepared by the parent.

@@ -26,7 +26,7 @@ pub(super) struct Supervisor<'a> {
     pub(super) stdin: Option<OwnedFd>,
     /// Where unread input is counted (pipe write end, or the terminal slave).
     pub(super) stdin_probe: Option<OwnedFd>,
-    pub(super) stdin_id: procpoll::StdinId,
+    pub(super) stdin_id: waiting::StdinId,
     /// The program's stdin as handed to it (our copy of the same open file).
     pub(super) stdin_reader: OwnedFd,
     pub(super) stdin_closed: bool,
@@ -77,6 +77,52 @@ const FLUSH_GRACE_OUTPUT: usize = 1024 * 1024;
 enum Answer {
     Continue,
     Stop,
+}
+
+impl<'a> Supervisor<'a> {
+    /// The supervisor of a run of `spec` started at `start`, typing what `source` decides
+    /// on the grader's ends of its channels; nothing recorded yet.
+    pub(super) fn new(
+        spec: &'a RunSpec,
+        source: &'a mut dyn InputSource,
+        ends: GraderEnds,
+        start: Instant,
+    ) -> Supervisor<'a> {
+        Supervisor {
+            spec,
+            source,
+            transcript: Transcript::new(),
+            outputs: [
+                Output {
+                    fd: Some(ends.stdout),
+                    stream: Stream::Stdout,
+                },
+                Output {
+                    fd: ends.stderr,
+                    stream: Stream::Stderr,
+                },
+            ],
+            stdin: Some(ends.stdin),
+            stdin_probe: Some(ends.stdin_probe),
+            stdin_id: ends.stdin_id,
+            stdin_reader: ends.stdin_reader,
+            stdin_closed: false,
+            kept: 0,
+            truncated: false,
+            output_since_input: false,
+            pending_late: false,
+            prompts_late: false,
+            killed_for: None,
+            grace_until: None,
+            kept_before_grace: 0,
+            asked_after_script: None,
+            ended_after_script: false,
+            last_activity: Instant::now(),
+            buf: vec![0u8; 64 * 1024],
+            tree_memory_peak: 0,
+            pace: pace::Pace::new(spec.limits.wall, start),
+        }
+    }
 }
 
 impl Supervisor<'_> {
@@ -320,16 +366,12 @@ pub(super) fn supervise(
     detection: Detection,
     start: Instant,
 ) {
-    let limits = &sup.spec.limits;
-    let mut next_cpu_check = start + Duration::from_millis(20);
-    let mut next_memory_check = start + Duration::from_millis(20);
-    let mut next_disk_check = start + Duration::from_millis(250);
-    let mut poll_interval = Duration::from_micros(50);
+    let mut schedule = Schedule::new(start);
     let mut listener_open = listener.is_some();
     loop {
         let now = Instant::now();
         // Idle time does not count: the deadline moves with it.
-        let deadline = start + limits.wall + sup.pace.idle(now);
+        let deadline = start + sup.spec.limits.wall + sup.pace.idle(now);
         if let Some(grace) = sup.grace_until {
             if now >= grace {
                 return; // killed_for is already WaitingForInput
@@ -346,52 +388,19 @@ pub(super) fn supervise(
             now,
             Wakeups {
                 deadline,
-                cpu_check: next_cpu_check,
-                memory_check: (!tree.cgroups.memory_limited).then_some(next_memory_check),
+                cpu_check: schedule.cpu_check,
+                memory_check: (!tree.cgroups.memory_limited).then_some(schedule.memory_check),
                 grace: sup.grace_until,
                 polling: (detection != Detection::Seccomp || pidfd.is_none())
-                    .then_some(poll_interval),
+                    .then_some(schedule.poll_interval),
             },
         );
-        let mut fds: Vec<libc::pollfd> = Vec::with_capacity(4);
-        for o in &sup.outputs {
-            if let Some(fd) = &o.fd {
-                fds.push(libc::pollfd {
-                    fd: fd.as_raw_fd(),
-                    events: libc::POLLIN,
-                    revents: 0,
-                });
-            }
-        }
-        let n_out = fds.len();
-        let listener_idx = match (listener, listener_open) {
-            (Some(l), true) => {
-                fds.push(libc::pollfd {
-                    fd: l.as_raw_fd(),
-                    events: libc::POLLIN,
-                    revents: 0,
-                });
-                Some(fds.len() - 1)
-            }
-            _ => None,
-        };
-        let pid_idx = pidfd.map(|p| {
-            fds.push(libc::pollfd {
-                fd: p.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            });
-            fds.len() - 1
-        });
-        let ms = timeout.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32;
-        // SAFETY: fds is a valid pollfd array.
-        let r = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) };
-        if r < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+        let open_listener = listener.filter(|_| listener_open);
+        let Some(events) = wait_for_events(sup, open_listener, pidfd, timeout) else {
             return;
-        }
-        let got_output = fds[..n_out].iter().any(|f| f.revents != 0);
-        if got_output {
-            poll_interval = Duration::from_micros(50);
+        };
+        if events.output {
+            schedule.poll_interval = Duration::from_micros(50);
             if !sup.drain() {
                 if sup.grace_until.is_none() {
                     sup.killed_for = Some(Ending::OutputLimit);
@@ -399,117 +408,228 @@ pub(super) fn supervise(
                 return;
             }
         }
-        if let (Some(i), Some(l)) = (listener_idx, listener) {
-            let rev = fds[i].revents;
-            if rev & libc::POLLIN != 0 {
-                if let Ok(notif) = seccomp::recv(l) {
-                    let call = waiting::Syscall {
-                        tid: notif.pid,
-                        nr: i64::from(notif.data.nr),
-                        args: notif.data.args,
-                    };
-                    if let Some(sleep) = waiting::sleep_request(&call) {
-                        match sup.pace.on_sleep(call.tid, sleep, Instant::now()) {
-                            pace::SleepAnswer::Cut => seccomp::return_zero(l, notif.id),
-                            pace::SleepAnswer::Run => seccomp::continue_syscall(l, notif.id),
-                        }
-                    } else if sup.should_continue_at_once(&call) {
-                        seccomp::continue_syscall(l, notif.id);
-                    } else if seccomp::id_valid(l, notif.id) {
-                        match sup.answer() {
-                            Answer::Continue => seccomp::continue_syscall(l, notif.id),
-                            Answer::Stop => return,
-                        }
-                    }
+        if let Some(l) = open_listener {
+            if events.listener & libc::POLLIN != 0 {
+                if let Answer::Stop = sup.on_notification(l) {
+                    return;
                 }
-            } else if rev & (libc::POLLHUP | libc::POLLERR) != 0 {
+            } else if events.listener & (libc::POLLHUP | libc::POLLERR) != 0 {
                 listener_open = false; // every filtered process is gone
             }
         }
-        let exited = match pid_idx {
-            Some(i) => fds[i].revents != 0,
-            None => exited_without_reaping(tree.leader),
-        };
+        let exited = events
+            .exited
+            .unwrap_or_else(|| exited_without_reaping(tree.leader));
         if exited {
             sup.ended_after_script = sup.asked_after_script.is_some();
             return;
         }
-        let now = Instant::now();
-        // Without a memory cgroup RLIMIT_DATA holds each process; the limit holds for the
-        // whole tree by accounting: its processes' memory summed, every 20 ms (100 ms where
-        // the grader's whole /proc must be read to find them). A sanitized program has no
-        // RLIMIT_DATA (ASan reserves its shadow), so it is accounted even alone.
-        if !tree.cgroups.memory_limited && now >= next_memory_check {
-            let every = if tree.own_proc { 20 } else { 100 };
-            next_memory_check = now + Duration::from_millis(every);
-            let m = procpoll::tree_memory(
-                tree.leader,
-                tree.own_proc,
-                limits.memory_bytes,
-                limits.sanitized,
-            );
-            if let Some(bytes) = m {
-                sup.tree_memory_peak = sup.tree_memory_peak.max(bytes);
-                if bytes > limits.memory_bytes {
-                    sup.killed_for = Some(Ending::MemoryLimit);
-                    return;
-                }
-            }
-        }
-        if now >= next_cpu_check {
-            next_cpu_check = now + Duration::from_millis(20);
-            let cpu = tree.cgroups.cpu();
-            if cpu.is_some_and(|c| c >= limits.cpu) {
-                sup.killed_for = Some(Ending::CpuLimit);
-                return;
-            }
-            let all_asleep = || {
-                let stdin = waiting::Stdin {
-                    id: sup.stdin_id,
-                    reader: Some(sup.stdin_reader.as_raw_fd()),
-                };
-                procpoll::threads_state(&tree.processes(), &stdin).all_sleeping
-            };
-            let cpu = cpu.or_else(|| tree.leader_cpu());
-            if let Some(stall) = sup.pace.sample(cpu, sup.last_activity, now, all_asleep) {
-                sup.killed_for = Some(Ending::Blocked(stall));
-                return;
-            }
-        }
-        if now >= next_disk_check {
-            // At most ~10% of the supervisor's time, however large the tree.
-            let over = tree.over_disk_limit();
-            next_disk_check = Instant::now() + (now.elapsed() * 10).max(Duration::from_millis(250));
-            if over {
-                sup.killed_for = Some(Ending::DiskLimit);
-                return;
-            }
+        if let Some(ending) = schedule.due_checks(sup, tree, Instant::now()) {
+            sup.killed_for = Some(ending);
+            return;
         }
         if detection != Detection::Seccomp {
-            let waiting_closed_pipe = sup.stdin_closed && !sup.spec.terminal;
-            if !waiting_closed_pipe && sup.unread_input() == 0 {
-                let pids = tree.processes();
-                let stdin = waiting::Stdin {
-                    id: sup.stdin_id,
-                    reader: Some(sup.stdin_reader.as_raw_fd()),
-                };
-                let st = procpoll::threads_state(&pids, &stdin);
-                let waiting = match detection {
-                    Detection::ProcPolling => st.reading_stdin,
-                    _ => {
-                        st.all_sleeping && sup.last_activity.elapsed() >= Duration::from_millis(30)
-                    }
-                };
-                if waiting {
-                    poll_interval = Duration::from_micros(50);
-                    if let Answer::Stop = sup.answer() {
+            match sup.look_for_a_read(tree, detection) {
+                Some(answer) => {
+                    schedule.poll_interval = Duration::from_micros(50);
+                    if let Answer::Stop = answer {
                         return;
                     }
                     continue;
                 }
+                None => {
+                    schedule.poll_interval =
+                        (schedule.poll_interval * 2).min(Duration::from_millis(5))
+                }
             }
-            poll_interval = (poll_interval * 2).min(Duration::from_millis(5));
         }
+    }
+}
+
+/// What one wait of the supervision loop saw.
+struct Events {
+    /// Output is ready on stdout or stderr (or one of them closed).
+    output: bool,
+    /// The seccomp listener's `revents` (0 when it is not polled).
+    listener: libc::c_short,
+    /// Whether the program's pidfd says it exited (`None` without a pidfd).
+    exited: Option<bool>,
+}
+
+/// Waits up to `timeout` for output, a seccomp notification on `listener` or the exit on
+/// `pidfd`, all in one `poll`, so that the loop wakes for whichever comes first; `None` when
+/// the poll failed for another reason than a signal (the run then ends).
+fn wait_for_events(
+    sup: &Supervisor<'_>,
+    listener: Option<&OwnedFd>,
+    pidfd: Option<&OwnedFd>,
+    timeout: Duration,
+) -> Option<Events> {
+    let pollin = |fd: &OwnedFd| libc::pollfd {
+        fd: fd.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    let mut fds: Vec<libc::pollfd> = Vec::with_capacity(4);
+    fds.extend(sup.outputs.iter().filter_map(|o| o.fd.as_ref()).map(pollin));
+    let n_out = fds.len();
+    let listener_idx = listener.map(|l| {
+        fds.push(pollin(l));
+        fds.len() - 1
+    });
+    let pid_idx = pidfd.map(|p| {
+        fds.push(pollin(p));
+        fds.len() - 1
+    });
+    let ms = timeout.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32;
+    // SAFETY: fds is a valid pollfd array.
+    let r = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) };
+    if r < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+        return None;
+    }
+    Some(Events {
+        output: fds[..n_out].iter().any(|f| f.revents != 0),
+        listener: listener_idx.map_or(0, |i| fds[i].revents),
+        exited: pid_idx.map(|i| fds[i].revents != 0),
+    })
+}
+
+/// When the supervision loop next does each of its periodic checks, and how long it waits
+/// between looks at /proc for a read where seccomp does not say.
+struct Schedule {
+    cpu_check: Instant,
+    memory_check: Instant,
+    disk_check: Instant,
+    /// Short after any activity, doubling up to 5 ms while nothing happens.
+    poll_interval: Duration,
+}
+
+impl Schedule {
+    /// The first checks of a run started at `start`.
+    fn new(start: Instant) -> Schedule {
+        Schedule {
+            cpu_check: start + Duration::from_millis(20),
+            memory_check: start + Duration::from_millis(20),
+            disk_check: start + Duration::from_millis(250),
+            poll_interval: Duration::from_micros(50),
+        }
+    }
+
+    /// The checks due at `now` — memory, CPU and pace, disk — each rescheduled; the ending
+    /// of the first limit the run went over, if any.
+    fn due_checks(
+        &mut self,
+        sup: &mut Supervisor<'_>,
+        tree: &Tree<'_>,
+        now: Instant,
+    ) -> Option<Ending> {
+        if !tree.cgroups.memory_limited && now >= self.memory_check {
+            let every = if tree.own_proc { 20 } else { 100 };
+            self.memory_check = now + Duration::from_millis(every);
+            if let Some(ending) = check_tree_memory(sup, tree) {
+                return Some(ending);
+            }
+        }
+        if now >= self.cpu_check {
+            self.cpu_check = now + Duration::from_millis(20);
+            if let Some(ending) = check_cpu_and_pace(sup, tree, now) {
+                return Some(ending);
+            }
+        }
+        if now >= self.disk_check {
+            // At most ~10% of the supervisor's time, however large the tree.
+            let over = tree.over_disk_limit();
+            self.disk_check = Instant::now() + (now.elapsed() * 10).max(Duration::from_millis(250));
+            if over {
+                return Some(Ending::DiskLimit);
+            }
+        }
+        None
+    }
+}
+
+/// Without a memory cgroup RLIMIT_DATA holds each process; the limit holds for the whole
+/// tree by accounting: its processes' memory summed (every 20 ms, or 100 ms where the
+/// grader's whole /proc must be read to find them). A sanitized program has no RLIMIT_DATA
+/// (ASan reserves its shadow), so it is accounted even alone. Keeps the peak for the outcome.
+fn check_tree_memory(sup: &mut Supervisor<'_>, tree: &Tree<'_>) -> Option<Ending> {
+    let limits = &sup.spec.limits;
+    let bytes = procpoll::tree_memory(
+        tree.leader,
+        tree.own_proc,
+        limits.memory_bytes,
+        limits.sanitized,
+    )?;
+    sup.tree_memory_peak = sup.tree_memory_peak.max(bytes);
+    (bytes > limits.memory_bytes).then_some(Ending::MemoryLimit)
+}
+
+/// The CPU limit (read from the cgroup), and whether the run is blocked: neither reading
+/// input nor computing (see `pace`).
+fn check_cpu_and_pace(sup: &mut Supervisor<'_>, tree: &Tree<'_>, now: Instant) -> Option<Ending> {
+    let cpu = tree.cgroups.cpu();
+    if cpu.is_some_and(|c| c >= sup.spec.limits.cpu) {
+        return Some(Ending::CpuLimit);
+    }
+    let all_asleep = || {
+        let stdin = waiting::Stdin {
+            id: sup.stdin_id,
+            reader: Some(sup.stdin_reader.as_raw_fd()),
+        };
+        procpoll::threads_state(&tree.processes(), &stdin).all_sleeping
+    };
+    let cpu = cpu.or_else(|| tree.leader_cpu());
+    let stall = sup.pace.sample(cpu, sup.last_activity, now, all_asleep)?;
+    Some(Ending::Blocked(stall))
+}
+
+impl Supervisor<'_> {
+    /// Answers one seccomp notification: a sleep is cut short or let run (see `pace`), a
+    /// call that does not wait for our stdin goes on, and a read of it gets the next input.
+    fn on_notification(&mut self, listener: &OwnedFd) -> Answer {
+        let Ok(notif) = seccomp::recv(listener) else {
+            return Answer::Continue;
+        };
+        let call = waiting::Syscall {
+            tid: notif.pid,
+            nr: i64::from(notif.data.nr),
+            args: notif.data.args,
+        };
+        if let Some(sleep) = waiting::sleep_request(&call) {
+            match self.pace.on_sleep(call.tid, sleep, Instant::now()) {
+                pace::SleepAnswer::Cut => seccomp::return_zero(listener, notif.id),
+                pace::SleepAnswer::Run => seccomp::continue_syscall(listener, notif.id),
+            }
+        } else if self.should_continue_at_once(&call) {
+            seccomp::continue_syscall(listener, notif.id);
+        } else if seccomp::id_valid(listener, notif.id) {
+            match self.answer() {
+                Answer::Continue => seccomp::continue_syscall(listener, notif.id),
+                Answer::Stop => return Answer::Stop,
+            }
+        }
+        Answer::Continue
+    }
+
+    /// Without seccomp, whether the program waits for input, seen from /proc (a thread
+    /// asleep reading our stdin) or, as the last resort, from quiescence (every thread
+    /// asleep, no output for 30 ms); when it does, it is answered. `None`: not waiting.
+    fn look_for_a_read(&mut self, tree: &Tree<'_>, detection: Detection) -> Option<Answer> {
+        let waiting_closed_pipe = self.stdin_closed && !self.spec.terminal;
+        if waiting_closed_pipe || self.unread_input() != 0 {
+            return None;
+        }
+        let pids = tree.processes();
+        let stdin = waiting::Stdin {
+            id: self.stdin_id,
+            reader: Some(self.stdin_reader.as_raw_fd()),
+        };
+        let st = procpoll::threads_state(&pids, &stdin);
+        let waiting = match detection {
+            Detection::ProcPolling => st.reading_stdin,
+            _ => st.all_sleeping && self.last_activity.elapsed() >= Duration::from_millis(30),
+        };
+        waiting.then(|| self.answer())
     }
 }
 

@@ -14,7 +14,8 @@
 use std::fs;
 use std::os::unix::fs::MetadataExt;
 
-use super::procpoll::StdinId;
+/// Identity of the run's stdin: (device, inode) of the pipe or terminal.
+pub type StdinId = (u64, u64);
 
 /// One syscall a thread is in: its number and six raw arguments.
 #[derive(Debug, Clone, Copy)]

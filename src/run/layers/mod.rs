@@ -8,6 +8,7 @@ pub mod fds;
 pub mod landlock;
 pub mod limits;
 pub mod namespaces;
+pub mod protected;
 pub mod pty;
 pub mod rootfs;
 pub mod seccomp;

@@ -63,9 +63,9 @@ pub struct Support {
 pub fn probe() -> Support {
     static SUPPORT: OnceLock<Support> = OnceLock::new();
     *SUPPORT.get_or_init(|| {
-        let root = crate::run::sandbox::is_root();
+        let root = super::uid::is_root();
         // A uid nobody uses, as the run would have it.
-        let uid = crate::run::sandbox::per_run_uid();
+        let uid = super::uid::per_run_uid();
         let workdir = std::env::temp_dir();
         let root_plan = super::rootfs::plan(&workdir, &[], None, true);
         let namespaces_plan = mount_plan(root, uid);

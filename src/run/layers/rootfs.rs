@@ -591,7 +591,7 @@ fn system_part(protected: &[PathBuf]) -> Builder {
 /// (`readable`) read-only, `workdir` read-write, and `/dev` with the run's own terminal
 /// (`terminal`) or a devpts of its own (`devpts`). Paths that do not exist are left out.
 pub fn plan(workdir: &Path, readable: &[PathBuf], terminal: Option<&Path>, devpts: bool) -> Plan {
-    let protected = super::landlock::protected_paths();
+    let protected = super::protected::protected_paths();
     // /tmp is the run's own (an empty tmpfs): what the grader keeps there is mounted over it
     // where a run needs it.
     let mut b = system_part(&protected);
@@ -718,10 +718,8 @@ pub fn plan(workdir: &Path, readable: &[PathBuf], terminal: Option<&Path>, devpt
 /// Call only in the spawned child before exec, in the run's own mount namespace (with its
 /// user namespace's capabilities) and, for `/proc`, as pid 1 of its pid namespace.
 pub unsafe fn apply(plan: &Plan) -> Result<(), i32> {
-    // SAFETY: syscalls on C strings owned by the plan.
+    // SAFETY: syscalls on C strings owned by the plan, in the child as the caller promised.
     unsafe {
-        let errno = || *libc::__errno_location();
-        let check = |r: libc::c_int| if r == 0 { Ok(()) } else { Err(errno()) };
         let none = std::ptr::null::<libc::c_void>();
         check(libc::mount(
             c"tmpfs".as_ptr(),
@@ -741,82 +739,7 @@ pub unsafe fn apply(plan: &Plan) -> Result<(), i32> {
         }
         check(libc::chdir(c"/".as_ptr()))?;
         for step in &plan.steps {
-            match step {
-                Step::Dir(path) => match libc::mkdir(path.as_ptr(), 0o755) {
-                    0 => {}
-                    _ if errno() == libc::EEXIST => {}
-                    _ => return Err(errno()),
-                },
-                Step::File(path) => {
-                    let fd = libc::open(
-                        path.as_ptr(),
-                        libc::O_CREAT | libc::O_WRONLY | libc::O_CLOEXEC,
-                        0o644,
-                    );
-                    if fd < 0 {
-                        return Err(errno());
-                    }
-                    libc::close(fd);
-                }
-                Step::Symlink { target, link } => {
-                    check(libc::symlink(target.as_ptr(), link.as_ptr()))?;
-                }
-                Step::Bind {
-                    source,
-                    target,
-                    remount,
-                } => {
-                    check(libc::mount(
-                        source.as_ptr(),
-                        target.as_ptr(),
-                        std::ptr::null(),
-                        libc::MS_BIND | libc::MS_REC,
-                        none,
-                    ))?;
-                    if *remount != 0 && !plan.setattr {
-                        check(libc::mount(
-                            std::ptr::null(),
-                            target.as_ptr(),
-                            std::ptr::null(),
-                            *remount,
-                            none,
-                        ))?;
-                    }
-                }
-                Step::Tmpfs { target, options } => check(libc::mount(
-                    c"tmpfs".as_ptr(),
-                    target.as_ptr(),
-                    c"tmpfs".as_ptr(),
-                    libc::MS_NOSUID | libc::MS_NODEV,
-                    options.as_ptr().cast(),
-                ))?,
-                Step::Proc(target) => check(libc::mount(
-                    c"proc".as_ptr(),
-                    target.as_ptr(),
-                    c"proc".as_ptr(),
-                    libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
-                    none,
-                ))?,
-                Step::Devpts(target) => check(libc::mount(
-                    c"devpts".as_ptr(),
-                    target.as_ptr(),
-                    c"devpts".as_ptr(),
-                    libc::MS_NOSUID | libc::MS_NOEXEC,
-                    c"newinstance,ptmxmode=0666,mode=0620".as_ptr().cast(),
-                ))?,
-                Step::ReadOnly(_) if plan.setattr => {}
-                Step::ReadOnly(target) => check(libc::mount(
-                    std::ptr::null(),
-                    target.as_ptr(),
-                    std::ptr::null(),
-                    libc::MS_REMOUNT
-                        | libc::MS_BIND
-                        | libc::MS_RDONLY
-                        | libc::MS_NOSUID
-                        | libc::MS_NODEV,
-                    none,
-                ))?,
-            }
+            apply_step(step, plan.setattr)?;
         }
         {
             // The old root is covered, not detached: detaching it waits for an RCU grace
@@ -851,6 +774,110 @@ pub unsafe fn apply(plan: &Plan) -> Result<(), i32> {
             ))?;
         }
         check(libc::chdir(plan.cwd.as_ptr()))?;
+    }
+    Ok(())
+}
+
+/// The errno of the call that just failed (in the child: no allocation, no `io::Error`).
+fn errno() -> i32 {
+    // SAFETY: the calling thread's errno, always readable.
+    unsafe { *libc::__errno_location() }
+}
+
+/// A syscall's 0 as `Ok`, anything else as its errno.
+fn check(r: libc::c_int) -> Result<(), i32> {
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(errno())
+    }
+}
+
+/// One step of the plan in the new root (`setattr`: the read-only remounts are left to
+/// `mount_setattr` at the end).
+///
+/// # Safety
+/// As [`apply`]: in the spawned child, after the pivot into the new root.
+unsafe fn apply_step(step: &Step, setattr: bool) -> Result<(), i32> {
+    let none = std::ptr::null::<libc::c_void>();
+    // SAFETY: syscalls on C strings owned by the plan, in the child as the caller promised.
+    unsafe {
+        match step {
+            Step::Dir(path) => match libc::mkdir(path.as_ptr(), 0o755) {
+                0 => {}
+                _ if errno() == libc::EEXIST => {}
+                _ => return Err(errno()),
+            },
+            Step::File(path) => {
+                let fd = libc::open(
+                    path.as_ptr(),
+                    libc::O_CREAT | libc::O_WRONLY | libc::O_CLOEXEC,
+                    0o644,
+                );
+                if fd < 0 {
+                    return Err(errno());
+                }
+                libc::close(fd);
+            }
+            Step::Symlink { target, link } => {
+                check(libc::symlink(target.as_ptr(), link.as_ptr()))?;
+            }
+            Step::Bind {
+                source,
+                target,
+                remount,
+            } => {
+                check(libc::mount(
+                    source.as_ptr(),
+                    target.as_ptr(),
+                    std::ptr::null(),
+                    libc::MS_BIND | libc::MS_REC,
+                    none,
+                ))?;
+                if *remount != 0 && !setattr {
+                    check(libc::mount(
+                        std::ptr::null(),
+                        target.as_ptr(),
+                        std::ptr::null(),
+                        *remount,
+                        none,
+                    ))?;
+                }
+            }
+            Step::Tmpfs { target, options } => check(libc::mount(
+                c"tmpfs".as_ptr(),
+                target.as_ptr(),
+                c"tmpfs".as_ptr(),
+                libc::MS_NOSUID | libc::MS_NODEV,
+                options.as_ptr().cast(),
+            ))?,
+            Step::Proc(target) => check(libc::mount(
+                c"proc".as_ptr(),
+                target.as_ptr(),
+                c"proc".as_ptr(),
+                libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                none,
+            ))?,
+            Step::Devpts(target) => check(libc::mount(
+                c"devpts".as_ptr(),
+                target.as_ptr(),
+                c"devpts".as_ptr(),
+                libc::MS_NOSUID | libc::MS_NOEXEC,
+                c"newinstance,ptmxmode=0666,mode=0620".as_ptr().cast(),
+            ))?,
+            Step::ReadOnly(_) if setattr => {}
+            Step::ReadOnly(target) => check(libc::mount(
+                std::ptr::null(),
+                target.as_ptr(),
+                std::ptr::null(),
+                libc::MS_REMOUNT
+                    | libc::MS_BIND
+                    | libc::MS_RDONLY
+                    | libc::MS_NOSUID
+                    | libc::MS_NODEV,
+                none,
+            ))?,
+        }
     }
     Ok(())
 }
