@@ -439,6 +439,9 @@ impl Problem {
     }
 }
 
+/// A problem a merge found, with the line that says it (naming the part).
+type Found = (Problem, String);
+
 /// A merged gradebook: its students, and the warnings about what was merged anyway.
 #[derive(Debug)]
 pub struct Merged {
@@ -483,8 +486,8 @@ pub fn merge_gradebooks(
 
 /// The parts named by `dirs` (an output directory, or a gradebook file in one) as read, and
 /// a problem for each that has no gradebook yet.
-fn read_parts(dirs: &[PathBuf]) -> anyhow::Result<(Vec<Part>, Vec<(Problem, String)>)> {
-    let mut problems: Vec<(Problem, String)> = Vec::new();
+fn read_parts(dirs: &[PathBuf]) -> anyhow::Result<(Vec<Part>, Vec<Found>)> {
+    let mut problems: Vec<Found> = Vec::new();
     let mut parts: Vec<Part> = Vec::new();
     for dir in dirs {
         let (path, folder) = if dir.is_dir() {
@@ -551,7 +554,7 @@ fn joined_rows(parts: &[Part]) -> anyhow::Result<(Vec<String>, Vec<Row>)> {
 
 /// The parts that should be there and are not: N of `--expect`, else the N their shards
 /// were graded as. An error when a part was graded as another N, or more parts are given.
-fn missing_parts(parts: &[Part], expect: Option<u64>) -> anyhow::Result<Vec<(Problem, String)>> {
+fn missing_parts(parts: &[Part], expect: Option<u64>) -> anyhow::Result<Vec<Found>> {
     let counts: Vec<u64> = parts
         .iter()
         .filter_map(|p| p.record.as_ref()?.shard().map(|(_, n)| n))
@@ -603,7 +606,7 @@ fn missing_parts(parts: &[Part], expect: Option<u64>) -> anyhow::Result<Vec<(Pro
 }
 
 /// A problem for each part with students an interruption left ungraded.
-fn interrupted_parts(parts: &[Part]) -> Vec<(Problem, String)> {
+fn interrupted_parts(parts: &[Part]) -> Vec<Found> {
     let mut problems = Vec::new();
     for part in parts {
         let interrupted: Vec<&str> = part
@@ -630,7 +633,7 @@ fn interrupted_parts(parts: &[Part]) -> Vec<(Problem, String)> {
 
 /// How each part was graded, against the first part's record and the strongest sandbox any
 /// part had: a problem for each difference, and for a part with no record.
-fn record_problems(parts: &[Part]) -> Vec<(Problem, String)> {
+fn record_problems(parts: &[Part]) -> Vec<Found> {
     let first = parts
         .iter()
         .find_map(|p| p.record.as_ref().map(|r| (p.name.as_str(), r)));
@@ -682,7 +685,7 @@ fn unlike_first(
     name: &str,
     record: &record::Record,
     (first_name, first): (&str, &record::Record),
-) -> Vec<(Problem, String)> {
+) -> Vec<Found> {
     let mut problems = Vec::new();
     let differences = record.option_differences(first);
     if !differences.is_empty() {
@@ -714,11 +717,8 @@ fn unlike_first(
 
 /// The merge refused when a problem is not allowed by its `--allow-…` option (one said in
 /// the error, several each on standard error); else the warnings for those merged anyway.
-fn refuse_or_warn(
-    problems: &[(Problem, String)],
-    options: &MergeOptions,
-) -> anyhow::Result<Vec<String>> {
-    let refused: Vec<&(Problem, String)> = problems
+fn refuse_or_warn(problems: &[Found], options: &MergeOptions) -> anyhow::Result<Vec<String>> {
+    let refused: Vec<&Found> = problems
         .iter()
         .filter(|(p, _)| !p.allowed(options))
         .collect();
