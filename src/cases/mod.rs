@@ -626,6 +626,47 @@ pub fn load_variant(
     assignment: Assignment,
     variant: Option<&Variant>,
 ) -> Result<CaseSet, CaseError> {
+    let shared = load_header(tree, assignment, variant)?;
+    let mut cases = Vec::new();
+    // Scripted cases whose input runs out before this variant's game ends.
+    let mut short_scripts: Vec<String> = Vec::new();
+    // Whether each case lists checks of its own (`checks` or `extra_checks`).
+    let mut own_checks = Vec::new();
+    for relative in case_paths(tree, &shared.dir) {
+        let (case, own, short) = load_case(tree, assignment, &shared, &relative)?;
+        if short {
+            short_scripts.push(case.name.clone());
+        }
+        own_checks.push(own);
+        cases.push(case);
+    }
+    assemble(assignment, shared, cases, &own_checks, short_scripts)
+}
+
+/// What every case of an assignment shares, from its assignment.yaml: checked once, then
+/// laid under each case file.
+struct Shared {
+    /// `cases/NAME`, the folder of the case files.
+    dir: String,
+    header: AssignmentFile,
+    /// assignment.yaml as messages name it.
+    header_source: String,
+    base_limits: Limits,
+    default_checks: Vec<Check>,
+    course_variant: Variant,
+    variants: Vec<Variant>,
+    /// The variant played (the course's unless another is asked for).
+    variant: Variant,
+    shared_files: Vec<(String, Vec<u8>)>,
+}
+
+/// The assignment's assignment.yaml in `tree`, read and checked: its limits, checks,
+/// variants and files, and the variant played.
+fn load_header(
+    tree: &CaseTree,
+    assignment: Assignment,
+    variant: Option<&Variant>,
+) -> Result<Shared, CaseError> {
     let dir = format!("cases/{assignment}");
     let header_path = format!("{dir}/assignment.yaml");
     if tree.get(&header_path).is_none() {
@@ -664,18 +705,24 @@ pub fn load_variant(
             .map_err(header_error)?,
     };
     let variant = variant.map_or_else(|| course_variant.clone(), |v| v.normalized(assignment));
-    // Another variant than the stored transcripts' has its references recorded here.
-    let record_references = variant != course_variant;
     let shared_files = resolve_files(tree, &dir, &header.files, &header_source)?;
+    Ok(Shared {
+        dir,
+        header,
+        header_source,
+        base_limits,
+        default_checks,
+        course_variant,
+        variants,
+        variant,
+        shared_files,
+    })
+}
 
-    let mut cases = Vec::new();
-    // Scripted cases whose input runs out before this variant's game ends.
-    let mut short_scripts: Vec<String> = Vec::new();
-    // Whether each case lists checks of its own (`checks` or `extra_checks`).
-    let mut own_checks = Vec::new();
+/// The case files in `dir` of `tree` (every `.yaml` beside assignment.yaml), by name.
+fn case_paths(tree: &CaseTree, dir: &str) -> Vec<String> {
     let prefix = format!("{dir}/");
-    let case_paths: Vec<String> = tree
-        .files
+    tree.files
         .keys()
         .filter(|k| {
             k.strip_prefix(&prefix).is_some_and(|rest| {
@@ -683,244 +730,352 @@ pub fn load_variant(
             })
         })
         .cloned()
-        .collect();
-    for relative in case_paths {
-        let source = tree.display(&relative);
-        let file: CaseFile = parse_yaml(tree, &relative)?;
-        let error = |message: String| CaseError {
-            file: source.clone(),
-            message,
-        };
-        let stem = relative
-            .trim_start_matches(&prefix)
-            .trim_end_matches(".yaml")
-            .to_string();
-        if file.name != stem {
-            return Err(error(format!(
-                "name: '{}' does not match the file name '{stem}.yaml'",
-                file.name
-            )));
-        }
-        if !(file.points.is_finite() && file.points > 0.0) {
-            return Err(error("points: must be a positive number".into()));
-        }
-        let input = match (&file.input, &file.input_file) {
-            (Some(lines), None) => lines.clone(),
-            (None, Some(name)) => {
-                let text = tree.text(&format!("{dir}/{name}")).map_err(|e| {
-                    error(format!("input_file: cannot read '{name}': {}", e.message))
-                })?;
-                text.lines()
-                    .map(|l| l.trim_end_matches('\r').to_string())
-                    .collect()
-            }
-            (Some(_), Some(_)) => {
-                return Err(error("give either input or input_file, not both".into()))
-            }
-            (None, None) if file.drive.is_some() || file.explore.is_some() => Vec::new(),
-            (None, None) => return Err(error("missing input (or input_file, or drive)".into())),
-        };
-        let driver = compile::driver(assignment, file.drive.as_ref(), &input).map_err(&error)?;
-        if let Some(explore) = &file.explore {
-            if let Explore::Unavailable(why) = assignment.def().explore {
-                return Err(error(format!("explore: {why}")));
-            }
-            // A key a random-games case cannot apply is refused, never silently ignored.
-            for (key, given) in [
-                ("input", file.input.is_some()),
-                ("input_file", file.input_file.is_some()),
-                ("drive", file.drive.is_some()),
-            ] {
-                if given {
-                    return Err(error(format!(
-                        "{key}: a random-games case (explore:) types the games it draws, so \
-                         {key} cannot apply; remove it, or give that input a case of its own"
-                    )));
-                }
-            }
-            if file.samples.is_some_and(|samples| samples != 1) {
-                return Err(error(
-                    "samples: a random-games case (explore:) runs the program once per game, \
-                     so samples cannot apply; remove it"
-                        .into(),
-                ));
-            }
-            if !(1..=10_000).contains(&explore.games) {
-                return Err(error(format!(
-                    "explore.games: {} is not a number of games from 1 to 10000",
-                    explore.games
-                )));
-            }
-        }
-        let samples = file.samples.unwrap_or(1);
-        if !(1..=500).contains(&samples) {
-            return Err(error(format!(
-                "samples: {samples} is not a number of runs from 1 to 500"
-            )));
-        }
-        if let Some(line) = input.iter().find(|l| l.contains('\n')) {
-            return Err(error(format!("input: line {line:?} contains a newline")));
-        }
-        let mut files = shared_files.clone();
-        for (name, bytes) in resolve_files(tree, &dir, &file.files, &source)? {
-            files.retain(|(n, _)| *n != name);
-            files.push((name, bytes));
-        }
-        let file_has_checks = file.checks.is_some() || !file.extra_checks.is_empty();
-        let mut checks = match &file.checks {
-            Some(specs) => compile_checks(specs, &source)?,
-            None => default_checks.clone(),
-        };
-        // The sanitizer check is about the program, not what a case compares: a case with
-        // checks of its own keeps the assignment's (unless it names one itself).
-        if !checks
-            .iter()
-            .any(|c| matches!(c.kind, crate::check::CheckKind::Sanitizer))
-        {
-            checks.extend(
-                default_checks
-                    .iter()
-                    .filter(|c| matches!(c.kind, crate::check::CheckKind::Sanitizer))
-                    .filter(|c| !checks.iter().any(|own| own.name == c.name))
-                    .cloned()
-                    .collect::<Vec<_>>(),
-            );
-        }
-        for extra in compile_checks(&file.extra_checks, &source)? {
-            if checks.iter().any(|c| c.name == extra.name) {
-                return Err(error(format!(
-                    "extra check '{}' repeats a check's name",
-                    extra.name
-                )));
-            }
-            checks.push(extra);
-        }
-        if checks.is_empty() {
-            return Err(error("the case has no checks".into()));
-        }
-        let args = file.args.clone().unwrap_or_else(|| header.args.clone());
-        let reference_args = file
-            .reference_args
-            .clone()
-            .or_else(|| header.reference_args.clone())
-            .unwrap_or_else(|| args.clone());
-        let handout_args = reference_args;
-        let reference_args = variant.reference_args(assignment, &handout_args);
-        let end_of_input = end_of_input_of(file.end_of_input.unwrap_or(header.end_of_input));
-        let limits = merge_limits(base_limits.clone(), &file.limits).map_err(&error)?;
-        let run = CaseRun {
-            files: &files,
-            limits: &limits,
-            end_of_input,
-        };
-        let reference_path = format!("reference/{assignment}/{stem}.txt");
-        let reference = tree
-            .get(&reference_path)
-            .map(|b| String::from_utf8_lossy(b).into_owned());
-        // Fails early on a case the reference cannot even start (bad board file, bad args).
-        let setup = reference_setup(assignment, &run, &reference_args, &source)?;
-        if let Some(size) = file.board_size {
-            let Some(resize) = assignment.def().resize else {
-                return Err(error(format!(
-                    "board_size: {assignment} has no board size to change"
-                )));
-            };
-            if !(1..=resize.max_size).contains(&size) {
-                return Err(error(format!(
-                    "board_size: {size} is not a size from 1 to {}",
-                    resize.max_size
-                )));
-            }
-            let reference_size = (resize.size_of_args)(&reference_args);
-            if reference_size != Some(size) {
-                return Err(error(format!(
-                    "board_size: {size} needs reference_args [--size, \"{size}\"] so the reference plays the same board"
-                )));
-            }
-        }
-        let case = Case {
-            board_size: file.board_size,
-            setup,
-            assignment,
-            name: file.name,
-            description: file.description.trim().to_string(),
-            points: file.points,
-            visibility: file.visibility,
-            input,
-            driver,
-            samples,
-            explore: file.explore.map(|spec| schema::ExploreSpec {
-                course_seed: header.seed,
-                ..spec
-            }),
-            files,
-            args,
-            reference_args,
-            limits,
-            end_of_input,
-            terminal: file.terminal.unwrap_or(header.terminal),
-            checks,
-            robustness: file.robustness,
-            reference,
-            source,
-            reference_path,
-        };
-        if !variant.0.is_empty() && case.driver.is_scripted() && case.explore.is_none() {
-            // A script written for the handout's game that stops before this variant's game
-            // does tests less here: its ending is never reached. Said in every report.
-            let run = CaseRun {
-                files: &case.files,
-                limits: &case.limits,
-                end_of_input: case.end_of_input,
-            };
-            let handout = reference_setup(assignment, &run, &handout_args, &case.source)?;
-            let failed = |e: ReferenceFailure| CaseError {
+        .collect()
+}
+
+/// One case file, loaded for the variant played: the case, whether it lists checks of its
+/// own, and whether its script ends before this variant's game does.
+fn load_case(
+    tree: &CaseTree,
+    assignment: Assignment,
+    shared: &Shared,
+    relative: &str,
+) -> Result<(Case, bool, bool), CaseError> {
+    let (case, own_checks, handout_args) = case_of(tree, assignment, shared, relative)?;
+    let variant = &shared.variant;
+    let short = !variant.0.is_empty()
+        && case.driver.is_scripted()
+        && case.explore.is_none()
+        && script_ends_early(assignment, &case, &handout_args)?;
+    // Another variant than the stored transcripts' has its references recorded here.
+    let case = if *variant != shared.course_variant {
+        // The reference game is deterministic and built in: what it plays with these
+        // values is the reference, as `grade bless` would have stored it.
+        let recorded = case
+            .record_reference()
+            .map_err(|e| CaseError {
                 file: case.source.clone(),
                 message: e.to_string(),
-            };
-            let handout_ends = !crate::games::record(&handout, &case.input)
-                .map_err(failed)?
-                .wanted_more_input;
-            if handout_ends && case.record_reference().map_err(failed)?.wanted_more_input {
-                short_scripts.push(case.name.clone());
-            }
+            })?
+            .transcript
+            .terminal_text();
+        Case {
+            reference: Some(recorded),
+            ..case
         }
-        let case = if record_references {
-            // The reference game is deterministic and built in: what it plays with these
-            // values is the reference, as `grade bless` would have stored it.
-            let recorded = case
-                .record_reference()
-                .map_err(|e| CaseError {
-                    file: case.source.clone(),
-                    message: e.to_string(),
-                })?
-                .transcript
-                .terminal_text();
-            Case {
-                reference: Some(recorded),
-                ..case
-            }
-        } else {
-            case
-        };
-        own_checks.push(file_has_checks);
-        cases.push(case);
+    } else {
+        case
+    };
+    Ok((case, own_checks, short))
+}
+
+/// A case file read and checked into its case (with the stored reference, if any), whether
+/// it lists checks of its own, and the handout's reference arguments.
+fn case_of(
+    tree: &CaseTree,
+    assignment: Assignment,
+    shared: &Shared,
+    relative: &str,
+) -> Result<(Case, bool, Vec<String>), CaseError> {
+    let (dir, header) = (&shared.dir, &shared.header);
+    let source = tree.display(relative);
+    let file: CaseFile = parse_yaml(tree, relative)?;
+    let error = |message: String| CaseError {
+        file: source.clone(),
+        message,
+    };
+    let stem = checked_stem(&file, relative, dir).map_err(&error)?;
+    let input = case_input(tree, dir, &file).map_err(&error)?;
+    let driver = compile::driver(assignment, file.drive.as_ref(), &input).map_err(&error)?;
+    check_explore(assignment, &file).map_err(&error)?;
+    let samples = checked_samples(&file, &input).map_err(&error)?;
+    let mut files = shared.shared_files.clone();
+    for (name, bytes) in resolve_files(tree, dir, &file.files, &source)? {
+        files.retain(|(n, _)| *n != name);
+        files.push((name, bytes));
     }
+    let own_checks = file.checks.is_some() || !file.extra_checks.is_empty();
+    let checks = case_checks(&file, &shared.default_checks, &source)?;
+    let args = file.args.clone().unwrap_or_else(|| header.args.clone());
+    let handout_args = file
+        .reference_args
+        .clone()
+        .or_else(|| header.reference_args.clone())
+        .unwrap_or_else(|| args.clone());
+    let reference_args = shared.variant.reference_args(assignment, &handout_args);
+    let end_of_input = end_of_input_of(file.end_of_input.unwrap_or(header.end_of_input));
+    let limits = merge_limits(shared.base_limits.clone(), &file.limits).map_err(&error)?;
+    let run = CaseRun {
+        files: &files,
+        limits: &limits,
+        end_of_input,
+    };
+    let reference_path = format!("reference/{assignment}/{stem}.txt");
+    let reference = tree
+        .get(&reference_path)
+        .map(|b| String::from_utf8_lossy(b).into_owned());
+    // Fails early on a case the reference cannot even start (bad board file, bad args).
+    let setup = reference_setup(assignment, &run, &reference_args, &source)?;
+    if let Some(size) = file.board_size {
+        check_board_size(assignment, size, &reference_args).map_err(&error)?;
+    }
+    let case = Case {
+        board_size: file.board_size,
+        setup,
+        assignment,
+        name: file.name,
+        description: file.description.trim().to_string(),
+        points: file.points,
+        visibility: file.visibility,
+        input,
+        driver,
+        samples,
+        explore: file.explore.map(|spec| schema::ExploreSpec {
+            course_seed: header.seed,
+            ..spec
+        }),
+        files,
+        args,
+        reference_args,
+        limits,
+        end_of_input,
+        terminal: file.terminal.unwrap_or(header.terminal),
+        checks,
+        robustness: file.robustness,
+        reference,
+        source,
+        reference_path,
+    };
+    Ok((case, own_checks, handout_args))
+}
+
+/// The case file's name checked against its file name (the stem, which it returns), and its
+/// points checked.
+fn checked_stem(file: &CaseFile, relative: &str, dir: &str) -> Result<String, String> {
+    let stem = relative
+        .trim_start_matches(&format!("{dir}/"))
+        .trim_end_matches(".yaml")
+        .to_string();
+    if file.name != stem {
+        return Err(format!(
+            "name: '{}' does not match the file name '{stem}.yaml'",
+            file.name
+        ));
+    }
+    if !(file.points.is_finite() && file.points > 0.0) {
+        return Err("points: must be a positive number".into());
+    }
+    Ok(stem)
+}
+
+/// How many times the case runs (`samples`, from 1 to 500), once its input is checked to
+/// have no line with a newline in it.
+fn checked_samples(file: &CaseFile, input: &[String]) -> Result<usize, String> {
+    let samples = file.samples.unwrap_or(1);
+    if !(1..=500).contains(&samples) {
+        return Err(format!(
+            "samples: {samples} is not a number of runs from 1 to 500"
+        ));
+    }
+    if let Some(line) = input.iter().find(|l| l.contains('\n')) {
+        return Err(format!("input: line {line:?} contains a newline"));
+    }
+    Ok(samples)
+}
+
+/// The lines a case types: its `input`, or its `input_file`'s lines; none for a case that
+/// is driven or plays random games.
+fn case_input(tree: &CaseTree, dir: &str, file: &CaseFile) -> Result<Vec<String>, String> {
+    match (&file.input, &file.input_file) {
+        (Some(lines), None) => Ok(lines.clone()),
+        (None, Some(name)) => {
+            let text = tree
+                .text(&format!("{dir}/{name}"))
+                .map_err(|e| format!("input_file: cannot read '{name}': {}", e.message))?;
+            Ok(text
+                .lines()
+                .map(|l| l.trim_end_matches('\r').to_string())
+                .collect())
+        }
+        (Some(_), Some(_)) => Err("give either input or input_file, not both".into()),
+        (None, None) if file.drive.is_some() || file.explore.is_some() => Ok(Vec::new()),
+        (None, None) => Err("missing input (or input_file, or drive)".into()),
+    }
+}
+
+/// A random-games case (`explore:`) checked: the assignment can draw games, and no key it
+/// cannot apply is given (refused, never silently ignored).
+fn check_explore(assignment: Assignment, file: &CaseFile) -> Result<(), String> {
+    let Some(explore) = &file.explore else {
+        return Ok(());
+    };
+    if let Explore::Unavailable(why) = assignment.def().explore {
+        return Err(format!("explore: {why}"));
+    }
+    for (key, given) in [
+        ("input", file.input.is_some()),
+        ("input_file", file.input_file.is_some()),
+        ("drive", file.drive.is_some()),
+    ] {
+        if given {
+            return Err(format!(
+                "{key}: a random-games case (explore:) types the games it draws, so \
+                 {key} cannot apply; remove it, or give that input a case of its own"
+            ));
+        }
+    }
+    if file.samples.is_some_and(|samples| samples != 1) {
+        return Err(
+            "samples: a random-games case (explore:) runs the program once per game, \
+                    so samples cannot apply; remove it"
+                .into(),
+        );
+    }
+    if !(1..=10_000).contains(&explore.games) {
+        return Err(format!(
+            "explore.games: {} is not a number of games from 1 to 10000",
+            explore.games
+        ));
+    }
+    Ok(())
+}
+
+/// A case's checks: its own (`checks`) or the assignment's, the assignment's sanitizer
+/// check kept, then its `extra_checks`; at least one.
+fn case_checks(
+    file: &CaseFile,
+    default_checks: &[Check],
+    source: &str,
+) -> Result<Vec<Check>, CaseError> {
+    let error = |message: String| CaseError {
+        file: source.to_string(),
+        message,
+    };
+    let mut checks = match &file.checks {
+        Some(specs) => compile_checks(specs, source)?,
+        None => default_checks.to_vec(),
+    };
+    // The sanitizer check is about the program, not what a case compares: a case with
+    // checks of its own keeps the assignment's (unless it names one itself).
+    if !checks
+        .iter()
+        .any(|c| matches!(c.kind, crate::check::CheckKind::Sanitizer))
+    {
+        checks.extend(
+            default_checks
+                .iter()
+                .filter(|c| matches!(c.kind, crate::check::CheckKind::Sanitizer))
+                .filter(|c| !checks.iter().any(|own| own.name == c.name))
+                .cloned()
+                .collect::<Vec<_>>(),
+        );
+    }
+    for extra in compile_checks(&file.extra_checks, source)? {
+        if checks.iter().any(|c| c.name == extra.name) {
+            return Err(error(format!(
+                "extra check '{}' repeats a check's name",
+                extra.name
+            )));
+        }
+        checks.push(extra);
+    }
+    if checks.is_empty() {
+        return Err(error("the case has no checks".into()));
+    }
+    Ok(checks)
+}
+
+/// A case's `board_size` checked: the assignment has a board to resize, the size is in
+/// range, and the reference's arguments play that same board.
+fn check_board_size(
+    assignment: Assignment,
+    size: usize,
+    reference_args: &[String],
+) -> Result<(), String> {
+    let Some(resize) = assignment.def().resize else {
+        return Err(format!(
+            "board_size: {assignment} has no board size to change"
+        ));
+    };
+    if !(1..=resize.max_size).contains(&size) {
+        return Err(format!(
+            "board_size: {size} is not a size from 1 to {}",
+            resize.max_size
+        ));
+    }
+    let reference_size = (resize.size_of_args)(reference_args);
+    if reference_size != Some(size) {
+        return Err(format!(
+            "board_size: {size} needs reference_args [--size, \"{size}\"] so the reference plays the same board"
+        ));
+    }
+    Ok(())
+}
+
+/// Whether a script written for the handout's game (with `handout_args`) ends it but stops
+/// before this variant's game does: it tests less here, its ending is never reached (said
+/// in every report).
+fn script_ends_early(
+    assignment: Assignment,
+    case: &Case,
+    handout_args: &[String],
+) -> Result<bool, CaseError> {
+    let run = CaseRun {
+        files: &case.files,
+        limits: &case.limits,
+        end_of_input: case.end_of_input,
+    };
+    let handout = reference_setup(assignment, &run, handout_args, &case.source)?;
+    let failed = |e: ReferenceFailure| CaseError {
+        file: case.source.clone(),
+        message: e.to_string(),
+    };
+    let handout_ends = !crate::games::record(&handout, &case.input)
+        .map_err(failed)?
+        .wanted_more_input;
+    Ok(handout_ends && case.record_reference().map_err(failed)?.wanted_more_input)
+}
+
+/// The case set from its loaded cases: random-games cases given every check, the
+/// requirements and rubric read, the variant described, and the total checked.
+fn assemble(
+    assignment: Assignment,
+    shared: Shared,
+    mut cases: Vec<Case>,
+    own_checks: &[bool],
+    short_scripts: Vec<String>,
+) -> Result<CaseSet, CaseError> {
+    let Shared {
+        header,
+        header_source,
+        ..
+    } = &shared;
     if cases.is_empty() {
         return Err(CaseError {
-            file: header_source,
+            file: header_source.clone(),
             message: "no case files next to it".into(),
         });
     }
     // A random-games case with the default checks plays with every check any case declares.
-    let every_check = checks_of(&default_checks, &cases);
-    for (case, own) in cases.iter_mut().zip(&own_checks) {
+    let every_check = checks_of(&shared.default_checks, &cases);
+    for (case, own) in cases.iter_mut().zip(own_checks) {
         if case.explore.is_some() && !own {
             case.checks = every_check.clone();
         }
     }
-    let requirement_weights = requirement_weights(assignment, &header, &header_source)?;
-    let rubric = rubric(assignment, &header, &requirement_weights, &header_source)?;
+    let requirement_weights = requirement_weights(assignment, header, header_source)?;
+    let rubric = rubric(assignment, header, &requirement_weights, header_source)?;
+    let Shared {
+        header,
+        header_source,
+        base_limits,
+        default_checks,
+        course_variant,
+        variants,
+        variant,
+        shared_files,
+        ..
+    } = shared;
     let mut set = CaseSet {
         variant,
         course_variant,
@@ -952,18 +1107,16 @@ pub fn load_variant(
     if !set.variant.0.is_empty() {
         set.variant_info = Some(variant_info(&set, "course"));
     }
-    if let Some(total) = header.total_points {
-        if (set.max_score() - total).abs() > 1e-6 {
-            return Err(CaseError {
-                file: header_source,
-                message: format!(
-                    "total_points is {total} but the cases add up to {}",
-                    set.max_score()
-                ),
-            });
-        }
+    match header.total_points {
+        Some(total) if (set.max_score() - total).abs() > 1e-6 => Err(CaseError {
+            file: header_source,
+            message: format!(
+                "total_points is {total} but the cases add up to {}",
+                set.max_score()
+            ),
+        }),
+        _ => Ok(set),
     }
-    Ok(set)
 }
 
 /// The points of the code requirements set in assignment.yaml, checked against the

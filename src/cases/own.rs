@@ -19,7 +19,9 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use super::schema::{AssignmentFile, EndOfInputSpec, FileSpec, LimitsSpec, VocabularySpec};
+use super::schema::{
+    AssignmentFile, EndOfInputSpec, FileSpec, LimitsSpec, ReferenceProgramSpec, VocabularySpec,
+};
 use super::CaseError;
 use crate::analyze::SourceLanguage;
 use crate::assignments::{
@@ -127,101 +129,16 @@ pub fn load(dir: &Path) -> Result<&'static OwnAssignment, CaseError> {
     };
     let text = std::fs::read_to_string(&header_path).map_err(|e| error(e.to_string()))?;
     let header: AssignmentFile = serde_yaml::from_str(&text).map_err(|e| error(e.to_string()))?;
-    let Some(reference) = header.reference.clone() else {
-        return Err(error(
-            "no `reference:` block: an assignment of your own names its reference program \
-             there (docs/new-assignment.md)"
-                .into(),
-        ));
-    };
+    let Checked {
+        reference,
+        program,
+        limits,
+        files,
+    } = checked(dir, &header).map_err(error)?;
     let name = header.assignment.clone();
-    let plain = name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
-    if !plain {
-        return Err(error(format!(
-            "assignment: '{name}' must be lower-case letters, digits and '_', starting with a letter"
-        )));
-    }
-    if ASSIGNMENTS.iter().any(|a| a.name() == name) {
-        return Err(error(format!(
-            "assignment: '{name}' is a built-in assignment; give yours another name"
-        )));
-    }
-    let program = dir.join(&reference.program);
-    if std::fs::symlink_metadata(&program).is_err() {
-        return Err(error(format!(
-            "reference.program: '{}' does not exist (looked for {})",
-            reference.program,
-            program.display()
-        )));
-    }
-    let base = crate::cases::merge_limits(Limits::default(), &header.limits).map_err(&error)?;
-    let limits = crate::cases::merge_limits(base, &reference.limits)
-        .map_err(|m| error(format!("reference.{m}")))?;
-    let mut files = Vec::new();
-    for (file_name, spec) in &header.files {
-        let bytes = match spec {
-            FileSpec::Inline(text) => text.as_bytes().to_vec(),
-            FileSpec::From { from } => std::fs::read(dir.join("cases").join(from))
-                .map_err(|e| error(format!("files: '{file_name}' from cases/{from}: {e}")))?,
-        };
-        files.push((file_name.clone(), bytes));
-    }
-    if let Some(vocabulary) = &header.vocabulary {
-        if vocabulary.lines.is_empty() && vocabulary.integers.is_empty() {
-            return Err(error(
-                "vocabulary: give some `lines` or `integers` to draw from".into(),
-            ));
-        }
-        if let Some(range) = vocabulary.integers.iter().find(|r| r.from > r.to) {
-            return Err(error(format!(
-                "vocabulary.integers: from {} is above to {}",
-                range.from, range.to
-            )));
-        }
-        if vocabulary.max_lines == Some(0) || vocabulary.max_lines > Some(10_000) {
-            return Err(error(
-                "vocabulary.max_lines: give a number of lines from 1 to 10000".into(),
-            ));
-        }
-    }
     let leak = |text: String| -> &'static str { Box::leak(text.into_boxed_str()) };
     let title = leak(header.title.clone().unwrap_or_else(|| name.clone()));
-    let explore = if header.vocabulary.is_some() {
-        Explore::Generator(Generator {
-            modes: &[VOCABULARY_MODE],
-            // Random games of an external assignment are drawn from its vocabulary
-            // (`AssignmentKind::random_game`): this entry is never called.
-            generate: |_, _| None,
-            rules: &[],
-            rules_hit: |_, _| Vec::new(),
-            board_setup: None,
-        })
-    } else {
-        Explore::Unavailable(
-            "this assignment has no `vocabulary:` in its assignment.yaml to draw random games from \
-             (docs/new-assignment.md)",
-        )
-    };
-    let def = AssignmentDef {
-        name: leak(name.clone()),
-        title,
-        handout_language: SourceLanguage::of(&program).unwrap_or(SourceLanguage::Python),
-        args_usage: "the reference program's own arguments",
-        setup: |_, _| {
-            Err(SetupError::Usage(
-                "an assignment of your own is set up from its directory (--cases DIR)".into(),
-            ))
-        },
-        play_setup: None,
-        explore,
-        driver: None,
-        requirements: &[],
-        resize: None,
-        parameters: &[],
-    };
+    let def = descriptor(leak(name), title, &program, header.vocabulary.is_some());
     let external: &'static OwnAssignment = Box::leak(Box::new(OwnAssignment {
         def,
         dir: dir.to_path_buf(),
@@ -253,6 +170,135 @@ pub fn load(dir: &Path) -> Result<&'static OwnAssignment, CaseError> {
         recorded: Mutex::new(BTreeMap::new()),
     }));
     Ok(external)
+}
+
+/// What checking an external assignment's assignment.yaml yields for building it.
+struct Checked {
+    /// The `reference:` block.
+    reference: ReferenceProgramSpec,
+    /// The reference program's path.
+    program: PathBuf,
+    /// The reference's limits outside any case: `limits` with `reference.limits` over them.
+    limits: Limits,
+    /// The files every run gets, read.
+    files: Vec<(String, Vec<u8>)>,
+}
+
+/// An external assignment's assignment.yaml (`header`, in `dir`) checked before anything is
+/// built from it: its reference block and program, its name, limits, files and vocabulary.
+fn checked(dir: &Path, header: &AssignmentFile) -> Result<Checked, String> {
+    let Some(reference) = header.reference.clone() else {
+        return Err(
+            "no `reference:` block: an assignment of your own names its reference program \
+             there (docs/new-assignment.md)"
+                .into(),
+        );
+    };
+    let name = &header.assignment;
+    let plain = name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    if !plain {
+        return Err(format!(
+            "assignment: '{name}' must be lower-case letters, digits and '_', starting with a letter"
+        ));
+    }
+    if ASSIGNMENTS.iter().any(|a| a.name() == name) {
+        return Err(format!(
+            "assignment: '{name}' is a built-in assignment; give yours another name"
+        ));
+    }
+    let program = dir.join(&reference.program);
+    if std::fs::symlink_metadata(&program).is_err() {
+        return Err(format!(
+            "reference.program: '{}' does not exist (looked for {})",
+            reference.program,
+            program.display()
+        ));
+    }
+    let base = crate::cases::merge_limits(Limits::default(), &header.limits)?;
+    let limits = crate::cases::merge_limits(base, &reference.limits)
+        .map_err(|m| format!("reference.{m}"))?;
+    let mut files = Vec::new();
+    for (file_name, spec) in &header.files {
+        let bytes = match spec {
+            FileSpec::Inline(text) => text.as_bytes().to_vec(),
+            FileSpec::From { from } => std::fs::read(dir.join("cases").join(from))
+                .map_err(|e| format!("files: '{file_name}' from cases/{from}: {e}"))?,
+        };
+        files.push((file_name.clone(), bytes));
+    }
+    if let Some(vocabulary) = &header.vocabulary {
+        check_vocabulary(vocabulary)?;
+    }
+    Ok(Checked {
+        reference,
+        program,
+        limits,
+        files,
+    })
+}
+
+/// A `vocabulary:` block checked: something to draw from, ranges the right way round, and a
+/// number of lines from 1 to 10000.
+fn check_vocabulary(vocabulary: &VocabularySpec) -> Result<(), String> {
+    if vocabulary.lines.is_empty() && vocabulary.integers.is_empty() {
+        return Err("vocabulary: give some `lines` or `integers` to draw from".into());
+    }
+    if let Some(range) = vocabulary.integers.iter().find(|r| r.from > r.to) {
+        return Err(format!(
+            "vocabulary.integers: from {} is above to {}",
+            range.from, range.to
+        ));
+    }
+    if vocabulary.max_lines == Some(0) || vocabulary.max_lines > Some(10_000) {
+        return Err("vocabulary.max_lines: give a number of lines from 1 to 10000".into());
+    }
+    Ok(())
+}
+
+/// An external assignment's descriptor, like a built-in's: random games only from a
+/// vocabulary, and no setup of its own (it is set up from its directory).
+fn descriptor(
+    name: &'static str,
+    title: &'static str,
+    program: &Path,
+    vocabulary: bool,
+) -> AssignmentDef {
+    let explore = if vocabulary {
+        Explore::Generator(Generator {
+            modes: &[VOCABULARY_MODE],
+            // Random games of an external assignment are drawn from its vocabulary
+            // (`AssignmentKind::random_game`): this entry is never called.
+            generate: |_, _| None,
+            rules: &[],
+            rules_hit: |_, _| Vec::new(),
+            board_setup: None,
+        })
+    } else {
+        Explore::Unavailable(
+            "this assignment has no `vocabulary:` in its assignment.yaml to draw random games from \
+             (docs/new-assignment.md)",
+        )
+    };
+    AssignmentDef {
+        name,
+        title,
+        handout_language: SourceLanguage::of(program).unwrap_or(SourceLanguage::Python),
+        args_usage: "the reference program's own arguments",
+        setup: |_, _| {
+            Err(SetupError::Usage(
+                "an assignment of your own is set up from its directory (--cases DIR)".into(),
+            ))
+        },
+        play_setup: None,
+        explore,
+        driver: None,
+        requirements: &[],
+        resize: None,
+        parameters: &[],
+    }
 }
 
 impl ReferenceProgram {

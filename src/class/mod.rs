@@ -444,6 +444,9 @@ impl Problem {
     }
 }
 
+/// A problem a merge found, with the line that says it (naming the part).
+type Found = (Problem, String);
+
 /// A merged gradebook: its students, and the warnings about what was merged anyway.
 #[derive(Debug)]
 pub struct Merged {
@@ -471,7 +474,25 @@ pub fn merge_gradebooks(
     output: &Path,
     options: &MergeOptions,
 ) -> anyhow::Result<Merged> {
-    let mut problems: Vec<(Problem, String)> = Vec::new();
+    let (parts, mut problems) = read_parts(dirs)?;
+    // Never merged: parts graded against other cases, or a student in two parts.
+    let (columns, mut rows) = joined_rows(&parts)?;
+    problems.extend(missing_parts(&parts, options.expect)?);
+    problems.extend(interrupted_parts(&parts));
+    problems.extend(record_problems(&parts));
+    let warnings = refuse_or_warn(&problems, options)?;
+    rows.sort_by(|a, b| a.student.cmp(&b.student));
+    write_gradebook(output, &columns, &rows)?;
+    Ok(Merged {
+        rows: rows.len(),
+        warnings,
+    })
+}
+
+/// The parts named by `dirs` (an output directory, or a gradebook file in one) as read, and
+/// a problem for each that has no gradebook yet.
+fn read_parts(dirs: &[PathBuf]) -> anyhow::Result<(Vec<Part>, Vec<Found>)> {
+    let mut problems: Vec<Found> = Vec::new();
     let mut parts: Vec<Part> = Vec::new();
     for dir in dirs {
         let (path, folder) = if dir.is_dir() {
@@ -502,10 +523,15 @@ pub fn merge_gradebooks(
             record,
         });
     }
-    // Never merged: parts graded against other cases, or a student in two parts.
+    Ok((parts, problems))
+}
+
+/// The parts' point columns and rows together; an error when parts were graded against
+/// other cases or a student is in two parts, which no option merges anyway.
+fn joined_rows(parts: &[Part]) -> anyhow::Result<(Vec<String>, Vec<Row>)> {
     let mut case_names: Option<(&str, &Vec<String>)> = None;
     let mut rows: Vec<Row> = Vec::new();
-    for part in &parts {
+    for part in parts {
         match case_names {
             None => case_names = Some((&part.name, &part.columns)),
             Some((first, existing)) if *existing != part.columns => bail!(
@@ -527,55 +553,67 @@ pub fn merge_gradebooks(
             rows.push(row.clone());
         }
     }
-    // The parts that should be there: N of --expect, else the N their shards were graded as.
+    let columns = case_names.map(|(_, c)| c.clone()).unwrap_or_default();
+    Ok((columns, rows))
+}
+
+/// The parts that should be there and are not: N of `--expect`, else the N their shards
+/// were graded as. An error when a part was graded as another N, or more parts are given.
+fn missing_parts(parts: &[Part], expect: Option<u64>) -> anyhow::Result<Vec<Found>> {
     let counts: Vec<u64> = parts
         .iter()
         .filter_map(|p| p.record.as_ref()?.shard().map(|(_, n)| n))
         .collect();
-    let expected = options.expect.or_else(|| {
+    let expected = expect.or_else(|| {
         counts
             .first()
             .copied()
             .filter(|n| counts.iter().all(|c| c == n))
     });
-    if let Some(n) = expected {
-        for part in &parts {
-            if let Some((k, count)) = part.record.as_ref().and_then(record::Record::shard) {
-                if count != n {
-                    bail!(
-                        "{}: graded as shard {k}/{count}, but the parts are {n} (--expect {n})",
-                        part.name
-                    );
-                }
+    let Some(n) = expected else {
+        return Ok(Vec::new());
+    };
+    for part in parts {
+        if let Some((k, count)) = part.record.as_ref().and_then(record::Record::shard) {
+            if count != n {
+                bail!(
+                    "{}: graded as shard {k}/{count}, but the parts are {n} (--expect {n})",
+                    part.name
+                );
             }
         }
-        let found: Vec<u64> = parts
-            .iter()
-            .filter_map(|p| p.record.as_ref()?.shard().map(|(k, _)| k))
-            .collect();
-        let read = u64::try_from(parts.len()).unwrap_or(u64::MAX);
-        if read > n {
-            bail!("{read} parts given, but --expect {n}");
-        }
-        let unnamed = n - read;
-        let absent: Vec<String> = (1..=n)
-            .filter(|k| !found.contains(k))
-            .map(|k| format!("{k}/{n}"))
-            .collect();
-        if unnamed > 0 {
-            let which = if found.len() == parts.len() {
-                format!(" (shard {} missing)", absent.join(", "))
-            } else {
-                String::new()
-            };
-            problems.push((
-                Problem::Missing,
-                format!("{n} parts expected, {read} found{which}: its students are not in the gradebook"),
-            ));
-        }
     }
-    // Students an interruption left ungraded.
-    for part in &parts {
+    let found: Vec<u64> = parts
+        .iter()
+        .filter_map(|p| p.record.as_ref()?.shard().map(|(k, _)| k))
+        .collect();
+    let read = u64::try_from(parts.len()).unwrap_or(u64::MAX);
+    if read > n {
+        bail!("{read} parts given, but --expect {n}");
+    }
+    let unnamed = n - read;
+    let absent: Vec<String> = (1..=n)
+        .filter(|k| !found.contains(k))
+        .map(|k| format!("{k}/{n}"))
+        .collect();
+    if unnamed == 0 {
+        return Ok(Vec::new());
+    }
+    let which = if found.len() == parts.len() {
+        format!(" (shard {} missing)", absent.join(", "))
+    } else {
+        String::new()
+    };
+    Ok(vec![(
+        Problem::Missing,
+        format!("{n} parts expected, {read} found{which}: its students are not in the gradebook"),
+    )])
+}
+
+/// A problem for each part with students an interruption left ungraded.
+fn interrupted_parts(parts: &[Part]) -> Vec<Found> {
+    let mut problems = Vec::new();
+    for part in parts {
         let interrupted: Vec<&str> = part
             .rows
             .iter()
@@ -595,16 +633,22 @@ pub fn merge_gradebooks(
             ));
         }
     }
-    // How each part was graded, against the first part's record.
+    problems
+}
+
+/// How each part was graded, against the first part's record and the strongest sandbox any
+/// part had: a problem for each difference, and for a part with no record.
+fn record_problems(parts: &[Part]) -> Vec<Found> {
     let first = parts
         .iter()
-        .find_map(|p| p.record.as_ref().map(|r| (&p.name, r)));
+        .find_map(|p| p.record.as_ref().map(|r| (p.name.as_str(), r)));
     let strongest: std::collections::BTreeSet<&str> = parts
         .iter()
         .filter_map(|p| p.record.as_ref())
         .flat_map(|r| r.sandbox_on.iter().map(String::as_str))
         .collect();
-    for part in &parts {
+    let mut problems = Vec::new();
+    for part in parts {
         let Some(record) = &part.record else {
             problems.push((
                 Problem::Options,
@@ -617,34 +661,8 @@ pub fn merge_gradebooks(
             ));
             continue;
         };
-        if let Some((first_name, first)) = first {
-            let differences = record.option_differences(first);
-            if !differences.is_empty() {
-                problems.push((
-                    Problem::Options,
-                    format!(
-                        "{}: graded with {}, unlike {first_name}",
-                        part.name,
-                        differences.join(", ")
-                    ),
-                ));
-            }
-            if record.course_seed != first.course_seed {
-                let said = |s: &Option<String>| {
-                    s.as_ref()
-                        .map_or("no course seed".to_string(), |f| format!("course seed {f}"))
-                };
-                problems.push((
-                    Problem::Seed,
-                    format!(
-                        "{}: graded with another course seed than {first_name} ({} there, {} \
-                         here; fingerprints, not seeds)",
-                        part.name,
-                        said(&first.course_seed),
-                        said(&record.course_seed)
-                    ),
-                ));
-            }
+        if let Some(first) = first {
+            problems.extend(unlike_first(&part.name, record, first));
         }
         let weaker: Vec<&str> = strongest
             .iter()
@@ -663,7 +681,49 @@ pub fn merge_gradebooks(
             ));
         }
     }
-    let refused: Vec<&(Problem, String)> = problems
+    problems
+}
+
+/// How the part `name` (graded as `record` says) differs from the first part: its options,
+/// then its course seed.
+fn unlike_first(
+    name: &str,
+    record: &record::Record,
+    (first_name, first): (&str, &record::Record),
+) -> Vec<Found> {
+    let mut problems = Vec::new();
+    let differences = record.option_differences(first);
+    if !differences.is_empty() {
+        problems.push((
+            Problem::Options,
+            format!(
+                "{name}: graded with {}, unlike {first_name}",
+                differences.join(", ")
+            ),
+        ));
+    }
+    if record.course_seed != first.course_seed {
+        let said = |s: &Option<String>| {
+            s.as_ref()
+                .map_or("no course seed".to_string(), |f| format!("course seed {f}"))
+        };
+        problems.push((
+            Problem::Seed,
+            format!(
+                "{name}: graded with another course seed than {first_name} ({} there, {} \
+                 here; fingerprints, not seeds)",
+                said(&first.course_seed),
+                said(&record.course_seed)
+            ),
+        ));
+    }
+    problems
+}
+
+/// The merge refused when a problem is not allowed by its `--allow-…` option (one said in
+/// the error, several each on standard error); else the warnings for those merged anyway.
+fn refuse_or_warn(problems: &[Found], options: &MergeOptions) -> anyhow::Result<Vec<String>> {
+    let refused: Vec<&Found> = problems
         .iter()
         .filter(|(p, _)| !p.allowed(options))
         .collect();
@@ -684,17 +744,10 @@ pub fn merge_gradebooks(
             bail!("nothing merged: {} problems above", several.len());
         }
     }
-    let warnings: Vec<String> = problems
+    Ok(problems
         .iter()
         .map(|(p, line)| format!("{line} (merged anyway: {})", p.flag()))
-        .collect();
-    rows.sort_by(|a, b| a.student.cmp(&b.student));
-    let columns = case_names.map(|(_, c)| c.clone()).unwrap_or_default();
-    write_gradebook(output, &columns, &rows)?;
-    Ok(Merged {
-        rows: rows.len(),
-        warnings,
-    })
+        .collect())
 }
 
 /// A progress display: a bar on a terminal, plain lines otherwise.
@@ -911,6 +964,13 @@ pub struct ClassOptions {
     pub dry_run: bool,
 }
 
+impl ClassOptions {
+    /// Where reports go: the output directory, but nowhere on a dry run.
+    fn writes_to(&self) -> Option<&PathBuf> {
+        self.output_dir.as_ref().filter(|_| !self.dry_run)
+    }
+}
+
 /// The note a student's row and progress line carry when a stored result did not verify.
 const UNVERIFIED: &str = "the stored result did not verify (edited?), so it was graded again";
 
@@ -934,13 +994,7 @@ pub fn grade_class(
     if class.output_dir.is_none() && options.format != Format::Text {
         bail!("grading several submissions with --format other than text needs --output-dir DIR");
     }
-    // What identifies a grading for resumption: neither who reads it nor a dry run.
-    let keyed = GradeOptions {
-        audience: report::audience::Audience::Student,
-        ..options.clone()
-    };
-    // Where reports go: nowhere on a dry run.
-    let output_dir = class.output_dir.as_ref().filter(|_| !class.dry_run);
+    let output_dir = class.writes_to();
     if let Some(dir) = output_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
@@ -952,227 +1006,420 @@ pub fn grade_class(
         .collect();
     let selected = grade::select_cases(set, options)?;
     let columns = columns(set, &selected);
-    let max_points = set.total_of(selected.iter().copied());
-    let case_digests: BTreeMap<String, String> = selected
-        .iter()
-        .map(|c| (c.name.clone(), changes::case_digest(c)))
-        .collect();
-    let case_weights: BTreeMap<String, String> = selected
-        .iter()
-        .map(|c| (c.name.clone(), changes::weights_digest(c)))
-        .collect();
-    let progress = Progress::new(chosen.len());
-    // The key stored results are sealed with, kept where neither runs nor students reach.
-    let seal = class.output_dir.as_ref().and_then(|_| SealKey::grader());
+    let job = ClassRun::new(
+        set,
+        cases_digest,
+        options,
+        class,
+        cases_for,
+        &selected,
+        chosen.len(),
+    );
     // The earlier run, read before anything is graded over it.
-    let before = match &class.output_dir {
-        // An earlier gradebook this grader cannot read is no reason not to grade.
-        Some(dir) => changes::before(dir, seal.as_ref()).unwrap_or_else(|error| {
-            eprintln!(
-                "grade: {}: no changes.csv this time",
-                report::escape::visible(&format!("{error:#}"))
-            );
-            None
-        }),
-        None => None,
-    };
-    let mut after: BTreeMap<String, changes::Snapshot> = BTreeMap::new();
-    let mut rows: Vec<Row> = Vec::new();
-    let mut summaries: Vec<report::html::StudentSummary> = Vec::new();
-    let report_name = |student: &str| student_report(student, options.format.extension());
-    let instructor_name =
-        |student: &str| report::audience::instructor_file(student, options.format.extension());
+    let before = earlier_run(class, job.seal.as_ref());
     if let Some(dir) = output_dir {
         for sub in [STUDENTS_DIR, INSTRUCTOR_DIR] {
             std::fs::create_dir_all(dir.join(sub))
                 .with_context(|| format!("cannot create {}", dir.join(sub).display()))?;
         }
     }
-    let (mut all_full, mut any_error, mut failures) = (true, false, 0);
-    let mut elsewhere = 0usize;
-    // Submissions whose build came from the build cache, said once in the log at the end.
-    let mut cached_builds = 0usize;
+    let mut tally = Tally::new();
     for (done, (submission, student)) in chosen.iter().enumerate() {
         if run::interrupt::interrupted() {
             // Keep what is finished; say what is not.
             for (rest, name) in &chosen[done..] {
-                rows.push(Row {
-                    student: (*name).clone(),
-                    submission: report::escape::visible(&rest.display().to_string()),
-                    status: "incomplete: interrupted".into(),
-                    ..Row::default()
-                });
+                tally.rows.push(interrupted_row(name, rest));
             }
             break;
         }
-        let key = class
-            .output_dir
-            .as_ref()
-            .filter(|_| !class.force)
-            .and_then(|_| resume_key(submission, cases_digest, &keyed));
-        let mut unverified = false;
-        if let (Some(dir), Some(key)) = (&class.output_dir, &key) {
-            match resumed(dir, student, key, seal.as_ref()) {
-                // Kept only with its report where this grader writes it (an earlier version
-                // wrote reports elsewhere): else graded again.
-                (Stored::Kept(row), result) if dir.join(report_name(student)).is_file() => {
-                    // Unchanged by construction: the earlier snapshot stands.
-                    if let Some(old) = before.as_ref().and_then(|b| b.students.get(*student)) {
-                        after.insert((*student).clone(), old.clone());
-                    }
-                    summaries.push(report::html::StudentSummary {
-                        student: (*student).clone(),
-                        report: Some(report_name(student)),
-                        instructor_report: Some(instructor_name(student))
-                            .filter(|name| dir.join(name).is_file()),
-                        result,
-                        ..Default::default()
-                    });
-                    all_full &= row.status == "full marks";
-                    failures += usize::from(row.status != "full marks");
-                    progress.done(
-                        done + 1,
-                        student,
-                        &format!("{} (unchanged, kept)", row.status),
-                        failures,
-                    );
-                    rows.push(*row);
-                    continue;
-                }
-                (Stored::Unverified, _) => unverified = true,
-                (Stored::Elsewhere, _) => {
-                    elsewhere += 1;
-                    eprint!(
-                        "{}",
-                        report::github::fence(&format!("grade: {student}: {ELSEWHERE}\n"))
-                    );
-                }
-                (Stored::Missing | Stored::Kept(_), _) => {}
-            }
-        }
-        // Each student's variant (the same cases for all when the course has none).
-        let graded = if set.variants.is_empty() {
-            grade::grade(submission, set, options)
-        } else {
-            cases_for(student).and_then(|own| grade::grade(submission, &own, options))
-        };
-        let row = match graded {
-            Ok(result) => {
-                cached_builds +=
-                    usize::from(result.notes.iter().any(|n| report::about_the_grader(n)));
-                let shown = report::for_students(&result);
-                let row = row_of(student, &shown);
-                let submission_digest = changes::submission_digest(submission);
-                after.insert(
-                    (*student).clone(),
-                    changes::snapshot(
-                        &result,
-                        &row,
-                        submission_digest.clone(),
-                        &case_digests,
-                        &case_weights,
-                    ),
-                );
-                summaries.push(report::html::StudentSummary {
-                    student: (*student).clone(),
-                    report: output_dir.map(|_| report_name(student)),
-                    instructor_report: output_dir.map(|_| instructor_name(student)),
-                    // The class page shows it through `for_students` (here: once more).
-                    result: Some(shown),
-                    ..Default::default()
-                });
-                match output_dir {
-                    Some(dir) => {
-                        let path = dir.join(report_name(student));
-                        crate::report::write(&result, options.format, Some(&path))?;
-                        report::audience::write_for(
-                            &result,
-                            options.format,
-                            Some(&dir.join(instructor_name(student))),
-                            report::audience::Audience::Instructor,
-                        )?;
-                        if let Some(key) = resume_key(submission, cases_digest, &keyed) {
-                            let digests = changes::digests(
-                                submission_digest.as_deref(),
-                                &case_digests,
-                                &case_weights,
-                            );
-                            store(dir, student, &key, seal.as_ref(), &result, &row, digests)?;
-                        }
-                    }
-                    None if class.dry_run => {}
-                    None => {
-                        report::audience::write_for(
-                            &result,
-                            options.format,
-                            None,
-                            options.audience,
-                        )?;
-                        println!();
-                    }
-                }
-                if !class.dry_run {
-                    crate::report::github::publish(
-                        &result,
-                        crate::report::github::Audience::Class,
-                        class.output_dir.is_none(),
-                    )?;
-                }
-                all_full &= result.full_marks();
-                row
-            }
-            Err(_) if run::interrupt::interrupted() => Row {
-                student: (*student).clone(),
-                submission: report::escape::visible(&submission.display().to_string()),
-                status: "incomplete: interrupted".into(),
-                ..Row::default()
+        grade_student(
+            &job,
+            before.as_ref(),
+            done + 1,
+            submission,
+            student,
+            &mut tally,
+        )?;
+    }
+    job.progress.finish();
+    log_reuse(tally.cached_builds, tally.elsewhere, job.seal.is_some());
+    // Over an earlier run: what changed, for everyone this run covers.
+    let changes = before
+        .map(|before| what_changed(before, class.shard.is_some(), &mut tally.after, &tally.rows));
+    if let Some(dir) = output_dir {
+        write_class_files(
+            &job,
+            dir,
+            &columns,
+            &tally.rows,
+            &mut tally.summaries,
+            changes.as_deref(),
+        )?;
+    }
+    let summary = class_summary(set, &tally.rows, changes.as_deref(), class.dry_run);
+    print!("{}", report::github::fence(&summary));
+    Ok(exit_status(tally.any_error, tally.all_full))
+}
+
+/// What every student of a class run is graded with, gathered once, so that each step of
+/// the run takes it as one argument.
+struct ClassRun<'a> {
+    set: &'a CaseSet,
+    cases_digest: u64,
+    options: &'a GradeOptions,
+    class: &'a ClassOptions,
+    /// Each student's cases, when the course has variants.
+    cases_for: &'a dyn Fn(&str) -> anyhow::Result<CaseSet>,
+    /// What identifies a grading for resumption: neither who reads it nor a dry run.
+    keyed: GradeOptions,
+    /// Where reports go: nowhere on a dry run.
+    output_dir: Option<&'a PathBuf>,
+    /// The points of the selected cases, out of which a failed grading scores.
+    max_points: f64,
+    /// Each selected case's digest, and its weights' digest, for `changes.csv`.
+    case_digests: BTreeMap<String, String>,
+    case_weights: BTreeMap<String, String>,
+    progress: Progress,
+    /// The key stored results are sealed with.
+    seal: Option<SealKey>,
+}
+
+impl<'a> ClassRun<'a> {
+    /// The run of `selected` cases of `set` over `students` students.
+    fn new(
+        set: &'a CaseSet,
+        cases_digest: u64,
+        options: &'a GradeOptions,
+        class: &'a ClassOptions,
+        cases_for: &'a dyn Fn(&str) -> anyhow::Result<CaseSet>,
+        selected: &[&crate::cases::Case],
+        students: usize,
+    ) -> ClassRun<'a> {
+        ClassRun {
+            set,
+            cases_digest,
+            options,
+            class,
+            cases_for,
+            keyed: GradeOptions {
+                audience: report::audience::Audience::Student,
+                ..options.clone()
             },
-            Err(error) => {
-                any_error = true;
-                let not_gradable = crate::not_gradable::not_gradable(&error);
-                let line = report::escape::visible(&format!("{error:#}"));
+            output_dir: class.writes_to(),
+            max_points: set.total_of(selected.iter().copied()),
+            case_digests: selected
+                .iter()
+                .map(|c| (c.name.clone(), changes::case_digest(c)))
+                .collect(),
+            case_weights: selected
+                .iter()
+                .map(|c| (c.name.clone(), changes::weights_digest(c)))
+                .collect(),
+            progress: Progress::new(students),
+            // The key stored results are sealed with, kept where neither runs nor students
+            // reach.
+            seal: class.output_dir.as_ref().and_then(|_| SealKey::grader()),
+        }
+    }
+
+    /// A student's report, relative to the output directory.
+    fn report_name(&self, student: &str) -> String {
+        student_report(student, self.options.format.extension())
+    }
+
+    /// A student's instructor report, relative to the output directory.
+    fn instructor_name(&self, student: &str) -> String {
+        report::audience::instructor_file(student, self.options.format.extension())
+    }
+}
+
+/// What a class run gathers student by student: the gradebook's rows, the class page's
+/// summaries, the snapshots `changes.csv` compares, and what the log and exit status say.
+struct Tally {
+    rows: Vec<Row>,
+    summaries: Vec<report::html::StudentSummary>,
+    after: BTreeMap<String, changes::Snapshot>,
+    all_full: bool,
+    any_error: bool,
+    /// Students who lost points or failed so far, for the progress display.
+    failures: usize,
+    /// Stored results sealed elsewhere, so graded again.
+    elsewhere: usize,
+    /// Submissions whose build came from the build cache, said once in the log at the end.
+    cached_builds: usize,
+}
+
+impl Tally {
+    /// Nothing gathered yet: full marks until a student falls short.
+    fn new() -> Tally {
+        Tally {
+            rows: Vec::new(),
+            summaries: Vec::new(),
+            after: BTreeMap::new(),
+            all_full: true,
+            any_error: false,
+            failures: 0,
+            elsewhere: 0,
+            cached_builds: 0,
+        }
+    }
+
+    /// A student's row added, with its progress line (`outcome`) shown.
+    fn finish_row(
+        &mut self,
+        progress: &Progress,
+        position: usize,
+        student: &str,
+        row: Row,
+        outcome: &str,
+    ) {
+        self.failures += usize::from(row.status != "full marks");
+        progress.done(position, student, outcome, self.failures);
+        self.rows.push(row);
+    }
+}
+
+/// The earlier run in the output directory, if any; one this grader cannot read is said on
+/// standard error and is no reason not to grade.
+fn earlier_run(class: &ClassOptions, seal: Option<&SealKey>) -> Option<changes::Before> {
+    let dir = class.output_dir.as_ref()?;
+    changes::before(dir, seal).unwrap_or_else(|error| {
+        eprintln!(
+            "grade: {}: no changes.csv this time",
+            report::escape::visible(&format!("{error:#}"))
+        );
+        None
+    })
+}
+
+/// The row of a student an interruption left ungraded.
+fn interrupted_row(student: &str, submission: &Path) -> Row {
+    Row {
+        student: student.to_string(),
+        submission: report::escape::visible(&submission.display().to_string()),
+        status: "incomplete: interrupted".into(),
+        ..Row::default()
+    }
+}
+
+/// One student of a class run: their stored result kept while it is still valid, else
+/// graded; either way a row and a progress line.
+fn grade_student(
+    job: &ClassRun,
+    before: Option<&changes::Before>,
+    position: usize,
+    submission: &Path,
+    student: &str,
+    tally: &mut Tally,
+) -> anyhow::Result<()> {
+    let class = job.class;
+    let key = class
+        .output_dir
+        .as_ref()
+        .filter(|_| !class.force)
+        .and_then(|_| resume_key(submission, job.cases_digest, &job.keyed));
+    let mut unverified = false;
+    if let (Some(dir), Some(key)) = (&class.output_dir, &key) {
+        match resumed(dir, student, key, job.seal.as_ref()) {
+            // Kept only with its report where this grader writes it (an earlier version
+            // wrote reports elsewhere): else graded again.
+            (Stored::Kept(row), result) if dir.join(job.report_name(student)).is_file() => {
+                keep_stored(job, before, dir, student, &row, result, tally);
+                let outcome = format!("{} (unchanged, kept)", row.status);
+                tally.finish_row(&job.progress, position, student, *row, &outcome);
+                return Ok(());
+            }
+            (Stored::Unverified, _) => unverified = true,
+            (Stored::Elsewhere, _) => {
+                tally.elsewhere += 1;
                 eprint!(
                     "{}",
-                    report::github::fence(&format!("grade: {student}: {line}\n"))
+                    report::github::fence(&format!("grade: {student}: {ELSEWHERE}\n"))
                 );
-                let row = Row {
-                    student: (*student).clone(),
-                    submission: report::escape::visible(&submission.display().to_string()),
-                    // Not the student's doing: no score (blank in the gradebook), not a 0.
-                    score: if not_gradable.is_some() {
-                        None
-                    } else {
-                        Some(0.0)
-                    },
-                    max_score: Some(max_points),
-                    status: match not_gradable {
-                        Some(n) => report::escape::visible(&crate::not_gradable::status(n)),
-                        None => format!("error: {line}"),
-                    },
-                    ..Row::default()
-                };
-                after.insert((*student).clone(), changes::row_snapshot(&row));
-                row
             }
-        };
-        let mut row = row;
-        if unverified {
-            row.notes = if row.notes.is_empty() {
-                UNVERIFIED.to_string()
-            } else {
-                format!("{}; {UNVERIFIED}", row.notes)
-            };
+            (Stored::Missing | Stored::Kept(_), _) => {}
         }
-        failures += usize::from(row.status != "full marks");
-        let outcome = if unverified {
-            format!("{} ({UNVERIFIED})", row.status)
-        } else {
-            row.status.clone()
-        };
-        progress.done(done + 1, student, &outcome, failures);
-        rows.push(row);
     }
-    progress.finish();
+    // Each student's variant (the same cases for all when the course has none).
+    let graded = if job.set.variants.is_empty() {
+        grade::grade(submission, job.set, job.options)
+    } else {
+        (job.cases_for)(student).and_then(|own| grade::grade(submission, &own, job.options))
+    };
+    let mut row = match graded {
+        Ok(result) => graded_row(job, submission, student, &result, tally)?,
+        Err(_) if run::interrupt::interrupted() => interrupted_row(student, submission),
+        Err(error) => error_row(job, submission, student, &error, tally),
+    };
+    if unverified {
+        row.notes = if row.notes.is_empty() {
+            UNVERIFIED.to_string()
+        } else {
+            format!("{}; {UNVERIFIED}", row.notes)
+        };
+    }
+    let outcome = if unverified {
+        format!("{} ({UNVERIFIED})", row.status)
+    } else {
+        row.status.clone()
+    };
+    tally.finish_row(&job.progress, position, student, row, &outcome);
+    Ok(())
+}
+
+/// A student's stored result taken as it is: their earlier snapshot stands (unchanged by
+/// construction) and the class page links to the reports already in `dir`.
+fn keep_stored(
+    job: &ClassRun,
+    before: Option<&changes::Before>,
+    dir: &Path,
+    student: &str,
+    row: &Row,
+    result: Option<GradeResult>,
+    tally: &mut Tally,
+) {
+    if let Some(old) = before.and_then(|b| b.students.get(student)) {
+        tally.after.insert(student.to_string(), old.clone());
+    }
+    tally.summaries.push(report::html::StudentSummary {
+        student: student.to_string(),
+        report: Some(job.report_name(student)),
+        instructor_report: Some(job.instructor_name(student))
+            .filter(|name| dir.join(name).is_file()),
+        result,
+        ..Default::default()
+    });
+    tally.all_full &= row.status == "full marks";
+}
+
+/// A graded student's row, with their snapshot and class-page summary noted, their reports
+/// written and the result published where the run is on GitHub Actions.
+fn graded_row(
+    job: &ClassRun,
+    submission: &Path,
+    student: &str,
+    result: &GradeResult,
+    tally: &mut Tally,
+) -> anyhow::Result<Row> {
+    tally.cached_builds += usize::from(result.notes.iter().any(|n| report::about_the_grader(n)));
+    let shown = report::for_students(result);
+    let row = row_of(student, &shown);
+    let submission_digest = changes::submission_digest(submission);
+    tally.after.insert(
+        student.to_string(),
+        changes::snapshot(
+            result,
+            &row,
+            submission_digest.clone(),
+            &job.case_digests,
+            &job.case_weights,
+        ),
+    );
+    tally.summaries.push(report::html::StudentSummary {
+        student: student.to_string(),
+        report: job.output_dir.map(|_| job.report_name(student)),
+        instructor_report: job.output_dir.map(|_| job.instructor_name(student)),
+        // The class page shows it through `for_students` (here: once more).
+        result: Some(shown),
+        ..Default::default()
+    });
+    write_reports(
+        job,
+        submission,
+        student,
+        result,
+        &row,
+        submission_digest.as_deref(),
+    )?;
+    if !job.class.dry_run {
+        crate::report::github::publish(
+            result,
+            crate::report::github::Audience::Class,
+            job.class.output_dir.is_none(),
+        )?;
+    }
+    tally.all_full &= result.full_marks();
+    Ok(row)
+}
+
+/// A graded student's reports: the student's and the instructor's into the output
+/// directory, with the result stored for a later run; else the report on standard output
+/// (nothing on a dry run).
+fn write_reports(
+    job: &ClassRun,
+    submission: &Path,
+    student: &str,
+    result: &GradeResult,
+    row: &Row,
+    submission_digest: Option<&str>,
+) -> anyhow::Result<()> {
+    let options = job.options;
+    match job.output_dir {
+        Some(dir) => {
+            let path = dir.join(job.report_name(student));
+            crate::report::write(result, options.format, Some(&path))?;
+            report::audience::write_for(
+                result,
+                options.format,
+                Some(&dir.join(job.instructor_name(student))),
+                report::audience::Audience::Instructor,
+            )?;
+            if let Some(key) = resume_key(submission, job.cases_digest, &job.keyed) {
+                let digests =
+                    changes::digests(submission_digest, &job.case_digests, &job.case_weights);
+                store(dir, student, &key, job.seal.as_ref(), result, row, digests)?;
+            }
+        }
+        None if job.class.dry_run => {}
+        None => {
+            report::audience::write_for(result, options.format, None, options.audience)?;
+            println!();
+        }
+    }
+    Ok(())
+}
+
+/// The row of a student whose grading failed, said on standard error: no score when it was
+/// not the student's doing (not gradable), else 0.
+fn error_row(
+    job: &ClassRun,
+    submission: &Path,
+    student: &str,
+    error: &anyhow::Error,
+    tally: &mut Tally,
+) -> Row {
+    tally.any_error = true;
+    let not_gradable = crate::not_gradable::not_gradable(error);
+    let line = report::escape::visible(&format!("{error:#}"));
+    eprint!(
+        "{}",
+        report::github::fence(&format!("grade: {student}: {line}\n"))
+    );
+    let row = Row {
+        student: student.to_string(),
+        submission: report::escape::visible(&submission.display().to_string()),
+        // Not the student's doing: no score (blank in the gradebook), not a 0.
+        score: if not_gradable.is_some() {
+            None
+        } else {
+            Some(0.0)
+        },
+        max_score: Some(job.max_points),
+        status: match not_gradable {
+            Some(n) => report::escape::visible(&crate::not_gradable::status(n)),
+            None => format!("error: {line}"),
+        },
+        ..Row::default()
+    };
+    tally
+        .after
+        .insert(student.to_string(), changes::row_snapshot(&row));
+    row
+}
+
+/// What the log says once at the end of a class run about work taken from elsewhere: cached
+/// builds, and stored results graded again because they were sealed elsewhere.
+fn log_reuse(cached_builds: usize, elsewhere: usize, sealed: bool) {
     if cached_builds > 0 {
         eprintln!(
             "grade: {cached_builds} submission(s) built earlier from the same files with the same \
@@ -1180,7 +1427,7 @@ pub fn grade_class(
         );
     }
     if elsewhere > 0 {
-        let why = if seal.is_some() {
+        let why = if sealed {
             "sealed with another machine's or user's key"
         } else {
             "this grader has no writable cache ($XDG_CACHE_HOME/grade) to check them with"
@@ -1191,69 +1438,93 @@ pub fn grade_class(
              $XDG_CACHE_HOME (docs/scale.md)"
         );
     }
-    // Over an earlier run: what changed, for everyone this run covers (a shard compares only
-    // its own students).
-    let changes = before.map(|mut before| {
-        if class.shard.is_some() {
-            before.students.retain(|s, _| after.contains_key(s));
-        }
-        for row in &rows {
-            after
-                .entry(row.student.clone())
-                .or_insert_with(|| changes::row_snapshot(row));
-        }
-        changes::compare(&before, &after)
-    });
-    if let Some(dir) = output_dir {
-        write_gradebook(&dir.join("gradebook.csv"), &columns, &rows)?;
-        // How it was graded, for `grade gradebook merge` to compare parts.
-        record::Record::new(
-            &set.assignment.to_string(),
-            cases_digest,
-            options,
-            options.course_seed.or(set.course_seed),
-            class.shard,
-        )
-        .write(dir)?;
-        if let Some(changes) = &changes {
-            changes::write_csv(&dir.join("changes.csv"), changes)?;
-        }
-        for row in &rows {
-            if let Some(summary) = summaries.iter_mut().find(|s| s.student == row.student) {
-                summary.status = Some(row.status.clone());
-                continue;
-            }
-            summaries.push(report::html::StudentSummary {
-                student: row.student.clone(),
-                status: Some(row.status.clone()),
-                ..Default::default()
-            });
-        }
-        let page = dir.join("index.html");
-        let sections = changes
-            .as_deref()
-            .map(changes::html_section)
-            .unwrap_or_default();
-        std::fs::write(
-            &page,
-            report::html::class_page_with(
-                set.assignment.name(),
-                &summaries,
-                &sections,
-                report::html::ClassFiles {
-                    changes: changes.is_some(),
-                },
-            ),
-        )
-        .with_context(|| format!("cannot write {}", page.display()))?;
+}
+
+/// What changed since the earlier run, for everyone this run covers (a shard compares only
+/// its own students); a student with no snapshot yet is compared by their row.
+fn what_changed(
+    mut before: changes::Before,
+    shard: bool,
+    after: &mut BTreeMap<String, changes::Snapshot>,
+    rows: &[Row],
+) -> Vec<changes::Change> {
+    if shard {
+        before.students.retain(|s, _| after.contains_key(s));
     }
+    for row in rows {
+        after
+            .entry(row.student.clone())
+            .or_insert_with(|| changes::row_snapshot(row));
+    }
+    changes::compare(&before, after)
+}
+
+/// The class's files in the output directory: `gradebook.csv`, the record of how it was
+/// graded, `changes.csv` over an earlier run, and the class page (`index.html`).
+fn write_class_files(
+    job: &ClassRun,
+    dir: &Path,
+    columns: &[String],
+    rows: &[Row],
+    summaries: &mut Vec<report::html::StudentSummary>,
+    changes: Option<&[changes::Change]>,
+) -> anyhow::Result<()> {
+    let (set, options) = (job.set, job.options);
+    write_gradebook(&dir.join("gradebook.csv"), columns, rows)?;
+    // How it was graded, for `grade gradebook merge` to compare parts.
+    record::Record::new(
+        &set.assignment.to_string(),
+        job.cases_digest,
+        options,
+        options.course_seed.or(set.course_seed),
+        job.class.shard,
+    )
+    .write(dir)?;
+    if let Some(changes) = changes {
+        changes::write_csv(&dir.join("changes.csv"), changes)?;
+    }
+    for row in rows {
+        if let Some(summary) = summaries.iter_mut().find(|s| s.student == row.student) {
+            summary.status = Some(row.status.clone());
+            continue;
+        }
+        summaries.push(report::html::StudentSummary {
+            student: row.student.clone(),
+            status: Some(row.status.clone()),
+            ..Default::default()
+        });
+    }
+    let page = dir.join("index.html");
+    let sections = changes.map(changes::html_section).unwrap_or_default();
+    std::fs::write(
+        &page,
+        report::html::class_page_with(
+            set.assignment.name(),
+            summaries,
+            &sections,
+            report::html::ClassFiles {
+                changes: changes.is_some(),
+            },
+        ),
+    )
+    .with_context(|| format!("cannot write {}", page.display()))
+}
+
+/// The class run's summary for standard output: each student's points and status, then what
+/// changed over an earlier run.
+fn class_summary(
+    set: &CaseSet,
+    rows: &[Row],
+    changes: Option<&[changes::Change]>,
+    dry_run: bool,
+) -> String {
     let width = rows
         .iter()
         .map(|r| r.student.chars().count())
         .max()
         .unwrap_or(10);
     let mut summary = format!("{} submissions of {}:\n", rows.len(), set.assignment);
-    for row in &rows {
+    for row in rows {
         let points = match (row.score, row.max_score) {
             (Some(s), Some(m)) => report::points_of(s, m),
             _ => "—".to_string(),
@@ -1264,14 +1535,18 @@ pub fn grade_class(
             row.student, row.status
         );
     }
-    if let Some(changes) = &changes {
+    if let Some(changes) = changes {
         summary.push_str(&changes::text(changes));
-        if class.dry_run {
+        if dry_run {
             summary.push_str("(dry run: nothing was written)\n");
         }
     }
-    print!("{}", report::github::fence(&summary));
-    Ok(if run::interrupt::interrupted() {
+    summary
+}
+
+/// A class run's exit status: interrupted, an error, full marks for all, or points lost.
+fn exit_status(any_error: bool, all_full: bool) -> u8 {
+    if run::interrupt::interrupted() {
         run::interrupt::EXIT_INTERRUPTED
     } else if any_error {
         2
@@ -1279,7 +1554,7 @@ pub fn grade_class(
         0
     } else {
         1
-    })
+    }
 }
 
 #[cfg(test)]

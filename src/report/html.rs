@@ -364,24 +364,43 @@ pub fn class_page_with(
         .zip(&shown)
         .filter_map(|(s, r)| r.as_ref().map(|r| (s, r)))
         .collect();
-    let share = |result: &GradeResult| {
-        if result.max_score > 0.0 {
-            result.score / result.max_score
-        } else {
-            0.0
-        }
-    };
-    let shares: Vec<f64> = graded.iter().map(|(_, r)| share(r)).collect();
+    let shares: Vec<f64> = graded.iter().map(|(_, r)| share_of(r)).collect();
     let mut body = format!(
         "<h1>{}: {} students</h1>\n",
         escape(assignment),
         students.len()
     );
-    // The distribution: mean and median, then the histogram of percents in tenths.
+    body.push_str(&distribution_section(&shares));
+    body.push_str(&status_counts(students, &shown));
+    body.push_str(&downloads(files));
+    body.push_str(&students_table(students, &shown));
+    body.push_str(&per_case_section(&graded));
+    body.push_str(&build_failures_section(&graded));
+    body.push_str(&sanitizer_section(&graded));
+    body.push_str(&not_gradable_section(students));
+    body.push_str(sections);
+    body.push_str(&slowest_section(&graded));
+    let _ = writeln!(body, "<script>{SORT_SCRIPT}</script>");
+    page_with_policy(&format!("{assignment}: class"), &body, &class_policy())
+}
+
+/// The share of the points a result earned, from 0 to 1 (0 when there are none to earn).
+fn share_of(result: &GradeResult) -> f64 {
+    if result.max_score > 0.0 {
+        result.score / result.max_score
+    } else {
+        0.0
+    }
+}
+
+/// The distribution of the graded students' `shares`: mean and median, then the histogram
+/// of percents in tenths.
+fn distribution_section(shares: &[f64]) -> String {
+    let mut body = String::new();
     let _ = writeln!(
         body,
         "<h2>Scores</h2>\n<p id=\"summary\">{}</p>",
-        match median(&shares) {
+        match median(shares) {
             None => "No student was graded.".to_string(),
             Some(middle) => format!(
                 "Mean <b>{}</b>, median <b>{}</b> of the points, over {} graded student(s).",
@@ -392,7 +411,7 @@ pub fn class_page_with(
         }
     );
     let mut buckets = [0usize; 11];
-    for share in &shares {
+    for share in shares {
         buckets[((share * 10.0).floor().max(0.0) as usize).min(10)] += 1;
     }
     let most = buckets.iter().copied().max().unwrap_or(0).max(1);
@@ -410,9 +429,13 @@ pub fn class_page_with(
         );
     }
     body.push_str("</table>\n");
-    // How many students ended each way, in the gradebook's words (a reason after `:` aside).
+    body
+}
+
+/// How many students ended each way, in the gradebook's words (a reason after `:` aside).
+fn status_counts(students: &[StudentSummary], shown: &[Option<GradeResult>]) -> String {
     let mut statuses: BTreeMap<String, usize> = BTreeMap::new();
-    for (student, result) in students.iter().zip(&shown) {
+    for (student, result) in students.iter().zip(shown) {
         let status = status_of(student, result.as_ref());
         let kind = status
             .split(':')
@@ -426,23 +449,27 @@ pub fn class_page_with(
         .iter()
         .map(|(status, n)| format!("{}: <b>{n}</b>", escape(status)))
         .collect();
-    let _ = writeln!(
-        body,
-        "<p id=\"status-counts\">Status: {}</p>",
+    format!(
+        "<p id=\"status-counts\">Status: {}</p>\n",
         counts.join(" · ")
-    );
+    )
+}
+
+/// The links to the CSV files beside the class page.
+fn downloads(files: ClassFiles) -> String {
     let mut links =
         vec!["<a href=\"gradebook.csv\">gradebook.csv</a> (every student's points, for the LMS)"];
     if files.changes {
         links.push("<a href=\"changes.csv\">changes.csv</a> (what changed since the earlier run)");
     }
-    let _ = writeln!(
-        body,
-        "<p id=\"downloads\">Download: {}</p>",
-        links.join(" · ")
-    );
-    // Every student, sortable by any column.
+    format!("<p id=\"downloads\">Download: {}</p>\n", links.join(" · "))
+}
+
+/// Every student, sortable by any column: name (linking to their report), points, percent,
+/// status, and a link to the instructor's view when any student has one.
+fn students_table(students: &[StudentSummary], shown: &[Option<GradeResult>]) -> String {
     let instructor_column = students.iter().any(|s| s.instructor_report.is_some());
+    let mut body = String::new();
     let _ = writeln!(
         body,
         "<h2>Students</h2>\n<table id=\"students\" class=\"sortable\">\n<thead><tr>\
@@ -450,55 +477,67 @@ pub fn class_page_with(
          <th><button type=\"button\">percent</button></th><th><button type=\"button\">status</button></th>{}</tr></thead>\n<tbody>",
         if instructor_column { "<th></th>" } else { "" }
     );
-    for (student, result) in students.iter().zip(&shown) {
-        let (points, percent_cell) = match result {
-            Some(r) => {
-                let share = share(r);
-                (
-                    format!(
-                        "<td class=\"num\" data-sort=\"{:.4}\">{}</td>",
-                        r.score,
-                        points_of(r.score, r.max_score)
-                    ),
-                    format!(
-                        "<td class=\"num\" data-sort=\"{:.6}\">{}</td>",
-                        share,
-                        percent(share)
-                    ),
-                )
-            }
-            None => (
-                "<td class=\"num\" data-sort=\"-1\">—</td>".to_string(),
-                "<td class=\"num\" data-sort=\"-1\">—</td>".to_string(),
-            ),
-        };
-        let name = match &student.report {
-            Some(link) => format!(
-                "<a href=\"{}\">{}</a>",
-                url_path(link),
-                escape(&student.student)
-            ),
-            None => escape(&student.student),
-        };
-        let instructor = match &student.instructor_report {
-            Some(link) => format!(
-                "<td><a class=\"instructor\" href=\"{}\">instructor view</a></td>",
-                url_path(link)
-            ),
-            None if instructor_column => "<td></td>".to_string(),
-            None => String::new(),
-        };
-        let _ = writeln!(
-            body,
-            "<tr><td>{name}</td>{points}{percent_cell}<td>{}</td>{instructor}</tr>",
-            escape(&status_of(student, result.as_ref()))
-        );
+    for (student, result) in students.iter().zip(shown) {
+        body.push_str(&student_row(student, result.as_ref(), instructor_column));
     }
     body.push_str("</tbody></table>\n");
-    // Per case: how many got full marks, and where the others went wrong first (the check
-    // their report opens with; a hidden case's stays in the instructor views).
+    body
+}
+
+/// One student's row of the students' table.
+fn student_row(
+    student: &StudentSummary,
+    result: Option<&GradeResult>,
+    instructor_column: bool,
+) -> String {
+    let (points, percent_cell) = match result {
+        Some(r) => {
+            let share = share_of(r);
+            (
+                format!(
+                    "<td class=\"num\" data-sort=\"{:.4}\">{}</td>",
+                    r.score,
+                    points_of(r.score, r.max_score)
+                ),
+                format!(
+                    "<td class=\"num\" data-sort=\"{:.6}\">{}</td>",
+                    share,
+                    percent(share)
+                ),
+            )
+        }
+        None => (
+            "<td class=\"num\" data-sort=\"-1\">—</td>".to_string(),
+            "<td class=\"num\" data-sort=\"-1\">—</td>".to_string(),
+        ),
+    };
+    let name = match &student.report {
+        Some(link) => format!(
+            "<a href=\"{}\">{}</a>",
+            url_path(link),
+            escape(&student.student)
+        ),
+        None => escape(&student.student),
+    };
+    let instructor = match &student.instructor_report {
+        Some(link) => format!(
+            "<td><a class=\"instructor\" href=\"{}\">instructor view</a></td>",
+            url_path(link)
+        ),
+        None if instructor_column => "<td></td>".to_string(),
+        None => String::new(),
+    };
+    format!(
+        "<tr><td>{name}</td>{points}{percent_cell}<td>{}</td>{instructor}</tr>\n",
+        escape(&status_of(student, result))
+    )
+}
+
+/// Per case, hardest first: how many got full marks, and where the others went wrong first
+/// (the check their report opens with; a hidden case's stays in the instructor views).
+fn per_case_section(graded: &[(&StudentSummary, &GradeResult)]) -> String {
     let mut per_case: BTreeMap<String, (usize, usize, BTreeMap<String, usize>)> = BTreeMap::new();
-    for (_, result) in &graded {
+    for (_, result) in graded {
         for case in &result.cases {
             let entry = per_case.entry(case.name.clone()).or_default();
             entry.1 += 1;
@@ -523,7 +562,7 @@ pub fn class_page_with(
             .total_cmp(&(*pb as f64 / (*tb).max(1) as f64))
             .then_with(|| a.cmp(b))
     });
-    body.push_str(
+    let mut body = String::from(
         "<h2>Cases, hardest first</h2>\n<table id=\"per-case\">\n<thead><tr><th>case</th>\
          <th>students with full marks</th><th>where the others first lost points</th></tr></thead>\n<tbody>\n",
     );
@@ -553,21 +592,29 @@ pub fn class_page_with(
         );
     }
     body.push_str("</tbody></table>\n");
+    body
+}
+
+/// The students whose program did not build, or `none`.
+fn build_failures_section(graded: &[(&StudentSummary, &GradeResult)]) -> String {
     let failed_builds: Vec<&str> = graded
         .iter()
         .filter(|(_, r)| r.build_failure.is_some())
         .map(|(s, _)| s.student.as_str())
         .collect();
-    let _ = writeln!(
-        body,
-        "<h2>Build failures</h2>\n<p id=\"build-failures\">{}</p>",
+    format!(
+        "<h2>Build failures</h2>\n<p id=\"build-failures\">{}</p>\n",
         if failed_builds.is_empty() {
             "none".to_string()
         } else {
             escape(&failed_builds.join(", "))
         }
-    );
-    body.push_str(&sanitizer_section(&graded));
+    )
+}
+
+/// The students who could not be graded through no fault of theirs, with why; empty when
+/// there are none.
+fn not_gradable_section(students: &[StudentSummary]) -> String {
     let not_gradable: Vec<String> = students
         .iter()
         .filter_map(|s| {
@@ -577,21 +624,26 @@ pub fn class_page_with(
                 .then(|| format!("{}: {status}", s.student))
         })
         .collect();
-    if !not_gradable.is_empty() {
-        body.push_str(
-            "<h2>Not gradable (no score: the grading machine's or grader's fault, not the \
-             student's)</h2>\n<ul id=\"not-gradable\">\n",
-        );
-        for line in &not_gradable {
-            let _ = writeln!(body, "<li>{}</li>", escape(line));
-        }
-        body.push_str("</ul>\n");
+    if not_gradable.is_empty() {
+        return String::new();
     }
-    body.push_str(sections);
+    let mut body = String::from(
+        "<h2>Not gradable (no score: the grading machine's or grader's fault, not the \
+         student's)</h2>\n<ul id=\"not-gradable\">\n",
+    );
+    for line in &not_gradable {
+        let _ = writeln!(body, "<li>{}</li>", escape(line));
+    }
+    body.push_str("</ul>\n");
+    body
+}
+
+/// The five students whose grading took longest, with their time.
+fn slowest_section(graded: &[(&StudentSummary, &GradeResult)]) -> String {
     let mut slowest: Vec<(&StudentSummary, u64)> =
         graded.iter().map(|(s, r)| (*s, r.wall_ms)).collect();
     slowest.sort_by_key(|s| std::cmp::Reverse(s.1));
-    body.push_str("<h2>Slowest</h2>\n<table id=\"slowest\">\n");
+    let mut body = String::from("<h2>Slowest</h2>\n<table id=\"slowest\">\n");
     for (student, ms) in slowest.iter().take(5) {
         let _ = writeln!(
             body,
@@ -601,8 +653,7 @@ pub fn class_page_with(
         );
     }
     body.push_str("</table>\n");
-    let _ = writeln!(body, "<script>{SORT_SCRIPT}</script>");
-    page_with_policy(&format!("{assignment}: class"), &body, &class_policy())
+    body
 }
 
 /// How many of the students whose C/C++ program ran under the sanitizer pass have a finding
