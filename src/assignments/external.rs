@@ -190,7 +190,7 @@ pub fn register(dir: &Path) -> Result<&'static ExternalAssignment, CaseError> {
         message,
     };
     let text = std::fs::read_to_string(&header_path).map_err(|e| error(e.to_string()))?;
-    let header: AssignmentFile = serde_yaml::from_str(&text).map_err(|e| error(e.to_string()))?;
+    let header: AssignmentFile = yaml_serde::from_str(&text).map_err(|e| error(e.to_string()))?;
     let Some(reference) = header.reference.clone() else {
         return Err(error(
             "no `reference:` block: an assignment of your own names its reference program \

@@ -439,7 +439,7 @@ fn parse_yaml<T: serde::de::DeserializeOwned>(
     relative: &str,
 ) -> Result<T, CaseError> {
     let text = tree.text(relative)?;
-    serde_yaml::from_str(&text).map_err(|e| CaseError {
+    yaml_serde::from_str(&text).map_err(|e| CaseError {
         file: tree.display(relative),
         message: e.to_string(),
     })
