@@ -172,13 +172,6 @@ fn parse_syscall(tid: u32, text: &str) -> Option<waiting::Syscall> {
     Some(waiting::Syscall { tid, nr, args })
 }
 
-/// The (device, inode) of a thread's fd 0, to tell our stdin from a wrapper's own pipes.
-pub fn fd0_of(tid: u32) -> Option<StdinId> {
-    fs::metadata(format!("/proc/{tid}/fd/0"))
-        .ok()
-        .map(|m| (m.dev(), m.ino()))
-}
-
 /// The `/proc` directories of the run's live processes: where the run has a pid namespace
 /// and a `/proc` of its own (`own_proc`), every process in it, seen through the leader's
 /// root (`/proc/LEADER/root/proc/N`, a handful of entries); elsewhere the leader and its
