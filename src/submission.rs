@@ -698,10 +698,7 @@ fn java_main_class(source: &Path) -> Option<String> {
 
 /// Finds a program on PATH (without running anything).
 pub fn find_on_path(program: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(program))
-        .find(|candidate| is_executable(candidate))
+    which::which(program).ok()
 }
 
 /// The tool a build or run uses: on PATH or in the system folders, and when the grader runs as
@@ -717,9 +714,10 @@ pub fn find_tool(tool: &str) -> Option<PathBuf> {
         .map(|p| std::env::split_paths(&p).collect())
         .unwrap_or_default();
     dirs.extend(["/usr/local/bin", "/usr/bin", "/bin"].map(PathBuf::from));
-    dirs.into_iter()
-        .map(|dir| dir.join(tool))
-        .filter(|candidate| is_executable(candidate))
+    let dirs = std::env::join_paths(dirs).ok()?;
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+    which::which_in_all(tool, Some(dirs), cwd)
+        .ok()?
         .find(|candidate| {
             !as_root
                 || std::fs::canonicalize(candidate).is_ok_and(|real| usable_by_others(&real))

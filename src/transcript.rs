@@ -188,17 +188,6 @@ impl Transcript {
         }
         text.finish()
     }
-
-    /// The total number of output bytes on both streams.
-    pub fn output_len(&self) -> usize {
-        self.events
-            .iter()
-            .map(|e| match e {
-                Event::Output { bytes, .. } => bytes.len(),
-                _ => 0,
-            })
-            .sum()
-    }
 }
 
 /// Decodes program output for display and comparison without ever failing.

@@ -160,7 +160,7 @@ fn in_range(parameter: &Parameter, value: u32) -> Result<u32, String> {
     }
 }
 
-fn whole_number(parameter: &Parameter, value: &serde_yaml::Value) -> Result<u32, String> {
+fn whole_number(parameter: &Parameter, value: &yaml_serde::Value) -> Result<u32, String> {
     value
         .as_u64()
         .and_then(|v| u32::try_from(v).ok())
@@ -174,14 +174,14 @@ fn whole_number(parameter: &Parameter, value: &serde_yaml::Value) -> Result<u32,
         .and_then(|v| in_range(parameter, v))
 }
 
-fn describe(value: &serde_yaml::Value) -> String {
-    serde_yaml::to_string(value).map_or_else(|_| "?".into(), |t| t.trim().to_string())
+fn describe(value: &yaml_serde::Value) -> String {
+    yaml_serde::to_string(value).map_or_else(|_| "?".into(), |t| t.trim().to_string())
 }
 
 /// The `parameters:` block of assignment.yaml: one value per parameter name.
 pub fn parameters_from_yaml(
     assignment: Assignment,
-    block: &BTreeMap<String, serde_yaml::Value>,
+    block: &BTreeMap<String, yaml_serde::Value>,
 ) -> Result<Variant, String> {
     let mut values = BTreeMap::new();
     for (name, value) in block {
@@ -194,8 +194,8 @@ pub fn parameters_from_yaml(
 
 /// The values one `variants:` entry gives a parameter: a number, a list of numbers, or a
 /// range `{from: 17, to: 33, step: 4}`.
-fn values_of(parameter: &Parameter, value: &serde_yaml::Value) -> Result<Vec<u32>, String> {
-    use serde_yaml::Value;
+fn values_of(parameter: &Parameter, value: &yaml_serde::Value) -> Result<Vec<u32>, String> {
+    use yaml_serde::Value;
     match value {
         Value::Sequence(items) if items.is_empty() => {
             Err(format!("{}: an empty list of values", parameter.name))
@@ -245,9 +245,9 @@ fn values_of(parameter: &Parameter, value: &serde_yaml::Value) -> Result<Vec<u32
 pub fn variants_from_yaml(
     assignment: Assignment,
     base: &Variant,
-    block: &serde_yaml::Value,
+    block: &yaml_serde::Value,
 ) -> Result<Vec<Variant>, String> {
-    use serde_yaml::Value;
+    use yaml_serde::Value;
     let error = |e: String| format!("variants: {e}");
     let mut variants: Vec<Variant> = Vec::new();
     match block {
@@ -336,14 +336,14 @@ mod tests {
     use super::*;
     use crate::assignments::{connect6, m, nim};
 
-    fn yaml(text: &str) -> serde_yaml::Value {
-        serde_yaml::from_str(text).expect("yaml")
+    fn yaml(text: &str) -> yaml_serde::Value {
+        yaml_serde::from_str(text).expect("yaml")
     }
 
     #[test]
     fn parameters_are_read_and_checked() {
-        let block: BTreeMap<String, serde_yaml::Value> =
-            serde_yaml::from_str("matches: 25").expect("yaml");
+        let block: BTreeMap<String, yaml_serde::Value> =
+            yaml_serde::from_str("matches: 25").expect("yaml");
         let variant = parameters_from_yaml(nim::ASSIGNMENT, &block).expect("valid");
         assert_eq!(variant.label(nim::ASSIGNMENT), "matches=25");
         assert_eq!(
@@ -356,13 +356,13 @@ mod tests {
             ("matches: -3", "expected a whole number"),
             ("size: 15", "nim has no parameter 'size'; it has: matches"),
         ] {
-            let block: BTreeMap<String, serde_yaml::Value> =
-                serde_yaml::from_str(text).expect("yaml");
+            let block: BTreeMap<String, yaml_serde::Value> =
+                yaml_serde::from_str(text).expect("yaml");
             let error = parameters_from_yaml(nim::ASSIGNMENT, &block).expect_err(text);
             assert!(error.contains(expected), "{text}: {error}");
         }
-        let block: BTreeMap<String, serde_yaml::Value> =
-            serde_yaml::from_str("rounds: 3").expect("yaml");
+        let block: BTreeMap<String, yaml_serde::Value> =
+            yaml_serde::from_str("rounds: 3").expect("yaml");
         let error = parameters_from_yaml(m::ASSIGNMENT, &block).expect_err("m has none");
         assert!(error.contains("m has no parameters"), "{error}");
     }

@@ -274,6 +274,41 @@ fn built_in_cases_are_listed_shown_and_verified() {
         .stdout(predicate::str::contains("verified"));
 }
 
+/// A memory limit whose bytes overflow (2^44 MiB is 2^64 bytes, once a limit of 0) is refused
+/// with the file and key named, as `--memory-limit 17592186044416` is.
+#[test]
+fn a_case_file_limit_out_of_the_flags_range_is_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let nim = dir.path().join("cases/nim");
+    std::fs::create_dir_all(&nim).expect("mkdir");
+    std::fs::write(
+        nim.join("assignment.yaml"),
+        "assignment: nim\nchecks:\n  - kind: exit\n",
+    )
+    .expect("write");
+    std::fs::write(
+        nim.join("first.yaml"),
+        "name: first\ndescription: d\npoints: 1\ninput: [y]\nlimits:\n  memory_mb: 17592186044416\n",
+    )
+    .expect("write");
+    grade()
+        .args(["list", "nim", "--cases"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("first.yaml"))
+        .stderr(predicate::str::contains(
+            "limits.memory_mb: 17592186044416 is not a number of MiB from 1 to 1048576",
+        ));
+    grade()
+        .args(["run", "--memory-limit", "17592186044416", "--", "true"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "17592186044416 is not a number of MiB from 1 to 1048576",
+        ));
+}
+
 #[test]
 fn case_file_errors_name_the_file_line_and_key() {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -11,8 +11,8 @@ mod support;
 
 use std::path::Path;
 
-use serde_yaml::{Mapping, Value};
 use support::*;
+use yaml_serde::{Mapping, Value};
 
 /// The share of an assignment's points a program may earn without playing.
 const NO_PLAY_SHARE: f64 = 0.05;
@@ -186,7 +186,7 @@ fn hints(report: &serde_json::Value) -> Vec<Hint> {
 
 fn yaml(path: &Path) -> Mapping {
     let text = std::fs::read_to_string(path).expect("case file");
-    serde_yaml::from_str(&text).expect("case YAML")
+    yaml_serde::from_str(&text).expect("case YAML")
 }
 
 /// The check named `name` of `case` (its own checks, or the assignment's, or its extra ones).
@@ -282,7 +282,7 @@ fn recheck(path: &Path, assignment: &str, hint: &Hint) {
         Value::String("checks".into()),
         Value::Sequence(vec![Value::Mapping(check)]),
     );
-    std::fs::write(&case_path, serde_yaml::to_string(&case).expect("YAML")).expect("write");
+    std::fs::write(&case_path, yaml_serde::to_string(&case).expect("YAML")).expect("write");
     let (_, report) = grade_json(
         path,
         assignment,

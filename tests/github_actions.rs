@@ -11,14 +11,14 @@ use std::path::Path;
 use std::process::Command;
 
 /// The first ```yaml block of docs/github-actions.md.
-fn documented_workflow() -> serde_yaml::Value {
+fn documented_workflow() -> yaml_serde::Value {
     let doc = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/github-actions.md"),
     )
     .expect("docs/github-actions.md");
     let start = doc.find("```yaml\n").expect("a yaml block") + "```yaml\n".len();
     let end = start + doc[start..].find("```").expect("the block ends");
-    serde_yaml::from_str(&doc[start..end]).expect("the workflow is YAML")
+    yaml_serde::from_str(&doc[start..end]).expect("the workflow is YAML")
 }
 
 /// Standard base64, as the reporter's `Buffer.from(…, "base64")` reads it.
@@ -45,8 +45,8 @@ fn decode_base64(text: &str) -> Vec<u8> {
     out
 }
 
-fn text<'a>(value: &'a serde_yaml::Value, key: &str) -> Option<&'a str> {
-    value.get(key).and_then(serde_yaml::Value::as_str)
+fn text<'a>(value: &'a yaml_serde::Value, key: &str) -> Option<&'a str> {
+    value.get(key).and_then(yaml_serde::Value::as_str)
 }
 
 #[test]
@@ -136,7 +136,7 @@ fn the_documented_classroom_workflow_reports_the_score() {
     std::fs::create_dir_all(repository.path().join(".github/workflows")).expect("mkdir");
     std::fs::write(
         repository.path().join(".github/workflows/classroom.yml"),
-        serde_yaml::to_string(&workflow).expect("yaml"),
+        yaml_serde::to_string(&workflow).expect("yaml"),
     )
     .expect("write");
     let runner_files = tempfile::tempdir().expect("tempdir");

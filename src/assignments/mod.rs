@@ -98,7 +98,7 @@ pub struct Parameter {
 pub type PlaySetup = fn(&[String], &Path) -> Result<(Setup, Option<String>), SetupError>;
 
 /// Compiles a case's `drive:` block into a driver, or says what is wrong with it.
-pub type CompileDriver = fn(&serde_yaml::Value) -> Result<Driver, String>;
+pub type CompileDriver = fn(&yaml_serde::Value) -> Result<Driver, String>;
 
 /// Whether an assignment's games can be generated and replayed.
 #[derive(Clone, Copy)]

@@ -229,7 +229,7 @@ fn volume_kind(max_ratio: Option<f64>) -> Result<CheckKind, String> {
 /// Compiles a case's `drive:` block (or its fixed input) into the driver of its runs.
 pub fn driver(
     assignment: Assignment,
-    drive: Option<&serde_yaml::Value>,
+    drive: Option<&yaml_serde::Value>,
     input: &[String],
 ) -> Result<Driver, String> {
     let Some(spec) = drive else {

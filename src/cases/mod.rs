@@ -10,7 +10,6 @@ pub mod schema;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use crate::assignments::{Assignment, Explore};
 use crate::check::Check;
@@ -417,31 +416,57 @@ fn parse_yaml<T: serde::de::DeserializeOwned>(
     relative: &str,
 ) -> Result<T, CaseError> {
     let text = tree.text(relative)?;
-    serde_yaml::from_str(&text).map_err(|e| CaseError {
+    yaml_serde::from_str(&text).map_err(|e| CaseError {
         file: tree.display(relative),
         message: e.to_string(),
     })
 }
 
-/// `spec`'s limits over `base`, field by field; or which field is out of range.
+/// `spec`'s limits over `base`, field by field; or which field is out of range. The ranges
+/// are the command line's (run::limits), so a case file and a flag accept the same values.
 pub(crate) fn merge_limits(base: Limits, spec: &LimitsSpec) -> Result<Limits, String> {
-    let seconds = |v: Option<f64>, default: Duration, what: &str| -> Result<Duration, String> {
-        match v {
-            None => Ok(default),
-            Some(s) if s.is_finite() && s > 0.0 && s <= 3600.0 => Ok(Duration::from_secs_f64(s)),
-            Some(s) => Err(format!(
-                "limits.{what}: {s} is not a number of seconds from 0 to 3600"
-            )),
-        }
-    };
+    use crate::run::limits as range;
+    fn field<T: Copy, U>(
+        value: Option<T>,
+        default: U,
+        key: &str,
+        in_range: impl Fn(T) -> Result<U, String>,
+    ) -> Result<U, String> {
+        value.map_or(Ok(default), |v| {
+            in_range(v).map_err(|e| format!("limits.{key}: {e}"))
+        })
+    }
     Ok(Limits {
-        wall: seconds(spec.wall_seconds, base.wall, "wall_seconds")?,
-        cpu: seconds(spec.cpu_seconds, base.cpu, "cpu_seconds")?,
-        memory_bytes: spec.memory_mb.map_or(base.memory_bytes, |m| m << 20),
-        output_bytes: spec
-            .output_kb
-            .map_or(base.output_bytes, |k| (k as usize) << 10),
-        processes: spec.processes.unwrap_or(base.processes),
+        wall: field(
+            spec.wall_seconds,
+            base.wall,
+            "wall_seconds",
+            range::seconds_in_range,
+        )?,
+        cpu: field(
+            spec.cpu_seconds,
+            base.cpu,
+            "cpu_seconds",
+            range::seconds_in_range,
+        )?,
+        memory_bytes: field(
+            spec.memory_mb,
+            base.memory_bytes,
+            "memory_mb",
+            range::memory_mib_in_range,
+        )?,
+        output_bytes: field(
+            spec.output_kb,
+            base.output_bytes,
+            "output_kb",
+            range::output_kib_in_range,
+        )?,
+        processes: field(
+            spec.processes,
+            base.processes,
+            "processes",
+            range::processes_in_range,
+        )?,
         sanitized: base.sanitized,
     })
 }
@@ -1246,6 +1271,7 @@ pub fn checks_of(default_checks: &[Check], cases: &[Case]) -> Vec<Check> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     fn tree(files: &[(&str, &str)]) -> CaseTree {
         CaseTree {
@@ -1533,6 +1559,37 @@ mod tests {
         let tree = CaseTree::built_in();
         for assignment in tree.assignments(&crate::assignments::Registry::built_in()) {
             load(&tree, assignment).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+
+    #[test]
+    fn limits_out_of_range_name_their_key_and_the_largest_are_taken() {
+        let spec = |yaml: &str| -> LimitsSpec { yaml_serde::from_str(yaml).expect("yaml") };
+        let merged = merge_limits(
+            Limits::default(),
+            &spec(
+                "memory_mb: 1048576\noutput_kb: 4194304\nprocesses: 4294967295\nwall_seconds: 3600",
+            ),
+        )
+        .expect("the largest values");
+        assert_eq!(merged.memory_bytes, 1 << 40);
+        assert_eq!(merged.output_bytes, 1 << 32);
+        assert_eq!(merged.processes, u32::MAX);
+        assert_eq!(merged.wall, Duration::from_secs(3600));
+        for (yaml, key) in [
+            ("memory_mb: 1048577", "limits.memory_mb: 1048577 "),
+            (
+                "memory_mb: 17592186044416",
+                "limits.memory_mb: 17592186044416 ",
+            ),
+            ("memory_mb: 0", "limits.memory_mb: 0 "),
+            ("output_kb: 4194305", "limits.output_kb: 4194305 "),
+            ("output_kb: 0", "limits.output_kb: 0 "),
+            ("processes: 0", "limits.processes: 0 "),
+            ("cpu_seconds: 3601", "limits.cpu_seconds: 3601 "),
+        ] {
+            let error = merge_limits(Limits::default(), &spec(yaml)).expect_err(yaml);
+            assert!(error.starts_with(key), "{yaml}: {error}");
         }
     }
 }

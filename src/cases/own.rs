@@ -115,7 +115,7 @@ pub fn name_in(dir: &Path) -> Result<String, CaseError> {
         message,
     };
     let text = std::fs::read_to_string(&header_path).map_err(|e| error(e.to_string()))?;
-    let header: AssignmentFile = serde_yaml::from_str(&text).map_err(|e| error(e.to_string()))?;
+    let header: AssignmentFile = yaml_serde::from_str(&text).map_err(|e| error(e.to_string()))?;
     Ok(header.assignment)
 }
 
@@ -128,7 +128,7 @@ pub fn load(dir: &Path) -> Result<&'static OwnAssignment, CaseError> {
         message,
     };
     let text = std::fs::read_to_string(&header_path).map_err(|e| error(e.to_string()))?;
-    let header: AssignmentFile = serde_yaml::from_str(&text).map_err(|e| error(e.to_string()))?;
+    let header: AssignmentFile = yaml_serde::from_str(&text).map_err(|e| error(e.to_string()))?;
     let Checked {
         reference,
         program,

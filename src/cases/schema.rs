@@ -67,11 +67,11 @@ pub struct AssignmentFile {
     /// The course's values of the numbers the handout invites changing (`matches: 25`);
     /// the cases' stored reference transcripts are recorded with them (docs/variants.md).
     #[serde(default)]
-    pub parameters: BTreeMap<String, serde_yaml::Value>,
+    pub parameters: BTreeMap<String, yaml_serde::Value>,
     /// Per-student variants: a list of parameter values, or values per parameter; each
     /// student gets one, picked by a stable hash of the course seed and their name.
     #[serde(default)]
-    pub variants: Option<serde_yaml::Value>,
+    pub variants: Option<yaml_serde::Value>,
     /// An external assignment's reference program (docs/new-assignment.md): present only in
     /// an instructor's own assignment, whose transcripts `grade bless` records by running it.
     #[serde(default)]
@@ -165,7 +165,7 @@ pub struct CaseFile {
     /// Input computed move by move from what the program prints, instead of `input`: read
     /// by the assignment's own driver (`AssignmentDef::driver`), which knows its fields.
     #[serde(default)]
-    pub drive: Option<serde_yaml::Value>,
+    pub drive: Option<yaml_serde::Value>,
     /// Run the program this many times on `input` (for checks of randomness); default 1.
     #[serde(default)]
     pub samples: Option<usize>,

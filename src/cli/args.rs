@@ -583,13 +583,13 @@ pub struct LimitArgs {
     #[arg(long = "cpu-limit", visible_alias = "cpu", value_name = "SECONDS", value_parser = parse_seconds)]
     pub cpu: Option<Duration>,
     /// Memory limit per run in MiB.
-    #[arg(long = "memory-limit", visible_alias = "memory", value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    #[arg(long = "memory-limit", visible_alias = "memory", value_name = "MIB", value_parser = crate::run::limits::parse_memory_mib)]
     pub memory_mib: Option<u64>,
     /// Output kept per run in KiB; beyond it the program is stopped and the cut marked.
-    #[arg(long = "output-limit", value_name = "KIB", value_parser = clap::value_parser!(u64).range(1..=1 << 22))]
+    #[arg(long = "output-limit", value_name = "KIB", value_parser = crate::run::limits::parse_output_kib)]
     pub output_kib: Option<u64>,
     /// Processes and threads a run may have at once.
-    #[arg(long = "process-limit", visible_alias = "processes", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long = "process-limit", visible_alias = "processes", value_name = "N", value_parser = crate::run::limits::parse_processes)]
     pub processes: Option<u32>,
 }
 

@@ -226,7 +226,7 @@ pub fn save_case(
     // Run as the case the games were played as: its arguments, files, limits, end of input
     // and terminal (a file `from:` another file of the directory still finds it there).
     if let Some(text) = &exploration.case_file {
-        let played_as: serde_json::Value = serde_yaml::from_str(text)
+        let played_as: serde_json::Value = yaml_serde::from_str(text)
             .context("the case the games were played as no longer reads")?;
         for key in RUN_KEYS {
             if let Some(value) = played_as.get(key) {
@@ -241,7 +241,7 @@ pub fn save_case(
         case["files"][board_name] = serde_json::json!(board);
     }
     let path = cases_dir.join(format!("{name}.yaml"));
-    std::fs::write(&path, serde_yaml::to_string(&case)?)
+    std::fs::write(&path, yaml_serde::to_string(&case)?)
         .with_context(|| format!("cannot write {}", path.display()))?;
     let transcript = reference_dir.join(format!("{name}.txt"));
     std::fs::write(&transcript, &finding.reference)

@@ -455,11 +455,8 @@ fn toolchain_dir(program: &str, workdir: &std::path::Path, run_path: &str) -> Op
     let path = if program.contains('/') {
         workdir.join(program)
     } else {
-        run_path
-            .split(':')
-            .filter(|dir| !dir.is_empty())
-            .map(|dir| std::path::Path::new(dir).join(program))
-            .find(|candidate| crate::submission::is_executable(candidate))?
+        // As the run's exec looks it up: an empty or relative entry is the run's directory.
+        which::which_in(program, Some(run_path), workdir).ok()?
     };
     let real = path.canonicalize().ok()?;
     if workdir

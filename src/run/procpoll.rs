@@ -5,7 +5,7 @@
 use std::fs;
 use std::os::unix::fs::MetadataExt;
 
-use super::waiting::{self, StdinId};
+use super::waiting;
 
 /// Whether `/proc/<pid>/task/<tid>/syscall` can be read here (needed for polling).
 pub fn syscall_file_available() -> bool {
@@ -167,13 +167,6 @@ fn parse_syscall(tid: u32, text: &str) -> Option<waiting::Syscall> {
         *a = u64::from_str_radix(words.next()?.trim_start_matches("0x"), 16).ok()?;
     }
     Some(waiting::Syscall { tid, nr, args })
-}
-
-/// The (device, inode) of a thread's fd 0, to tell our stdin from a wrapper's own pipes.
-pub fn fd0_of(tid: u32) -> Option<StdinId> {
-    fs::metadata(format!("/proc/{tid}/fd/0"))
-        .ok()
-        .map(|m| (m.dev(), m.ino()))
 }
 
 /// The `/proc` directories of the run's live processes: where the run has a pid namespace

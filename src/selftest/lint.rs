@@ -320,7 +320,7 @@ mod tests {
     /// Checks compiled from YAML, as a case file gives them.
     fn checks(yaml: &str) -> Vec<Check> {
         let specs: Vec<crate::cases::schema::CheckSpec> =
-            serde_yaml::from_str(yaml).expect("check specs");
+            yaml_serde::from_str(yaml).expect("check specs");
         specs
             .iter()
             .map(|spec| crate::cases::compile::check(spec).expect("compiles"))

@@ -58,9 +58,9 @@ fn play_setup(args: &[String], _: &Path) -> Result<(Setup, Option<String>), Setu
 }
 
 /// A case's `drive:` block: the coin count, the strategy and the illegal moves to type.
-fn drive(block: &serde_yaml::Value) -> Result<Driver, String> {
+fn drive(block: &yaml_serde::Value) -> Result<Driver, String> {
     let spec: DriveSpec =
-        serde_yaml::from_value(block.clone()).map_err(|e| format!("drive: {e}"))?;
+        yaml_serde::from_value(block.clone()).map_err(|e| format!("drive: {e}"))?;
     if spec.coins == 0 || spec.coins > 100 {
         return Err(format!(
             "drive.coins: {} is not a coin count from 1 to 100",

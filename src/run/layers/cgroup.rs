@@ -457,27 +457,6 @@ impl RunCgroups {
         false
     }
 
-    /// Whether the memory limit was reached at least once.
-    pub fn memory_limit_hit(&self) -> bool {
-        if let Some(dir) = &self.v1_memory {
-            return fs::read_to_string(dir.join("memory.failcnt"))
-                .ok()
-                .and_then(|t| t.trim().parse::<u64>().ok())
-                .is_some_and(|n| n > 0);
-        }
-        if let Some(dir) = &self.v2 {
-            return fs::read_to_string(dir.join("memory.events"))
-                .ok()
-                .and_then(|t| {
-                    t.lines()
-                        .find_map(|l| l.strip_prefix("max "))
-                        .and_then(|v| v.trim().parse::<u64>().ok())
-                })
-                .is_some_and(|n| n > 0);
-        }
-        false
-    }
-
     /// Done with the run (its tree is dead): back to the pool when every directory is empty,
     /// else removed (retrying briefly while busy).
     pub fn remove(&mut self) {

@@ -64,11 +64,13 @@ impl LimitOverrides {
         if let Some(cpu) = self.cpu {
             limits.cpu = cpu;
         }
+        // In range: the command line's parsers checked them (parse_memory_mib, ...).
         if let Some(mib) = self.memory_mib {
-            limits.memory_bytes = mib << 20;
+            limits.memory_bytes = mib.min(MAX_MEMORY_MIB) << 20;
         }
         if let Some(kib) = self.output_kib {
-            limits.output_bytes = usize::try_from(kib << 10).unwrap_or(usize::MAX);
+            limits.output_bytes =
+                usize::try_from(kib.min(MAX_OUTPUT_KIB) << 10).unwrap_or(usize::MAX);
         }
         if let Some(n) = self.processes {
             limits.processes = n;
@@ -77,20 +79,98 @@ impl LimitOverrides {
     }
 }
 
-/// Parses a number of seconds: positive, finite, at most an hour (as in case files).
+/// The longest wall-clock or CPU limit, in seconds (an hour).
+pub const MAX_SECONDS: f64 = 3600.0;
+/// The largest memory limit, in MiB (1 TiB): far above any machine a course grades on, and
+/// small enough that the limit in bytes cannot overflow.
+pub const MAX_MEMORY_MIB: u64 = 1 << 20;
+/// The largest output limit, in KiB (4 GiB), for the same reason.
+pub const MAX_OUTPUT_KIB: u64 = 1 << 22;
+
+// The ranges of the limits, one function each, shared by the command line's flags (the
+// `parse_*` functions below, clap's value parsers) and case files' `limits:` (merge_limits in
+// cases/), so that both accept exactly the same values. Each error says the value and range;
+// the caller names the flag or key.
+
+/// A wall-clock or CPU limit in seconds: positive, finite, at most an hour.
+pub fn seconds_in_range(s: f64) -> Result<Duration, String> {
+    if s.is_finite() && s > 0.0 && s <= MAX_SECONDS {
+        Ok(Duration::from_secs_f64(s))
+    } else {
+        Err(format!(
+            "{s} is not a number of seconds above 0 and at most {MAX_SECONDS}"
+        ))
+    }
+}
+
+/// A memory limit in MiB, from 1 to [`MAX_MEMORY_MIB`]; the limit in bytes.
+pub fn memory_mib_in_range(mib: u64) -> Result<u64, String> {
+    if (1..=MAX_MEMORY_MIB).contains(&mib) {
+        Ok(mib << 20)
+    } else {
+        Err(format!(
+            "{mib} is not a number of MiB from 1 to {MAX_MEMORY_MIB}"
+        ))
+    }
+}
+
+/// An output limit in KiB, from 1 to [`MAX_OUTPUT_KIB`]; the limit in bytes.
+pub fn output_kib_in_range(kib: u64) -> Result<usize, String> {
+    if (1..=MAX_OUTPUT_KIB).contains(&kib) {
+        Ok(usize::try_from(kib << 10).unwrap_or(usize::MAX))
+    } else {
+        Err(format!(
+            "{kib} is not a number of KiB from 1 to {MAX_OUTPUT_KIB}"
+        ))
+    }
+}
+
+/// A process limit: at least 1 (a run needs its own process).
+pub fn processes_in_range(n: u32) -> Result<u32, String> {
+    if n >= 1 {
+        Ok(n)
+    } else {
+        Err(format!(
+            "{n} is not a number of processes from 1 to {}",
+            u32::MAX
+        ))
+    }
+}
+
+/// Parses a number of seconds (`--wall-limit`, `--cpu-limit`; a trailing `s` allowed), in
+/// [`seconds_in_range`].
 pub fn parse_seconds(text: &str) -> Result<Duration, String> {
     let s: f64 = text
         .trim()
         .trim_end_matches('s')
         .parse()
         .map_err(|_| format!("{text:?} is not a number of seconds"))?;
-    if s.is_finite() && s > 0.0 && s <= 3600.0 {
-        Ok(Duration::from_secs_f64(s))
-    } else {
-        Err(format!(
-            "{text:?}: seconds must be above 0 and at most 3600"
-        ))
-    }
+    seconds_in_range(s)
+}
+
+/// Parses `--memory-limit` (MiB), in [`memory_mib_in_range`].
+pub fn parse_memory_mib(text: &str) -> Result<u64, String> {
+    let mib = parse_whole(text, "MiB")?;
+    memory_mib_in_range(mib).map(|_| mib)
+}
+
+/// Parses `--output-limit` (KiB), in [`output_kib_in_range`].
+pub fn parse_output_kib(text: &str) -> Result<u64, String> {
+    let kib = parse_whole(text, "KiB")?;
+    output_kib_in_range(kib).map(|_| kib)
+}
+
+/// Parses `--process-limit`, in [`processes_in_range`].
+pub fn parse_processes(text: &str) -> Result<u32, String> {
+    let n = parse_whole(text, "processes")?;
+    let n = u32::try_from(n)
+        .map_err(|_| format!("{n} is not a number of processes from 1 to {}", u32::MAX))?;
+    processes_in_range(n)
+}
+
+fn parse_whole(text: &str, unit: &str) -> Result<u64, String> {
+    text.parse()
+        .map_err(|_| format!("{text:?} is not a whole number of {unit}"))
 }
 
 /// The rlimits for one run: (resource, soft, hard).
@@ -158,6 +238,61 @@ mod tests {
         assert_eq!(limits.memory_bytes, 100 << 20);
         assert_eq!(limits.output_bytes, 64 << 10);
         assert_eq!(limits.wall, Limits::default().wall);
+    }
+
+    #[test]
+    fn each_limit_accepts_its_largest_value_and_refuses_one_more_and_zero() {
+        // 1 TiB of memory, 4 GiB of output, an hour, u32::MAX processes (worked by hand).
+        assert_eq!(memory_mib_in_range(1_048_576), Ok(1_099_511_627_776));
+        assert!(memory_mib_in_range(1_048_577).is_err() && memory_mib_in_range(0).is_err());
+        assert_eq!(memory_mib_in_range(1), Ok(1_048_576));
+        assert_eq!(output_kib_in_range(4_194_304), Ok(4_294_967_296));
+        assert!(output_kib_in_range(4_194_305).is_err() && output_kib_in_range(0).is_err());
+        assert_eq!(output_kib_in_range(1), Ok(1024));
+        assert_eq!(seconds_in_range(3600.0), Ok(Duration::from_secs(3600)));
+        assert!(seconds_in_range(3600.001).is_err() && seconds_in_range(0.0).is_err());
+        assert!(seconds_in_range(f64::NAN).is_err() && seconds_in_range(-1.0).is_err());
+        assert_eq!(processes_in_range(4_294_967_295), Ok(4_294_967_295));
+        assert!(processes_in_range(0).is_err());
+        assert_eq!(
+            memory_mib_in_range(1_048_577),
+            Err("1048577 is not a number of MiB from 1 to 1048576".into())
+        );
+    }
+
+    #[test]
+    fn the_flags_accept_the_same_values_as_case_files() {
+        assert_eq!(parse_memory_mib("1048576"), Ok(1_048_576));
+        assert!(parse_memory_mib("1048577").is_err() && parse_memory_mib("0").is_err());
+        // 2^44 MiB is 2^64 bytes: it once wrapped to a limit of 0.
+        assert!(parse_memory_mib("17592186044416").is_err());
+        assert!(parse_memory_mib("-1").is_err() && parse_memory_mib("64M").is_err());
+        assert_eq!(parse_output_kib("4194304"), Ok(4_194_304));
+        assert!(parse_output_kib("4194305").is_err() && parse_output_kib("0").is_err());
+        assert_eq!(parse_processes("4294967295"), Ok(4_294_967_295));
+        assert!(parse_processes("4294967296").is_err() && parse_processes("0").is_err());
+        assert_eq!(parse_seconds("3600"), Ok(Duration::from_secs(3600)));
+        assert!(parse_seconds("3600.001").is_err());
+        for v in [
+            0,
+            1,
+            64,
+            1 << 20,
+            (1 << 20) + 1,
+            1 << 22,
+            (1 << 22) + 1,
+            1 << 44,
+        ] {
+            let text = v.to_string();
+            assert_eq!(
+                parse_memory_mib(&text).is_ok(),
+                memory_mib_in_range(v).is_ok()
+            );
+            assert_eq!(
+                parse_output_kib(&text).is_ok(),
+                output_kib_in_range(v).is_ok()
+            );
+        }
     }
 
     #[test]

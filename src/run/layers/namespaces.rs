@@ -317,11 +317,6 @@ pub fn plan(uid: Option<u32>, enabled: bool, network: bool) -> Plan {
 }
 
 impl Plan {
-    /// Whether the run gets private IPC (and network, UTS) namespaces.
-    pub fn isolated(&self) -> bool {
-        self.privileged_flags != 0 || self.user_flags != 0
-    }
-
     /// Whether the plan makes a new network namespace (and so could join a pooled one).
     pub fn makes_network(&self) -> bool {
         (self.privileged_flags | self.user_flags) & libc::CLONE_NEWNET != 0
