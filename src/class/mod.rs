@@ -124,8 +124,7 @@ pub fn student_names(submissions: &[PathBuf]) -> Vec<String> {
 /// `changes.csv`) or an instructor's report.
 pub const STUDENTS_DIR: &str = "students";
 
-/// Where a class's instructor reports go (hidden cases in full): `instructor/NAME.EXT`.
-pub const INSTRUCTOR_DIR: &str = "instructor";
+pub use report::audience::INSTRUCTOR_DIR;
 
 /// A student's report, relative to the output directory: `students/NAME.EXT`.
 pub fn student_report(student: &str, extension: &str) -> String {
