@@ -985,22 +985,7 @@ fn grade_case(
             .to_mut()
             .retain(|c| matches!(c.kind, CheckKind::StripStart | CheckKind::Exit { .. }));
     }
-    let student = StudentRun {
-        transcript: &outcome.transcript,
-        exited: match outcome.ending {
-            Ending::Exited(code) => Some(code),
-            _ => None,
-        },
-        waiting_for_input: outcome.ending == Ending::WaitingForInput,
-        prompts_late: outcome.prompts_late,
-        unread_inputs: outcome.unread_inputs,
-        after_script: outcome.after_script.map(|a| check::AskedAfterScript {
-            events: a.events,
-            prompt_shown: a.prompt_shown,
-            ended: a.ended.is_some(),
-        }),
-        samples: &samples,
-    };
+    let student = StudentRun::of(outcome, &samples);
     let sanitizer = sanitizer_verdict(case, submission, options);
     let mut checks: Vec<CheckResult> = check::score_sanitized(
         &case_checks,

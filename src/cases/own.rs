@@ -109,14 +109,17 @@ pub fn is_own_dir(dir: &Path) -> bool {
 /// The name an external assignment's directory gives itself (assignment.yaml's `assignment`),
 /// without loading the rest.
 pub fn name_in(dir: &Path) -> Result<String, CaseError> {
-    let header_path = dir.join(HEADER);
+    Ok(read_header(&dir.join(HEADER))?.assignment)
+}
+
+/// assignment.yaml at `header_path`, read and parsed, or an error naming it.
+fn read_header(header_path: &Path) -> Result<AssignmentFile, CaseError> {
     let error = |message: String| CaseError {
         file: header_path.display().to_string(),
         message,
     };
-    let text = std::fs::read_to_string(&header_path).map_err(|e| error(e.to_string()))?;
-    let header: AssignmentFile = yaml_serde::from_str(&text).map_err(|e| error(e.to_string()))?;
-    Ok(header.assignment)
+    let text = std::fs::read_to_string(header_path).map_err(|e| error(e.to_string()))?;
+    yaml_serde::from_str(&text).map_err(|e| error(e.to_string()))
 }
 
 /// Loads the external assignment in `dir`: checked, not built (its reference program is built
@@ -127,8 +130,7 @@ pub fn load(dir: &Path) -> Result<&'static OwnAssignment, CaseError> {
         file: header_path.display().to_string(),
         message,
     };
-    let text = std::fs::read_to_string(&header_path).map_err(|e| error(e.to_string()))?;
-    let header: AssignmentFile = yaml_serde::from_str(&text).map_err(|e| error(e.to_string()))?;
+    let header = read_header(&header_path)?;
     let Checked {
         reference,
         program,

@@ -137,6 +137,29 @@ pub struct StudentRun<'a> {
     pub after_script: Option<AskedAfterScript>,
 }
 
+impl<'a> StudentRun<'a> {
+    /// What the checks read of one run of the program (`samples`: all runs of a case that
+    /// starts it many times, else none).
+    pub fn of(outcome: &'a crate::run::RunOutcome, samples: &'a [Transcript]) -> StudentRun<'a> {
+        StudentRun {
+            transcript: &outcome.transcript,
+            exited: match outcome.ending {
+                crate::run::Ending::Exited(code) => Some(code),
+                _ => None,
+            },
+            waiting_for_input: outcome.ending == crate::run::Ending::WaitingForInput,
+            prompts_late: outcome.prompts_late,
+            unread_inputs: outcome.unread_inputs,
+            after_script: outcome.after_script.map(|a| AskedAfterScript {
+                events: a.events,
+                prompt_shown: a.prompt_shown,
+                ended: a.ended.is_some(),
+            }),
+            samples,
+        }
+    }
+}
+
 /// A program that asked for more input once its script was used up and was given end of
 /// input, as a person at a terminal ends a final "press Enter to exit".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

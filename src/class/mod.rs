@@ -1,15 +1,9 @@
 //! A whole class: many submissions graded one after another (each one's cases in parallel),
 //! named after their students, with progress, a gradebook, resumption of an interrupted or
 //! repeated run, and shards for spreading a large course over a batch engine.
-#![allow(
-    clippy::print_stdout,
-    clippy::print_stderr,
-    reason = "a class run draws its own progress and summary; to become events the command line renders"
-)]
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
@@ -130,8 +124,7 @@ pub fn student_names(submissions: &[PathBuf]) -> Vec<String> {
 /// `changes.csv`) or an instructor's report.
 pub const STUDENTS_DIR: &str = "students";
 
-/// Where a class's instructor reports go (hidden cases in full): `instructor/NAME.EXT`.
-pub const INSTRUCTOR_DIR: &str = "instructor";
+pub use report::audience::INSTRUCTOR_DIR;
 
 /// A student's report, relative to the output directory: `students/NAME.EXT`.
 pub fn student_report(student: &str, extension: &str) -> String {
@@ -734,14 +727,13 @@ fn refuse_or_warn(problems: &[Found], options: &MergeOptions) -> anyhow::Result<
             problem.flag()
         ),
         several => {
-            for (problem, line) in several {
-                eprintln!(
-                    "grade: {} ({} merges anyway)",
-                    report::escape::visible(line),
-                    problem.flag()
-                );
+            return Err(MergeRefused {
+                problems: several
+                    .iter()
+                    .map(|(problem, line)| format!("{line} ({} merges anyway)", problem.flag()))
+                    .collect(),
             }
-            bail!("nothing merged: {} problems above", several.len());
+            .into());
         }
     }
     Ok(problems
@@ -750,45 +742,54 @@ fn refuse_or_warn(problems: &[Found], options: &MergeOptions) -> anyhow::Result<
         .collect())
 }
 
-/// A progress display: a bar on a terminal, plain lines otherwise.
-enum Progress {
-    Bar(indicatif::ProgressBar),
-    Lines { total: usize },
+/// Parts of a class run that were not merged, for several reasons: each is a line of its own
+/// (the command line shows them above the error).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MergeRefused {
+    /// Each reason, with the switch that merges anyway.
+    pub problems: Vec<String>,
 }
 
-impl Progress {
-    fn new(total: usize) -> Progress {
-        if std::io::stderr().is_terminal() {
-            let bar = indicatif::ProgressBar::new(total as u64);
-            if let Ok(style) = indicatif::ProgressStyle::with_template(
-                "{bar:30} {pos}/{len} graded, {msg} [{elapsed} elapsed, ~{eta} left]",
-            ) {
-                bar.set_style(style);
-            }
-            Progress::Bar(bar)
-        } else {
-            Progress::Lines { total }
-        }
+impl std::fmt::Display for MergeRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "nothing merged: {} problems above", self.problems.len())
     }
+}
 
-    fn done(&self, position: usize, student: &str, outcome: &str, failures: usize) {
-        match self {
-            Progress::Bar(bar) => {
-                bar.set_position(position as u64);
-                bar.set_message(format!("{failures} lost points or failed"));
-            }
-            Progress::Lines { total } => {
-                let line = format!("[{position}/{total}] {student}: {outcome}\n");
-                eprint!("{}", report::github::fence(&line));
-            }
-        }
-    }
+impl std::error::Error for MergeRefused {}
 
-    fn finish(&self) {
-        if let Progress::Bar(bar) = self {
-            bar.finish_and_clear();
-        }
-    }
+/// What a class run tells whoever runs it, as it goes: the command line draws it (a progress
+/// bar on a terminal or a line per student, notes on standard error, the summary on standard
+/// output); the run itself prints nothing but the reports it was asked for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ClassEvent<'a> {
+    /// The run starts on `total` students.
+    Started {
+        /// Students in this run.
+        total: usize,
+    },
+    /// A student is done.
+    Graded {
+        /// Their place in the run, from 1.
+        position: usize,
+        /// Students in this run.
+        total: usize,
+        /// Their name.
+        student: &'a str,
+        /// What happened ("full marks", "lost points (unchanged, kept)", an error).
+        outcome: &'a str,
+        /// Students who lost points or failed so far.
+        failures: usize,
+    },
+    /// A line for the log: a student who could not be graded, a stored result graded again,
+    /// work reused, an earlier run that could not be read.
+    Note(&'a str),
+    /// A student's report was written on standard output (no output directory).
+    ReportWritten,
+    /// Every student is done.
+    Finished,
+    /// The class summary, once at the end.
+    Summary(&'a str),
 }
 
 /// Where a student's stored result and resume key live.
@@ -990,6 +991,7 @@ pub fn grade_class(
     options: &GradeOptions,
     class: &ClassOptions,
     cases_for: &dyn Fn(&str) -> anyhow::Result<CaseSet>,
+    events: &dyn Fn(ClassEvent),
 ) -> anyhow::Result<u8> {
     if class.output_dir.is_none() && options.format != Format::Text {
         bail!("grading several submissions with --format other than text needs --output-dir DIR");
@@ -1013,10 +1015,13 @@ pub fn grade_class(
         class,
         cases_for,
         &selected,
-        chosen.len(),
+        (chosen.len(), events),
     );
+    events(ClassEvent::Started {
+        total: chosen.len(),
+    });
     // The earlier run, read before anything is graded over it.
-    let before = earlier_run(class, job.seal.as_ref());
+    let before = earlier_run(class, job.seal.as_ref(), events);
     if let Some(dir) = output_dir {
         for sub in [STUDENTS_DIR, INSTRUCTOR_DIR] {
             std::fs::create_dir_all(dir.join(sub))
@@ -1041,8 +1046,8 @@ pub fn grade_class(
             &mut tally,
         )?;
     }
-    job.progress.finish();
-    log_reuse(tally.cached_builds, tally.elsewhere, job.seal.is_some());
+    (job.events)(ClassEvent::Finished);
+    log_reuse(&job, tally.cached_builds, tally.elsewhere);
     // Over an earlier run: what changed, for everyone this run covers.
     let changes = before
         .map(|before| what_changed(before, class.shard.is_some(), &mut tally.after, &tally.rows));
@@ -1057,7 +1062,7 @@ pub fn grade_class(
         )?;
     }
     let summary = class_summary(set, &tally.rows, changes.as_deref(), class.dry_run);
-    print!("{}", report::github::fence(&summary));
+    (job.events)(ClassEvent::Summary(&summary));
     Ok(exit_status(tally.any_error, tally.all_full))
 }
 
@@ -1079,13 +1084,16 @@ struct ClassRun<'a> {
     /// Each selected case's digest, and its weights' digest, for `changes.csv`.
     case_digests: BTreeMap<String, String>,
     case_weights: BTreeMap<String, String>,
-    progress: Progress,
+    /// Whoever runs the class is told how it goes.
+    events: &'a dyn Fn(ClassEvent),
+    /// Students in this run.
+    students: usize,
     /// The key stored results are sealed with.
     seal: Option<SealKey>,
 }
 
 impl<'a> ClassRun<'a> {
-    /// The run of `selected` cases of `set` over `students` students.
+    /// The run of `selected` cases of `set` over `students` students, telling `events` how it goes.
     fn new(
         set: &'a CaseSet,
         cases_digest: u64,
@@ -1093,7 +1101,7 @@ impl<'a> ClassRun<'a> {
         class: &'a ClassOptions,
         cases_for: &'a dyn Fn(&str) -> anyhow::Result<CaseSet>,
         selected: &[&crate::cases::Case],
-        students: usize,
+        (students, events): (usize, &'a dyn Fn(ClassEvent)),
     ) -> ClassRun<'a> {
         ClassRun {
             set,
@@ -1115,7 +1123,8 @@ impl<'a> ClassRun<'a> {
                 .iter()
                 .map(|c| (c.name.clone(), changes::weights_digest(c)))
                 .collect(),
-            progress: Progress::new(students),
+            events,
+            students,
             // The key stored results are sealed with, kept where neither runs nor students
             // reach.
             seal: class.output_dir.as_ref().and_then(|_| SealKey::grader()),
@@ -1164,30 +1173,40 @@ impl Tally {
         }
     }
 
-    /// A student's row added, with its progress line (`outcome`) shown.
+    /// A student's row added, and what happened (`outcome`) told.
     fn finish_row(
         &mut self,
-        progress: &Progress,
+        job: &ClassRun,
         position: usize,
         student: &str,
         row: Row,
         outcome: &str,
     ) {
         self.failures += usize::from(row.status != "full marks");
-        progress.done(position, student, outcome, self.failures);
+        (job.events)(ClassEvent::Graded {
+            position,
+            total: job.students,
+            student,
+            outcome,
+            failures: self.failures,
+        });
         self.rows.push(row);
     }
 }
 
 /// The earlier run in the output directory, if any; one this grader cannot read is said on
 /// standard error and is no reason not to grade.
-fn earlier_run(class: &ClassOptions, seal: Option<&SealKey>) -> Option<changes::Before> {
+fn earlier_run(
+    class: &ClassOptions,
+    seal: Option<&SealKey>,
+    events: &dyn Fn(ClassEvent),
+) -> Option<changes::Before> {
     let dir = class.output_dir.as_ref()?;
     changes::before(dir, seal).unwrap_or_else(|error| {
-        eprintln!(
+        events(ClassEvent::Note(&format!(
             "grade: {}: no changes.csv this time",
             report::escape::visible(&format!("{error:#}"))
-        );
+        )));
         None
     })
 }
@@ -1226,16 +1245,13 @@ fn grade_student(
             (Stored::Kept(row), result) if dir.join(job.report_name(student)).is_file() => {
                 keep_stored(job, before, dir, student, &row, result, tally);
                 let outcome = format!("{} (unchanged, kept)", row.status);
-                tally.finish_row(&job.progress, position, student, *row, &outcome);
+                tally.finish_row(job, position, student, *row, &outcome);
                 return Ok(());
             }
             (Stored::Unverified, _) => unverified = true,
             (Stored::Elsewhere, _) => {
                 tally.elsewhere += 1;
-                eprint!(
-                    "{}",
-                    report::github::fence(&format!("grade: {student}: {ELSEWHERE}\n"))
-                );
+                (job.events)(ClassEvent::Note(&format!("grade: {student}: {ELSEWHERE}")));
             }
             (Stored::Missing | Stored::Kept(_), _) => {}
         }
@@ -1263,7 +1279,7 @@ fn grade_student(
     } else {
         row.status.clone()
     };
-    tally.finish_row(&job.progress, position, student, row, &outcome);
+    tally.finish_row(job, position, student, row, &outcome);
     Ok(())
 }
 
@@ -1373,7 +1389,7 @@ fn write_reports(
         None if job.class.dry_run => {}
         None => {
             report::audience::write_for(result, options.format, None, options.audience)?;
-            println!();
+            (job.events)(ClassEvent::ReportWritten);
         }
     }
     Ok(())
@@ -1391,10 +1407,7 @@ fn error_row(
     tally.any_error = true;
     let not_gradable = crate::not_gradable::not_gradable(error);
     let line = report::escape::visible(&format!("{error:#}"));
-    eprint!(
-        "{}",
-        report::github::fence(&format!("grade: {student}: {line}\n"))
-    );
+    (job.events)(ClassEvent::Note(&format!("grade: {student}: {line}")));
     let row = Row {
         student: student.to_string(),
         submission: report::escape::visible(&submission.display().to_string()),
@@ -1419,12 +1432,13 @@ fn error_row(
 
 /// What the log says once at the end of a class run about work taken from elsewhere: cached
 /// builds, and stored results graded again because they were sealed elsewhere.
-fn log_reuse(cached_builds: usize, elsewhere: usize, sealed: bool) {
+fn log_reuse(job: &ClassRun, cached_builds: usize, elsewhere: usize) {
+    let sealed = job.seal.is_some();
     if cached_builds > 0 {
-        eprintln!(
+        (job.events)(ClassEvent::Note(&format!(
             "grade: {cached_builds} submission(s) built earlier from the same files with the same \
              tools and options: their cached builds were used (--no-cache builds again)"
-        );
+        )));
     }
     if elsewhere > 0 {
         let why = if sealed {
@@ -1432,11 +1446,11 @@ fn log_reuse(cached_builds: usize, elsewhere: usize, sealed: bool) {
         } else {
             "this grader has no writable cache ($XDG_CACHE_HOME/grade) to check them with"
         };
-        eprintln!(
+        (job.events)(ClassEvent::Note(&format!(
             "grade: {elsewhere} stored result(s) were graded elsewhere ({why}), so they were \
              graded again; to keep results across nodes, give every task the same private \
              $XDG_CACHE_HOME (docs/scale.md)"
-        );
+        )));
     }
 }
 

@@ -409,7 +409,7 @@ pub enum Command {
     Doctor,
 
     /// Run any command with scripted input under the sandbox and print its transcript.
-    Run(super::run::RunArgs),
+    Run(RunArgs),
 
     /// Rank pairs of submissions by shared code (MOSS-style), as evidence for a person.
     #[command(
@@ -421,7 +421,7 @@ pub enum Command {
         after_help = "Examples:\n  grade similarity class/*/ -a nim\n  \
         grade similarity class/*/ -a silver_dollar --base starter/ --format html -o similarity.html"
     )]
-    Similarity(super::similarity::SimilarityArgs),
+    Similarity(SimilarityArgs),
 }
 
 /// Options of grading one submission or a class (flattened into the default command).
@@ -738,6 +738,75 @@ impl From<MergeChecks> for crate::class::MergeOptions {
             allow_weaker_sandbox: checks.allow_weaker_sandbox,
         }
     }
+}
+
+/// Options of `grade run`.
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// A file of input lines to send, one per line.
+    #[arg(short, long)]
+    pub input: Option<PathBuf>,
+    /// Run under a pseudo-terminal (stdin, stdout and stderr), as in a student's terminal.
+    #[arg(long)]
+    pub terminal: bool,
+    /// Close stdin when the input runs out instead of stopping the program.
+    #[arg(long)]
+    pub close_stdin: bool,
+    /// Limits (the same options and units as `grade`).
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Copy a file into the working directory: NAME=PATH (repeatable).
+    #[arg(
+        long = "file",
+        visible_alias = "workdir-file",
+        value_name = "NAME=PATH"
+    )]
+    pub files: Vec<String>,
+    /// A path outside the working directory the program may read (repeatable).
+    #[arg(long, value_name = "PATH")]
+    pub readable: Vec<PathBuf>,
+    /// An extra environment variable: KEY=VALUE (repeatable).
+    #[arg(long = "env", value_name = "KEY=VALUE")]
+    pub env: Vec<String>,
+    /// Print the outcome as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// The command to run and its arguments.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
+    pub command: Vec<String>,
+}
+
+/// The report formats of `grade similarity`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum SimilarityFormat {
+    /// Ranked pairs with the longest shared runs.
+    #[default]
+    Text,
+    /// Every pair and shared run.
+    Json,
+    /// A page with each pair's shared code side by side.
+    Html,
+}
+
+/// Options of `grade similarity`.
+#[derive(Args, Debug)]
+pub struct SimilarityArgs {
+    /// The submissions (files, directories or .zip/.tar.gz archives), at least two.
+    #[arg(required = true, num_args = 2.., value_name = "SUBMISSION")]
+    pub submissions: Vec<PathBuf>,
+    /// The assignment.
+    #[arg(short, long)]
+    pub assignment: AssignmentName,
+    /// Starter code (a file or a directory) or the handout's text: code found in it is not
+    /// counted (repeatable).
+    #[arg(long, value_name = "FILE")]
+    pub base: Vec<PathBuf>,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t = SimilarityFormat::Text)]
+    pub format: SimilarityFormat,
+    /// Write the report to FILE instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[cfg(test)]

@@ -146,7 +146,71 @@ pub fn grade_command(
                 crate::keys::stable_hash(p.as_bytes(), hash),
             )
         });
-    crate::class::grade_class(submissions, &set, digest, options, class, &|student| {
-        cases_for(&tree, &set, student, choice, options.course_seed)
-    })
+    let display = ClassDisplay::default();
+    crate::class::grade_class(
+        submissions,
+        &set,
+        digest,
+        options,
+        class,
+        &|student| cases_for(&tree, &set, student, choice, options.course_seed),
+        &|event| display.show(event),
+    )
+}
+
+/// How a class run is shown: a progress bar on a terminal, a line per student otherwise;
+/// notes on standard error, the summary on standard output. What students control is
+/// fenced under GitHub Actions.
+#[derive(Default)]
+struct ClassDisplay {
+    /// The bar, on a terminal, once the run has started.
+    bar: std::cell::RefCell<Option<indicatif::ProgressBar>>,
+}
+
+impl ClassDisplay {
+    /// Shows one event of the run.
+    fn show(&self, event: crate::class::ClassEvent) {
+        use crate::class::ClassEvent;
+        use crate::report::github::fence;
+        use std::io::IsTerminal;
+        match event {
+            ClassEvent::Started { total } if std::io::stderr().is_terminal() => {
+                let bar = indicatif::ProgressBar::new(total as u64);
+                if let Ok(style) = indicatif::ProgressStyle::with_template(
+                    "{bar:30} {pos}/{len} graded, {msg} [{elapsed} elapsed, ~{eta} left]",
+                ) {
+                    bar.set_style(style);
+                }
+                *self.bar.borrow_mut() = Some(bar);
+            }
+            ClassEvent::Started { .. } => {}
+            ClassEvent::Graded {
+                position,
+                total,
+                student,
+                outcome,
+                failures,
+            } => match self.bar.borrow().as_ref() {
+                Some(bar) => {
+                    bar.set_position(position as u64);
+                    bar.set_message(format!("{failures} lost points or failed"));
+                }
+                None => eprint!(
+                    "{}",
+                    fence(&format!("[{position}/{total}] {student}: {outcome}\n"))
+                ),
+            },
+            ClassEvent::Note(line) => match self.bar.borrow().as_ref() {
+                Some(bar) => bar.suspend(|| eprint!("{}", fence(&format!("{line}\n")))),
+                None => eprint!("{}", fence(&format!("{line}\n"))),
+            },
+            ClassEvent::ReportWritten => println!(),
+            ClassEvent::Finished => {
+                if let Some(bar) = self.bar.borrow_mut().take() {
+                    bar.finish_and_clear();
+                }
+            }
+            ClassEvent::Summary(summary) => print!("{}", fence(summary)),
+        }
+    }
 }

@@ -430,19 +430,27 @@ fn merge(
     output: &std::path::Path,
     checks: args::MergeChecks,
 ) -> anyhow::Result<u8> {
+    let options = crate::class::MergeOptions::from(checks);
+    let merged = crate::class::merge_gradebooks(parts, output, &options);
+    if let Some(refused) = merged
+        .as_ref()
+        .err()
+        .and_then(|e| e.downcast_ref::<crate::class::MergeRefused>())
     {
-        let options = crate::class::MergeOptions::from(checks);
-        crate::class::merge_gradebooks(parts, output, &options).map(|merged| {
-            for warning in &merged.warnings {
-                eprintln!(
-                    "grade: warning: {}",
-                    crate::report::escape::visible(warning)
-                );
-            }
-            println!("{} student(s) in {}", merged.rows, output.display());
-            0
-        })
+        for problem in &refused.problems {
+            eprintln!("grade: {}", crate::report::escape::visible(problem));
+        }
     }
+    merged.map(|merged| {
+        for warning in &merged.warnings {
+            eprintln!(
+                "grade: warning: {}",
+                crate::report::escape::visible(warning)
+            );
+        }
+        println!("{} student(s) in {}", merged.rows, output.display());
+        0
+    })
 }
 
 /// `grade SUBMISSION…`: grades one submission or a class.

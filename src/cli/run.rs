@@ -8,47 +8,11 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use clap::Args;
 use serde_json::json;
 
+use super::args::RunArgs;
 use crate::run::{EndOfInput, Ending, Limits, RunSpec};
 use crate::transcript::{decode_visible, Event, Stream};
-
-/// Options of `grade run`.
-#[derive(Args, Debug)]
-pub struct RunArgs {
-    /// A file of input lines to send, one per line.
-    #[arg(short, long)]
-    pub input: Option<PathBuf>,
-    /// Run under a pseudo-terminal (stdin, stdout and stderr), as in a student's terminal.
-    #[arg(long)]
-    pub terminal: bool,
-    /// Close stdin when the input runs out instead of stopping the program.
-    #[arg(long)]
-    pub close_stdin: bool,
-    /// Limits (the same options and units as `grade`).
-    #[command(flatten)]
-    pub limits: super::args::LimitArgs,
-    /// Copy a file into the working directory: NAME=PATH (repeatable).
-    #[arg(
-        long = "file",
-        visible_alias = "workdir-file",
-        value_name = "NAME=PATH"
-    )]
-    pub files: Vec<String>,
-    /// A path outside the working directory the program may read (repeatable).
-    #[arg(long, value_name = "PATH")]
-    pub readable: Vec<PathBuf>,
-    /// An extra environment variable: KEY=VALUE (repeatable).
-    #[arg(long = "env", value_name = "KEY=VALUE")]
-    pub env: Vec<String>,
-    /// Print the outcome as JSON.
-    #[arg(long)]
-    pub json: bool,
-    /// The command to run and its arguments.
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
-    pub command: Vec<String>,
-}
 
 /// A run's working directory prepared by `grade run`, removed when dropped (without
 /// recursion, however deep a tree the program left).

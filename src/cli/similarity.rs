@@ -1,44 +1,9 @@
 //! `grade similarity`: compare submissions for shared code and print the ranked pairs.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use clap::{Args, ValueEnum};
-
+use super::args::{SimilarityArgs, SimilarityFormat};
 use crate::assignments::Registry;
-use crate::cli::args::AssignmentName;
-
-/// The report formats of `grade similarity`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum SimilarityFormat {
-    /// Ranked pairs with the longest shared runs.
-    #[default]
-    Text,
-    /// Every pair and shared run.
-    Json,
-    /// A page with each pair's shared code side by side.
-    Html,
-}
-
-/// Options of `grade similarity`.
-#[derive(Args, Debug)]
-pub struct SimilarityArgs {
-    /// The submissions (files, directories or .zip/.tar.gz archives), at least two.
-    #[arg(required = true, num_args = 2.., value_name = "SUBMISSION")]
-    pub submissions: Vec<PathBuf>,
-    /// The assignment.
-    #[arg(short, long)]
-    pub assignment: AssignmentName,
-    /// Starter code (a file or a directory) or the handout's text: code found in it is not
-    /// counted (repeatable).
-    #[arg(long, value_name = "FILE")]
-    pub base: Vec<PathBuf>,
-    /// Report format.
-    #[arg(long, value_enum, default_value_t = SimilarityFormat::Text)]
-    pub format: SimilarityFormat,
-    /// Write the report to FILE instead of standard output.
-    #[arg(short, long, value_name = "FILE")]
-    pub output: Option<PathBuf>,
-}
 
 /// Reads each submission for comparison: a file or folder as it is, an archive (`.zip`,
 /// `.tar.gz`) unpacked safely into a directory kept in `unpacked`, named without its suffix.

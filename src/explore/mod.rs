@@ -499,22 +499,7 @@ impl Explorer<'_> {
                 (outcome, reference)
             }
         };
-        let student = StudentRun {
-            transcript: &outcome.transcript,
-            exited: match outcome.ending {
-                Ending::Exited(code) => Some(code),
-                _ => None,
-            },
-            waiting_for_input: outcome.ending == Ending::WaitingForInput,
-            prompts_late: outcome.prompts_late,
-            unread_inputs: outcome.unread_inputs,
-            after_script: outcome.after_script.map(|a| check::AskedAfterScript {
-                events: a.events,
-                prompt_shown: a.prompt_shown,
-                ended: a.ended.is_some(),
-            }),
-            samples: &[],
-        };
+        let student = StudentRun::of(&outcome, &[]);
         let results = if finished_start {
             // A start with no move: redrawing or announcing a winner are both fair, so only
             // the start and the ending are compared (as in grading).

@@ -11,6 +11,9 @@ use std::path::Path;
 
 use crate::results::{GradeResult, Visibility};
 
+/// Where a class's instructor reports go (hidden cases in full): `instructor/NAME.EXT`.
+pub const INSTRUCTOR_DIR: &str = "instructor";
+
 /// Who reads a report (`--audience`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Audience {
@@ -69,7 +72,7 @@ pub fn instructor_view(result: &GradeResult) -> GradeResult {
 /// `instructor/NAME.EXT`, apart from the students' `students/NAME.EXT`, so that no student's
 /// name (`bob.instructor`) is another student's instructor report.
 pub fn instructor_file(student: &str, extension: &str) -> String {
-    format!("{}/{student}.{extension}", crate::class::INSTRUCTOR_DIR)
+    format!("{}/{student}.{extension}", INSTRUCTOR_DIR)
 }
 
 /// Renders `result` for `audience` in `format` to `path` or standard output (see
