@@ -20,7 +20,8 @@ use crate::not_gradable::{Cause, NotGradable};
 use crate::parallel::in_parallel;
 use crate::report::Format;
 use crate::results::{
-    BuildFailure, CaseResult, CaseStatus, CheckResult, Ended, GradeResult, RunSummary, Visibility,
+    round_points, BuildFailure, CaseResult, CaseStatus, CheckResult, Ended, GradeResult,
+    RunSummary, Visibility,
 };
 use crate::run::{self, Ending, RunOutcome, RunSpec};
 use crate::submission::{self, PrepareError, Submission};
@@ -504,10 +505,6 @@ fn reference_for(case: &Case) -> anyhow::Result<Recording> {
     }
 }
 
-fn round(value: f64) -> f64 {
-    (value * 1000.0).round() / 1000.0
-}
-
 fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
@@ -634,7 +631,6 @@ fn explore_case(
     submission: &Submission,
     options: &GradeOptions,
 ) -> anyhow::Result<CaseResult> {
-    use crate::cases::schema::ExploreScoring;
     use crate::explore::Budget;
     let (games, time) = match options.explore_budget {
         None => (spec.games, None),
@@ -669,163 +665,14 @@ fn explore_case(
         submission,
         &explore_options,
     )?;
-    // Games that left nothing to play (a finished start) count toward no share.
-    let counted = played.games - played.start_only;
-    let agreeing = counted - played.differing;
-    let left_out = match played.start_only {
-        0 => String::new(),
-        n => format!("; {n} more left nothing to play (a finished start) and count for nothing"),
-    };
-    let summary = format!(
-        "{agreeing} of {counted} random game(s) agree with the reference ({} line(s) typed, seed \
-         {seed}{left_out})",
-        played.steps
-    );
-    let finding_detail = played.finding.as_ref().map(|f| {
-        format!(
-            "; game {} differs, shrunk to the {} input line(s) listed: {} {}",
-            f.game,
-            f.input.len(),
-            f.check.name,
-            f.check.detail
-        )
-    });
-    let share = if counted == 0 {
-        0.0
-    } else {
-        agreeing as f64 / counted as f64
-    };
-    let difference = played
-        .finding
-        .as_ref()
-        .and_then(|f| f.check.difference.clone());
-    let checks: Vec<CheckResult> = match spec.scoring {
-        ExploreScoring::Share | ExploreScoring::All => {
-            let passed = played.differing == 0 && counted > 0;
-            let score = match spec.scoring {
-                ExploreScoring::Share => round(case.points * share),
-                _ if passed => case.points,
-                _ => 0.0,
-            };
-            let mut checks = vec![CheckResult {
-                // The rule the shrunk game breaks is its failing check's.
-                rule: played.finding.as_ref().and_then(|f| f.check.rule.clone()),
-                name: "explore".into(),
-                kind: "explore".into(),
-                passed,
-                score,
-                max_score: case.points,
-                detail: match &finding_detail {
-                    Some(detail) => format!("{summary}{detail}"),
-                    _ => summary.clone(),
-                },
-                difference: difference.clone(),
-            }];
-            // Which checks differed, and in how many games (informational: no points).
-            for (name, differing) in &played.failed_checks {
-                checks.push(CheckResult {
-                    rule: case
-                        .checks
-                        .iter()
-                        .find(|c| c.name == *name)
-                        .and_then(|c| c.rule.clone()),
-                    name: name.clone(),
-                    kind: "explore".into(),
-                    passed: false,
-                    score: 0.0,
-                    max_score: 0.0,
-                    detail: format!("differs in {differing} of {counted} random game(s)"),
-                    difference: None,
-                });
-            }
-            checks
-        }
-        ExploreScoring::PerCheck => {
-            let weights: f64 = case.checks.iter().map(|c| c.weight.max(0.0)).sum();
-            let has_exit = case
-                .checks
-                .iter()
-                .any(|c| matches!(c.kind, CheckKind::Exit { .. }));
-            // A game that ended abnormally though every check agreed counts against the exit
-            // check (or, without one, against every check).
-            let abnormal = played.failed_checks.get("run").copied().unwrap_or(0);
-            case.checks
-                .iter()
-                .filter(|c| c.weight > 0.0)
-                .map(|check| {
-                    let mut differing = played.failed_checks.get(&check.name).copied().unwrap_or(0);
-                    if !has_exit || matches!(check.kind, CheckKind::Exit { .. }) {
-                        differing += abnormal;
-                    }
-                    let max_score =
-                        round(case.points * check.weight / weights.max(f64::MIN_POSITIVE));
-                    let passed = differing == 0 && counted > 0;
-                    let is_first = played
-                        .finding
-                        .as_ref()
-                        .is_some_and(|f| f.check.name == check.name);
-                    CheckResult {
-                        rule: check.rule.clone(),
-                        name: check.name.clone(),
-                        kind: "explore".into(),
-                        passed,
-                        score: if passed { max_score } else { 0.0 },
-                        max_score,
-                        detail: if passed {
-                            format!("agrees in all {counted} random game(s)")
-                        } else {
-                            format!(
-                                "differs in {differing} of {counted} random game(s){}",
-                                match (&finding_detail, is_first) {
-                                    (Some(detail), true) => detail.clone(),
-                                    _ => String::new(),
-                                }
-                            )
-                        },
-                        difference: if is_first { difference.clone() } else { None },
-                    }
-                })
-                .collect()
-        }
-    };
-    let score = round(checks.iter().map(|c| c.score).sum());
-    let passed = checks.iter().all(|c| c.passed || c.max_score <= 0.0);
-    let mut notes = Vec::new();
-    let mut input = Vec::new();
-    if let Some(finding) = &played.finding {
-        if let (Some(board), Some(name)) = (&finding.board_file, &finding.board_name) {
-            notes.push(format!("the board file {name} of that game:\n{board}"));
-        }
-        for command in crate::explore::replay_commands(
-            case.assignment,
-            finding,
-            &submission.replay_command(),
-            submission.replay_build(),
-        ) {
-            notes.push(format!("replay it: {command}"));
-        }
-        input = finding.input.clone();
-    }
-    let mut run = RunSummary::not_run(Ended::Exit, 0);
-    run.wall_ms = millis(started.elapsed());
-    Ok(CaseResult {
-        name: case.name.clone(),
-        description: case.description.clone(),
-        visibility: case.visibility,
-        score,
-        max_score: case.points,
-        status: if passed {
-            CaseStatus::Passed
-        } else {
-            CaseStatus::Failed
-        },
-        checks,
-        run,
-        input,
-        notes,
-        stderr: String::new(),
-        first_difference: None,
-    })
+    Ok(crate::explore::scoring::random_games_result(
+        case,
+        spec.scoring,
+        &played,
+        seed,
+        submission,
+        started.elapsed(),
+    ))
 }
 
 /// The runs to grade a driven case on: its one run while its start lets the plan reach the
@@ -1002,7 +849,7 @@ fn grade_case(
             check.difference = None;
         }
     }
-    let score = round(checks.iter().map(|c| c.score).sum());
+    let score = round_points(checks.iter().map(|c| c.score).sum());
     let max_score: f64 = checks.iter().map(|c| c.max_score).sum();
     // Informational checks (no points) never fail a case.
     let passed = checks.iter().all(|c| c.passed || c.max_score <= 0.0);
@@ -1026,7 +873,7 @@ fn grade_case(
             description: case.description.clone(),
             visibility: case.visibility,
             score,
-            max_score: round(max_score.max(case.points)),
+            max_score: round_points(max_score.max(case.points)),
             status: if passed {
                 CaseStatus::Passed
             } else {
@@ -1281,7 +1128,7 @@ fn build_failed(
         assignment: set.assignment.name().to_string(),
         submission: submission.display().to_string(),
         score: 0.0,
-        max_score: round(cases.iter().map(|c| c.max_score).sum()),
+        max_score: round_points(cases.iter().map(|c| c.max_score).sum()),
         cases,
         build_failure: Some(failure),
         notes: Vec::new(),

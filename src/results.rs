@@ -389,6 +389,12 @@ pub struct RubricLine {
     pub max_score: f64,
 }
 
+/// A score kept to thousandths of a point, as every stored and reported score is: sums of
+/// shares then read the same in every format.
+pub fn round_points(value: f64) -> f64 {
+    (value * 1000.0).round() / 1000.0
+}
+
 /// `score` as a percentage of `max_score`, to two decimals (0 when `max_score` is 0).
 pub fn percent(score: f64, max_score: f64) -> f64 {
     if max_score > 0.0 {
@@ -530,7 +536,7 @@ impl GradeResult {
     /// share of the cases' points the program earned: the total is the same in every
     /// language, and a program in another language scores the same percentage as its cases.
     pub fn total(&mut self, rubric: &[(String, RubricPart, f64)]) {
-        let round = |v: f64| (v * 1000.0).round() / 1000.0;
+        let round = round_points;
         let cases: (f64, f64) = self
             .cases
             .iter()
@@ -588,7 +594,7 @@ impl GradeResult {
     /// of their own): their scores add up to `score` and their maxima to `max_score` (up to
     /// rounding to thousandths when a rubric scales them).
     pub fn parts(&self) -> Vec<Part> {
-        let round = |v: f64| (v * 1000.0).round() / 1000.0;
+        let round = round_points;
         let cases: f64 = self.cases.iter().map(|c| c.max_score).sum();
         let requirements: f64 = self.requirements.iter().map(|r| r.max_score).sum();
         // The factor a rubric line scales its part by (1 without a rubric), or None when the

@@ -2,7 +2,13 @@
 //! reached, and a built-in assignment's first games of a seed shared by every grading of the
 //! process (a class plays the same games for every student).
 
-use super::*;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
+use super::{coverage, game_seed, RuleCoverage};
+use crate::assignments::Assignment;
+use crate::drive::generate::Game;
+use crate::games::Setup;
 
 /// Game `index` of the budget seeded `seed`, steered toward the rules `hit` does not hold
 /// yet; counts the rules it exercises into `hit`. Callers ask for games 0, 1, 2, … in turn

@@ -7,31 +7,33 @@
 //! differs, its input is shrunk (fewer lines, smaller numbers, a smaller board) to a minimal
 //! one that still fails the same check.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use serde::Serialize;
 
 mod budget;
 pub mod coverage;
+mod judging;
 mod replay;
+pub mod scoring;
+mod shrinking;
 
 use budget::{coverage_of, next_game, with_setup};
 pub use budget::{generated_games, planned_coverage};
+use judging::{Played, StoppedRuns};
 pub use replay::{replay_commands, save_case};
 
 use crate::assignments::{Assignment, Explore};
 use crate::cases::{self, CaseTree};
-use crate::check::{self, Check, StudentRun};
+use crate::check::Check;
 
-use crate::drive::generate::{Driven, Game};
-use crate::drive::{self, ReferenceStart};
-use crate::games::{self, Setup};
+use crate::drive::generate::Game;
+use crate::games::Setup;
 use crate::results::CheckResult;
-use crate::run::{self, EndOfInput, Ending, Limits, RunSpec};
+use crate::run::{self, EndOfInput, Limits};
 use crate::submission::{self, PrepareOptions, Submission};
 
 /// What to explore and for how long.
@@ -242,35 +244,6 @@ fn game_seed(seed: u64, index: usize) -> u64 {
     rng.next_u64()
 }
 
-/// One replay of a game on the student's program: every check that failed, the first first.
-struct Verdict {
-    failing: Vec<CheckResult>,
-    /// The program's start, drawn again as often as grading does, left no move to play (a
-    /// finished strip): only the start and the ending were compared.
-    start_only: bool,
-    /// A driven game as it was played: the reference's setup at the program's own start, the
-    /// lines typed, and the reference's arguments for that start.
-    played: Option<Played>,
-}
-
-/// A driven game as one run played it.
-#[derive(Clone)]
-struct Played {
-    setup: Setup,
-    lines: Vec<String>,
-    start_args: Vec<String>,
-}
-
-impl Verdict {
-    /// The first failing check.
-    fn first(self) -> Option<CheckResult> {
-        self.failing.into_iter().next()
-    }
-}
-
-/// Files for a run's working directory: (name, content).
-type Files = Vec<(String, Vec<u8>)>;
-
 /// How every run of the student's program in random games is made, as a fixed case makes
 /// it: the case's arguments, files, limits, end of input and terminal (outside any case,
 /// assignment.yaml's).
@@ -324,432 +297,6 @@ struct Explorer<'a> {
     board_setup: Option<fn(&Path, &str) -> Option<Setup>>,
     /// Runs of scripted games stopped for time (see [`StoppedRuns`]).
     stopped: StoppedRuns,
-}
-
-/// Runs of scripted games that were stopped for time (the wall or CPU limit, or blocked): a
-/// game that starts with the lines such a run read, on the same setup and board, is not run
-/// again. The program never read past them, so it would do the same again, and wait as long
-/// for it (shrinking a hanging program's game would otherwise pay its time-out at every
-/// candidate).
-#[derive(Default)]
-struct StoppedRuns(Mutex<Vec<StoppedRun>>);
-
-/// A run stopped for time: the game's setup and board, the lines it read, how it went.
-struct StoppedRun {
-    setup: Setup,
-    board: Option<String>,
-    read: Vec<String>,
-    outcome: run::RunOutcome,
-}
-
-impl StoppedRuns {
-    /// A run stopped for time that `game` would repeat, as `game` would have ended it.
-    fn find(&self, game: &Game) -> Option<run::RunOutcome> {
-        let runs = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        runs.iter()
-            .find(|run| {
-                run.setup == game.setup
-                    && run.board == game.board_file
-                    && game.lines.starts_with(&run.read)
-            })
-            .map(|run| run::RunOutcome {
-                unread_inputs: game.lines.len() - run.read.len(),
-                ..run.outcome.clone()
-            })
-    }
-
-    /// Keeps `outcome` if `game`'s run was stopped for time.
-    fn keep(&self, game: &Game, outcome: &run::RunOutcome) {
-        if !matches!(
-            outcome.ending,
-            Ending::WallTimeout | Ending::CpuLimit | Ending::Blocked(_)
-        ) {
-            return;
-        }
-        let read: Vec<String> = outcome.transcript.inputs().map(str::to_string).collect();
-        if !game.lines.starts_with(&read) {
-            return;
-        }
-        let mut runs = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        runs.push(StoppedRun {
-            setup: game.setup.clone(),
-            board: game.board_file.clone(),
-            read,
-            outcome: outcome.clone(),
-        });
-    }
-}
-
-impl Explorer<'_> {
-    /// The setup and files of a game whose board file may have been shrunk: the case's files
-    /// (assignment.yaml's and its own), and the game's board file under the name its first
-    /// argument gives (replacing a file of that name).
-    fn setup_for(&self, game: &Game) -> Option<(Setup, Files)> {
-        match &game.board_file {
-            None => Some((game.setup.clone(), self.runs.files.clone())),
-            Some(text) => {
-                let name = self.runs.args.first()?.clone();
-                let setup = (self.board_setup?)(Path::new(&name), text)?;
-                let mut files = self.runs.files.clone();
-                files.retain(|(file, _)| *file != name);
-                files.push((name, text.clone().into_bytes()));
-                Some((setup, files))
-            }
-        }
-    }
-
-    /// What the replay commands of a finding on `game` give the program and the reference:
-    /// the program's arguments and files as [`Explorer::judge`] ran it; the reference's as its
-    /// setup holds them (an instructor's own reference program), else the program's own
-    /// start (`start_args`), else the board file the game brings, else the arguments that set
-    /// the case's game up (`options.reference_args`).
-    fn replay_setup(
-        &self,
-        game: &Game,
-        start_args: &[String],
-        options: &ExploreOptions,
-    ) -> ReplaySetup {
-        let (setup, files) = self
-            .setup_for(game)
-            .unwrap_or_else(|| (game.setup.clone(), Vec::new()));
-        let (reference_args, reference_files) = match setup.program_run() {
-            Some((args, files)) => (args.to_vec(), files.to_vec()),
-            None if !start_args.is_empty() => (start_args.to_vec(), Vec::new()),
-            None if game.board_file.is_some() => (
-                self.runs.args.first().cloned().into_iter().collect(),
-                Vec::new(),
-            ),
-            None => (options.reference_args.clone(), Vec::new()),
-        };
-        ReplaySetup {
-            args: self.runs.args.to_vec(),
-            files,
-            reference_args,
-            reference_files,
-        }
-    }
-
-    /// Replays `game` on the student's program and compares it with the reference.
-    fn judge(&self, game: &Game) -> anyhow::Result<Verdict> {
-        let Some((setup, files)) = self.setup_for(game) else {
-            return Ok(Verdict {
-                failing: Vec::new(),
-                played: None,
-                start_only: false,
-            });
-        };
-        let mut command = self.submission.command.clone();
-        command.extend(self.runs.args.iter().cloned());
-        let spec = RunSpec {
-            command,
-            files,
-            readable: self.submission.readable.clone(),
-            env: self.submission.env.clone(),
-            input: game.lines.clone(),
-            end_of_input: self.runs.end_of_input,
-            limits: self.runs.limits.clone(),
-            terminal: self.runs.terminal,
-            workdir: None,
-        };
-        let mut played = None;
-        let mut finished_start = false;
-        let (outcome, reference) = match &game.driver {
-            None => {
-                let outcome = match self.stopped.find(game) {
-                    Some(outcome) => outcome,
-                    None => {
-                        let outcome = run::run(&spec).context("the program could not be run")?;
-                        self.stopped.keep(game, &outcome);
-                        outcome
-                    }
-                };
-                let reference = games::record(&setup, &game.lines)?;
-                (outcome, reference)
-            }
-            Some(Driven(strategy)) => {
-                // Driven from the program's own start; the reference from that start too
-                // (from the game's own when the program's start breaks a rule, which the
-                // start check reports).
-                let run_once = || {
-                    run::run_with(&spec, strategy.source().as_mut())
-                        .context("the program could not be run")
-                };
-                // As in grading: a start that leaves the plan nothing to test (no move, or no
-                // room for one of its illegal moves) is drawn again.
-                let (outcome, _) = drive::redraw_until_the_rule_is_reached(
-                    run_once()?,
-                    |transcript| strategy.reference_start(transcript),
-                    |start| strategy.reaches_its_rule(start),
-                    || run_once().ok(),
-                );
-                let start = match strategy.reference_start(&outcome.transcript) {
-                    ReferenceStart::Setup(start) => start,
-                    ReferenceStart::Finished(start) => {
-                        finished_start = true;
-                        start
-                    }
-                    ReferenceStart::Unusable(_) => setup.clone(),
-                };
-                let reference = drive::record_driven(&start, strategy.source().as_mut())?;
-                played = Some(Played {
-                    setup: start,
-                    lines: outcome.transcript.inputs().map(str::to_string).collect(),
-                    start_args: strategy.start_args(&outcome.transcript),
-                });
-                (outcome, reference)
-            }
-        };
-        let student = StudentRun::of(&outcome, &[]);
-        let results = if finished_start {
-            // A start with no move: redrawing or announcing a winner are both fair, so only
-            // the start and the ending are compared (as in grading).
-            let start_only: Vec<Check> = self
-                .checks
-                .iter()
-                .filter(|c| {
-                    matches!(
-                        c.kind,
-                        crate::check::CheckKind::StripStart | crate::check::CheckKind::Exit { .. }
-                    )
-                })
-                .cloned()
-                .collect();
-            check::score(&start_only, &student, &reference, 1.0)
-        } else if game.free_messages {
-            // Where the handout leaves the message open, its fixed wordings are not compared.
-            let fixed_only: Vec<Check> = self
-                .checks
-                .iter()
-                .filter(|c| !is_fixed_message(c))
-                .cloned()
-                .collect();
-            check::score(&fixed_only, &student, &reference, 1.0)
-        } else {
-            check::score(self.checks, &student, &reference, 1.0)
-        };
-        let mut failing: Vec<CheckResult> = results
-            .into_iter()
-            .filter(|c| !c.passed && c.max_score > 0.0)
-            .collect();
-        // A program that played on after the game was over differs first there: its exit
-        // check says so, and what it printed then follows from it.
-        if check::played_on_after_the_game(&student, &reference).is_some() {
-            if let Some(at) = failing.iter().position(|c| c.kind == "exit") {
-                let exit = failing.remove(at);
-                failing.insert(0, exit);
-            }
-        }
-        if failing.is_empty()
-            && !matches!(outcome.ending, Ending::Exited(_) | Ending::WaitingForInput)
-        {
-            // A crash, a timeout or a limit is a difference of its own.
-            failing.push(CheckResult {
-                rule: None,
-                name: "run".into(),
-                kind: "run".into(),
-                passed: false,
-                score: 0.0,
-                max_score: 1.0,
-                detail: format!("the program did not end normally: {:?}", outcome.ending),
-                difference: None,
-            });
-        }
-        Ok(Verdict {
-            failing,
-            played,
-            start_only: finished_start,
-        })
-    }
-
-    /// Shrinks a driven game: smaller plans (fewer moves, fewer illegal moves, fewer coins),
-    /// each played on a strip the program draws afresh, kept while the same check fails.
-    /// Returns the smallest failing plan, the last failing run of it, its check and the runs
-    /// made.
-    fn shrink_driven(
-        &self,
-        mut game: Game,
-        mut played: Played,
-        mut failed: CheckResult,
-        budget: Duration,
-    ) -> (Game, Played, CheckResult, usize) {
-        let started = Instant::now();
-        let mut runs = 0;
-        let mut progress = true;
-        while progress && started.elapsed() < budget {
-            progress = false;
-            let Some(Driven(strategy)) = game.driver.clone() else {
-                break;
-            };
-            for smaller in strategy.smaller() {
-                if started.elapsed() >= budget {
-                    break;
-                }
-                let mut candidate = game.clone();
-                candidate.driver = Some(Driven(smaller));
-                runs += 1;
-                let Ok(verdict) = self.judge(&candidate) else {
-                    continue;
-                };
-                let same = verdict.failing.into_iter().find(|c| c.name == failed.name);
-                if let (Some(check), Some(run)) = (same, verdict.played) {
-                    game = candidate;
-                    played = run;
-                    failed = check;
-                    progress = true;
-                    break;
-                }
-            }
-        }
-        (game, played, failed, runs)
-    }
-
-    /// Shrinks `game` while the same check keeps failing; returns it and the runs made.
-    fn shrink(&self, mut game: Game, check: &str, budget: Duration) -> (Game, usize) {
-        let started = Instant::now();
-        let mut runs = 0;
-        let still_fails = |candidate: &Game, runs: &mut usize| -> bool {
-            // A candidate that repeats a run stopped for time is not run again.
-            if self.stopped.find(candidate).is_none() {
-                *runs += 1;
-            }
-            self.judge(candidate)
-                .ok()
-                .is_some_and(|v| v.failing.iter().any(|c| c.name == check))
-        };
-        // Drops chunks of lines from line `from` on, from halves down to single lines, while
-        // the check still fails; true when any was dropped.
-        let drop_chunks = |game: &mut Game, from: usize, runs: &mut usize| -> bool {
-            let mut dropped = false;
-            let mut chunk = game.lines.len().saturating_sub(from).div_ceil(2).max(1);
-            while started.elapsed() < budget {
-                let mut start = from;
-                while start < game.lines.len() && started.elapsed() < budget {
-                    let mut candidate = game.clone();
-                    let end = (start + chunk).min(candidate.lines.len());
-                    candidate.lines.drain(start..end);
-                    if still_fails(&candidate, runs) {
-                        *game = candidate;
-                        dropped = true;
-                    } else {
-                        start += chunk;
-                    }
-                }
-                if chunk == 1 {
-                    break;
-                }
-                chunk /= 2;
-            }
-            dropped
-        };
-        // A run stopped for time never read past the lines it read: the lines after them go
-        // first, each candidate a replay of the stopped run (a hanging program's time-out is
-        // paid once, not at every candidate).
-        if let Some(outcome) = self.stopped.find(&game) {
-            let read = game.lines.len() - outcome.unread_inputs;
-            drop_chunks(&mut game, read, &mut runs);
-        }
-        let mut progress = true;
-        while progress && started.elapsed() < budget {
-            // Fewer lines: drop chunks, from halves down to single lines.
-            progress = drop_chunks(&mut game, 0, &mut runs);
-            // Smaller numbers.
-            for index in 0..game.lines.len() {
-                for smaller in smaller_lines(&game.lines[index]) {
-                    if started.elapsed() >= budget {
-                        break;
-                    }
-                    let mut candidate = game.clone();
-                    candidate.lines[index] = smaller;
-                    if still_fails(&candidate, &mut runs) {
-                        game = candidate;
-                        progress = true;
-                        break;
-                    }
-                }
-            }
-            // A smaller board: drop a row or a column.
-            if let Some(text) = game.board_file.clone() {
-                for smaller in smaller_boards(&text) {
-                    if started.elapsed() >= budget {
-                        break;
-                    }
-                    let mut candidate = game.clone();
-                    candidate.board_file = Some(smaller);
-                    if still_fails(&candidate, &mut runs) {
-                        game = candidate;
-                        progress = true;
-                        break;
-                    }
-                }
-            }
-        }
-        (game, runs)
-    }
-}
-
-/// Whether a check compares a message of fixed wording at its place (an `at_inputs` presence
-/// check that does not accept any wording).
-fn is_fixed_message(check: &Check) -> bool {
-    matches!(
-        &check.kind,
-        crate::check::CheckKind::Lines {
-            at_inputs: true,
-            compare: crate::check::Compare::Presence,
-            any_wording: false,
-            ..
-        }
-    )
-}
-
-/// The line with one of its numbers made smaller (toward 1, then 0), most reduced first.
-fn smaller_lines(line: &str) -> Vec<String> {
-    let tokens: Vec<&str> = line.split(' ').collect();
-    let mut out = Vec::new();
-    for (i, token) in tokens.iter().enumerate() {
-        let Ok(value) = token.parse::<i64>() else {
-            continue;
-        };
-        for target in [1, value / 2, value - 1] {
-            if target >= 1 && target < value {
-                let mut changed = tokens.clone();
-                let text = target.to_string();
-                changed[i] = &text;
-                let candidate = changed.join(" ");
-                if !out.contains(&candidate) {
-                    out.push(candidate);
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The board with its last row, or its last column, removed.
-fn smaller_boards(text: &str) -> Vec<String> {
-    let rows: Vec<Vec<&str>> = text
-        .lines()
-        .map(|l| l.split_whitespace().collect())
-        .filter(|r: &Vec<&str>| !r.is_empty())
-        .collect();
-    let mut out = Vec::new();
-    if rows.len() > 1 {
-        out.push(
-            rows[..rows.len() - 1]
-                .iter()
-                .map(|r| r.join(" "))
-                .collect::<Vec<_>>()
-                .join("\n"),
-        );
-    }
-    if rows.first().is_some_and(|r| r.len() > 1) {
-        out.push(
-            rows.iter()
-                .map(|r| r[..r.len() - 1].join(" "))
-                .collect::<Vec<_>>()
-                .join("\n"),
-        );
-    }
-    out
 }
 
 /// Explores `submission` for `assignment`.
@@ -859,6 +406,10 @@ pub fn explore(
     })
 }
 
+/// The first game that differed: its index, the game, its first failing check and, for a
+/// driven game, how it was played.
+type FirstDifference = (usize, Game, CheckResult, Option<Played>);
+
 /// What a batch of games found.
 #[derive(Clone, Debug, Default)]
 pub struct GamesPlayed {
@@ -919,7 +470,7 @@ pub fn run_games(
     let deadline = options.time.map(|t| started + t);
     let mut played = GamesPlayed::default();
     let mut next = 0;
-    let mut found: Option<(usize, Game, CheckResult, Option<Played>)> = None;
+    let mut found: Option<FirstDifference> = None;
     let mut hit: BTreeMap<&'static str, usize> = BTreeMap::new();
     // The rules driven games reached as the program's own starts let them (their steering
     // used the same plans on the reference's strips).
@@ -1027,63 +578,8 @@ pub fn run_games(
         coverage_of(assignment, &hit)
     };
     played.finding = match found {
+        Some(found) => Some(explorer.shrunk_finding(found, options)?),
         None => None,
-        Some((index, game, first, Some(played))) => {
-            // A driven game: its plan shrunk, reported as its last failing run played it.
-            let original_lines = played.lines.len();
-            let (shrunk, played, check, shrink_runs) =
-                explorer.shrink_driven(game, played, first, options.shrink_time);
-            let reference = games::record(&played.setup, &played.lines)?
-                .transcript
-                .terminal_text();
-            let replay = explorer.replay_setup(&shrunk, &played.start_args, options);
-            Some(Finding {
-                game: index,
-                original_lines,
-                input: played.lines,
-                board_file: None,
-                board_name: None,
-                start_args: played.start_args,
-                plan: shrunk.driver.map(|Driven(strategy)| strategy.describe()),
-                shrink_runs,
-                check,
-                reference,
-                replay,
-            })
-        }
-        Some((index, game, first, None)) => {
-            let original_lines = game.lines.len();
-            let (shrunk, shrink_runs) = explorer.shrink(game, &first.name, options.shrink_time);
-            let check = explorer
-                .judge(&shrunk)?
-                .failing
-                .into_iter()
-                .find(|c| c.name == first.name)
-                .unwrap_or(first);
-            let reference = explorer
-                .setup_for(&shrunk)
-                .map(|(setup, _)| games::record(&setup, &shrunk.lines))
-                .transpose()?
-                .map(|recording| recording.transcript.terminal_text())
-                .unwrap_or_default();
-            let replay = explorer.replay_setup(&shrunk, &[], options);
-            Some(Finding {
-                game: index,
-                original_lines,
-                input: shrunk.lines,
-                board_name: shrunk
-                    .board_file
-                    .as_ref()
-                    .and_then(|_| runs.args.first().cloned()),
-                board_file: shrunk.board_file,
-                start_args: Vec::new(),
-                plan: None,
-                shrink_runs,
-                check,
-                reference,
-                replay,
-            })
-        }
     };
     Ok(played)
 }
@@ -1230,22 +726,6 @@ mod tests {
     }
 
     #[test]
-    fn numbers_shrink_toward_one() {
-        assert_eq!(
-            smaller_lines("8 3"),
-            vec!["1 3", "4 3", "7 3", "8 1", "8 2"]
-        );
-        assert_eq!(smaller_lines("1"), Vec::<String>::new());
-        assert_eq!(smaller_lines("H14"), Vec::<String>::new());
-    }
-
-    #[test]
-    fn boards_shrink_by_a_row_or_a_column() {
-        assert_eq!(smaller_boards("1 2\n3 4"), vec!["1 2", "1\n3"]);
-        assert_eq!(smaller_boards("5"), Vec::<String>::new());
-    }
-
-    #[test]
     fn durations() {
         assert_eq!(parse_duration("30s").ok(), Some(Duration::from_secs(30)));
         assert_eq!(parse_duration("2m").ok(), Some(Duration::from_secs(120)));
@@ -1279,74 +759,6 @@ mod tests {
 
     /// The games a benchmark's floor replays are the ones the case plays: as many as its
     /// budget, the same for the same seed, others for another.
-    /// A run stopped for time after reading lines L stands for every game that starts with L
-    /// on the same setup (as that game would have ended it); other runs are not kept.
-    #[test]
-    fn runs_stopped_for_time_stand_for_games_that_start_with_what_they_read() {
-        use crate::transcript::Stream;
-        let nim = crate::assignments::nim::ASSIGNMENT;
-        let game = generated_games(nim, 1, 1).remove(0);
-        assert!(game.lines.len() >= 3, "{:?}", game.lines);
-        let outcome = |ending: Ending, read: &[String]| {
-            let mut transcript = crate::transcript::Transcript::new();
-            transcript.push_output(Stream::Stdout, b"Would you like to go first? (Y/N): ");
-            for line in read {
-                transcript.push_input(line.clone());
-            }
-            run::RunOutcome {
-                transcript,
-                ending,
-                after_script: None,
-                unread_inputs: game.lines.len() - read.len(),
-                prompts_late: false,
-                output_truncated: false,
-                wall: Duration::from_secs(3),
-                slept: Duration::from_secs(3),
-                cpu: Duration::ZERO,
-                peak_memory_bytes: None,
-                peak_memory_of_run: false,
-                detection: run::Detection::Seccomp,
-            }
-        };
-        let stopped = StoppedRuns::default();
-        let first = &game.lines[..1];
-        stopped.keep(&game, &outcome(Ending::Exited(0), first));
-        stopped.keep(&game, &outcome(Ending::WaitingForInput, first));
-        assert!(
-            stopped.find(&game).is_none(),
-            "only runs stopped for time are kept"
-        );
-        let blocked = Ending::Blocked(run::pace::Stall::Idle);
-        stopped.keep(&game, &outcome(blocked, first));
-        let mut shorter = game.clone();
-        shorter.lines.truncate(2);
-        let found = stopped.find(&shorter).expect("the same first line");
-        assert_eq!(found.ending, blocked);
-        assert_eq!(found.unread_inputs, 1);
-        assert_eq!(found.transcript.inputs().count(), 1);
-        let mut other = game.clone();
-        other.lines[0] = format!("{}x", other.lines[0]);
-        assert!(stopped.find(&other).is_none(), "another first line");
-        let mut none = game.clone();
-        none.lines.clear();
-        assert!(
-            stopped.find(&none).is_none(),
-            "it never typed the line that was read"
-        );
-        let mut elsewhere = game.clone();
-        elsewhere.board_file = Some("1 2\n".into());
-        assert!(stopped.find(&elsewhere).is_none(), "another board");
-        // A wall or CPU time-out is kept too.
-        let timed_out = StoppedRuns::default();
-        timed_out.keep(&game, &outcome(Ending::WallTimeout, &game.lines[..2]));
-        timed_out.keep(&game, &outcome(Ending::CpuLimit, &game.lines[..3]));
-        assert_eq!(
-            timed_out.find(&game).map(|o| o.ending),
-            Some(Ending::WallTimeout)
-        );
-        assert!(timed_out.find(&shorter).is_some());
-    }
-
     #[test]
     fn generated_games_are_the_cases_games() {
         let nim = crate::assignments::nim::ASSIGNMENT;

@@ -1,6 +1,8 @@
 //! A finding as commands a person runs: its input typed into the student's program (built as
 //! grade built it) and into the reference, and a finding saved as a case file.
 
+use anyhow::Context;
+
 use super::*;
 
 /// The shell commands that replay a finding, each runnable as printed from the student's
