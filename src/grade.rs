@@ -140,44 +140,10 @@ pub fn grade(
     drop(recording);
     let preparing = run::profile::span("grading: submission prepared (build or cache)");
 
-    let prepare_options = submission::PrepareOptions {
-        java_main: set.java_main.clone(),
-        no_cache: options.no_cache,
-        main_file: set.main_file.clone(),
-        main: options.main.clone(),
-        // Built only when a selected case has a `sanitizer` check (and for C and C++ only).
-        sanitize: !options.no_sanitize
-            && selected.iter().any(|c| {
-                c.checks
-                    .iter()
-                    .any(|k| matches!(k.kind, CheckKind::Sanitizer))
-            }),
-    };
-    // The code is read on its own parse, whether or not it builds, once `prepare` has
-    // accepted the tree (its entry cap keeps a folder of 50 000 folders from being walked).
-    let prepared = match submission::prepare(submission, &prepare_options) {
-        Ok(prepared) => prepared,
-        Err(PrepareError::BuildFailed(failure)) => {
-            let mut program = analyze::Program::load(submission);
-            program.build_failed = true;
-            program.warnings = analyze::compiler_findings(&failure.messages);
-            let requirements = analyze::requirements::evaluate(
-                set.assignment.def().requirements,
-                &program,
-                &set.requirement_weights,
-            );
-            let mut result = build_failed(submission, set, &selected, failure, started);
-            result.requirements = requirements;
-            result.total(&set.rubric);
-            return Ok(result);
-        }
-        Err(error @ PrepareError::MissingTool { .. }) => {
-            return Err(NotGradable::new(Cause::Toolchain, error.to_string()).into())
-        }
-        Err(error @ (PrepareError::NoBuildDirectory(_) | PrepareError::BuildNotRun(_))) => {
-            return Err(NotGradable::new(Cause::Machine, error.to_string()).into())
-        }
-        Err(other) => return Err(other.into()),
+    let prepare_options = prepare_options(set, &selected, options);
+    let prepared = match prepare(submission, set, &selected, &prepare_options, started)? {
+        Prepared::Ready(prepared) => prepared,
+        Prepared::BuildFailed(result) => return Ok(result),
     };
     drop(preparing);
     let reading = run::profile::span("grading: code read, requirements, resized builds");
@@ -263,6 +229,99 @@ pub fn grade(
         }
     }
     run::interrupt::check()?;
+    let cases = gather(slots, &mut notes)?;
+    let mut result = GradeResult {
+        assignment: set.assignment.name().to_string(),
+        submission: submission.display().to_string(),
+        score: 0.0,
+        max_score: 0.0,
+        cases,
+        build_failure: None,
+        notes,
+        wall_ms: millis(started.elapsed()),
+        sandbox: sandbox_layers(),
+        requirements,
+        warnings: prepared.warnings.trim_end().to_string(),
+        rubric: Vec::new(),
+        variant: set.variant_info.clone(),
+    };
+    result.total(&set.rubric);
+    Ok(result)
+}
+
+/// How the submission is built for these cases: with the sanitizer build only when a selected
+/// case has a `sanitizer` check and `--no-sanitize` is not given.
+fn prepare_options(
+    set: &CaseSet,
+    selected: &[&Case],
+    options: &GradeOptions,
+) -> submission::PrepareOptions {
+    submission::PrepareOptions {
+        java_main: set.java_main.clone(),
+        no_cache: options.no_cache,
+        main_file: set.main_file.clone(),
+        main: options.main.clone(),
+        // Built only when a selected case has a `sanitizer` check (and for C and C++ only).
+        sanitize: !options.no_sanitize
+            && selected.iter().any(|c| {
+                c.checks
+                    .iter()
+                    .any(|k| matches!(k.kind, CheckKind::Sanitizer))
+            }),
+    }
+}
+
+/// A submission built (or found in the cache) to be run, or the result of one that did not
+/// build: every case lost, its code still read for the requirements.
+enum Prepared {
+    Ready(Submission),
+    BuildFailed(GradeResult),
+}
+
+/// Builds `submission`; a build that fails is graded here, a missing tool or a machine that
+/// cannot build is "not gradable".
+fn prepare(
+    submission: &Path,
+    set: &CaseSet,
+    selected: &[&Case],
+    prepare_options: &submission::PrepareOptions,
+    started: Instant,
+) -> anyhow::Result<Prepared> {
+    // The code is read on its own parse, whether or not it builds, once `prepare` has
+    // accepted the tree (its entry cap keeps a folder of 50 000 folders from being walked).
+    Ok(match submission::prepare(submission, prepare_options) {
+        Ok(prepared) => Prepared::Ready(prepared),
+        Err(PrepareError::BuildFailed(failure)) => {
+            let mut program = analyze::Program::load(submission);
+            program.build_failed = true;
+            program.warnings = analyze::compiler_findings(&failure.messages);
+            let requirements = analyze::requirements::evaluate(
+                set.assignment.def().requirements,
+                &program,
+                &set.requirement_weights,
+            );
+            let mut result = build_failed(submission, set, selected, failure, started);
+            result.requirements = requirements;
+            result.total(&set.rubric);
+            Prepared::BuildFailed(result)
+        }
+        Err(error @ PrepareError::MissingTool { .. }) => {
+            return Err(NotGradable::new(Cause::Toolchain, error.to_string()).into())
+        }
+        Err(error @ (PrepareError::NoBuildDirectory(_) | PrepareError::BuildNotRun(_))) => {
+            return Err(NotGradable::new(Cause::Machine, error.to_string()).into())
+        }
+        Err(other) => return Err(other.into()),
+    })
+}
+
+/// The graded cases in case order, and the submission's notes from what its visible runs did
+/// (a hidden run's notes stay with its own case: counted in the submission's they would be a
+/// channel for its input).
+fn gather(
+    slots: Vec<Option<anyhow::Result<GradedCase>>>,
+    notes: &mut Vec<String>,
+) -> anyhow::Result<Vec<CaseResult>> {
     let mut cases = Vec::with_capacity(slots.len());
     let mut set_aside = SetAside::default();
     let mut paused = 0;
@@ -304,23 +363,7 @@ pub fn grade(
              ended by itself — nothing lost"
         ));
     }
-    let mut result = GradeResult {
-        assignment: set.assignment.name().to_string(),
-        submission: submission.display().to_string(),
-        score: 0.0,
-        max_score: 0.0,
-        cases,
-        build_failure: None,
-        notes,
-        wall_ms: millis(started.elapsed()),
-        sandbox: sandbox_layers(),
-        requirements,
-        warnings: prepared.warnings.trim_end().to_string(),
-        rubric: Vec::new(),
-        variant: set.variant_info.clone(),
-    };
-    result.total(&set.rubric);
-    Ok(result)
+    Ok(cases)
 }
 
 /// A rough measure of how long a case takes to grade: its runs times the lines each one
