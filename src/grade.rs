@@ -273,6 +273,10 @@ fn prepare_options(
 
 /// A submission built (or found in the cache) to be run, or the result of one that did not
 /// build: every case lost, its code still read for the requirements.
+#[allow(
+    clippy::large_enum_variant,
+    reason = "one value per grading, moved once"
+)]
 enum Prepared {
     Ready(Submission),
     BuildFailed(GradeResult),

@@ -16,6 +16,7 @@ pub mod archive;
 pub mod cache;
 pub mod class_folder;
 pub mod habits;
+pub mod imports;
 pub mod languages;
 
 use std::fmt;

@@ -12,6 +12,8 @@
 //! a horizontal cursor move puts later characters over earlier ones, as on a terminal, and an
 //! erase-in-line removes what it erases.
 
+use std::fmt::Write as _;
+
 /// What [`ScreenText`] set aside, so the feedback can say so once.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SetAside {
@@ -98,7 +100,7 @@ impl ScreenText {
     }
 
     /// Appends program output. Invalid UTF-8 shows as `\xNN` escapes (as
-    /// [`crate::transcript::decode_visible`] does); valid text without control characters is
+    /// [`decode_visible`] does); valid text without control characters is
     /// appended as it is, without going through the parser.
     pub fn push_output(&mut self, bytes: &[u8]) {
         if self.screen.plain() && !has_controls(bytes) {
@@ -110,7 +112,7 @@ impl ScreenText {
         match std::str::from_utf8(bytes) {
             Ok(_) => self.parser.advance(&mut self.screen, bytes),
             Err(_) => {
-                let visible = crate::transcript::decode_visible(bytes);
+                let visible = decode_visible(bytes);
                 self.parser.advance(&mut self.screen, visible.as_bytes());
             }
         }
@@ -350,6 +352,21 @@ pub fn screen_text(bytes: &[u8]) -> (String, SetAside) {
     let mut text = ScreenText::new();
     text.push_output(bytes);
     text.finish()
+}
+
+/// Decodes program output for display and comparison without ever failing.
+///
+/// Valid UTF-8 passes through unchanged; each byte of an invalid sequence becomes the visible
+/// escape `\xNN`. NUL and carriage return stay as characters; reports escape them on display.
+pub fn decode_visible(bytes: &[u8]) -> String {
+    let mut text = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        text.push_str(chunk.valid());
+        for byte in chunk.invalid() {
+            let _ = write!(text, "\\x{byte:02x}");
+        }
+    }
+    text
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use crate::terminal::{ScreenText, SetAside};
+use crate::terminal::{decode_visible, ScreenText, SetAside};
 
 /// Which of the program's output streams a piece of output came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -188,21 +188,6 @@ impl Transcript {
         }
         text.finish()
     }
-}
-
-/// Decodes program output for display and comparison without ever failing.
-///
-/// Valid UTF-8 passes through unchanged; each byte of an invalid sequence becomes the visible
-/// escape `\xNN`. NUL and carriage return stay as characters; reports escape them on display.
-pub fn decode_visible(bytes: &[u8]) -> String {
-    let mut text = String::with_capacity(bytes.len());
-    for chunk in bytes.utf8_chunks() {
-        text.push_str(chunk.valid());
-        for byte in chunk.invalid() {
-            let _ = write!(text, "\\x{byte:02x}");
-        }
-    }
-    text
 }
 
 /// Makes whitespace and control characters visible, for showing differences to a student.

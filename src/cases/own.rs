@@ -33,7 +33,8 @@ use crate::drive::Driver;
 use crate::games::{Recording, ReferenceFailure, ReferenceGame, Setup, SetupError};
 use crate::run::{self, EndOfInput, Ending, InputSource, Limits, RunSpec};
 use crate::submission::{self, PrepareError, PrepareOptions, Submission};
-use crate::transcript::{decode_visible, Event, Stream, Transcript};
+use crate::terminal::decode_visible;
+use crate::transcript::{Event, Stream, Transcript};
 
 /// The file that makes a directory an external assignment.
 pub const HEADER: &str = "assignment.yaml";

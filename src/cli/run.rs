@@ -12,7 +12,8 @@ use serde_json::json;
 
 use super::args::RunArgs;
 use crate::run::{EndOfInput, Ending, Limits, RunSpec};
-use crate::transcript::{decode_visible, Event, Stream};
+use crate::terminal::decode_visible;
+use crate::transcript::{Event, Stream};
 
 /// A run's working directory prepared by `grade run`, removed when dropped (without
 /// recursion, however deep a tree the program left).

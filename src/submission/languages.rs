@@ -348,7 +348,7 @@ fn named<'a>(dir: &Path, candidates: &[&'a PathBuf], name: &str) -> Vec<&'a Path
 /// Chooses the file that starts the program among `candidates` (see [`Entry::Script`]):
 /// `--main`, the handout's file name, the only file, the only conventional name (the shallowest
 /// ones), the only file with an entry-point guard, the only file no other one uses
-/// ([`super::habits::files_it_uses`]). `Err` holds the one-line reason.
+/// ([`super::imports::files_it_uses`]). `Err` holds the one-line reason.
 pub fn choose_entry(
     language: &Language,
     dir: &Path,
@@ -416,7 +416,7 @@ pub fn choose_entry(
         .iter()
         .flat_map(|f| {
             let folder = f.parent().map(Path::to_path_buf).unwrap_or_default();
-            super::habits::files_it_uses(f)
+            super::imports::files_it_uses(f)
                 .into_iter()
                 .map(move |name| folder.join(name))
         })
