@@ -22,6 +22,7 @@ mod replay;
 use budget::{coverage_of, next_game, with_setup};
 pub use budget::{generated_games, planned_coverage};
 pub use replay::{replay_commands, save_case};
+pub(crate) use replay::write_file;
 
 use crate::assignments::{Assignment, Explore};
 use crate::cases::{self, CaseTree};
