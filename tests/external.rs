@@ -660,8 +660,8 @@ rl.on("line", (guess) => {
 }
 
 /// Runs replay `commands` as printed, one `sh -c` each, in a copy of the student's folder
-/// with `grade` on PATH; returns the standard output of the one marked `# your program` and
-/// of the one marked `# the reference`.
+/// with `grade` on PATH; returns the standard output of the one marked `# your program` (with
+/// or without a caveat after it) and of the one marked `# the reference`.
 fn replay(commands: &[String], student: &Path) -> (String, String) {
     let folder = tempfile::tempdir().expect("tempdir");
     let from = student.parent().expect("folder");
@@ -696,7 +696,7 @@ fn replay(commands: &[String], student: &Path) -> (String, String) {
             .expect("sh runs");
         assert!(output.status.success(), "{command}: {output:?}");
         let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-        if command.ends_with("# your program") {
+        if command.ends_with("# your program") || command.contains("   # your program: ") {
             program = Some(stdout);
         } else if command.ends_with("# the reference") {
             reference = Some(stdout);
@@ -1391,4 +1391,106 @@ fn replays_of_kotlin_csharp_and_ready_made_programs_run_as_printed() {
             );
         }
     }
+}
+
+/// Whether every line of a report's excerpt `lines` appears in `output`, in order, without
+/// the input the excerpt shows after a prompt ("Player 1: Enter your move: 0 4"): the output
+/// of a replay piped, where nothing typed is echoed and a prompt runs into the next line.
+fn contains_in_order(output: &str, lines: &[String], input: &[String]) -> bool {
+    let mut from = 0;
+    lines.iter().all(|line| {
+        let shown = input
+            .iter()
+            .find_map(|typed| line.strip_suffix(typed.as_str()).filter(|p| p.ends_with(' ')))
+            .unwrap_or(line)
+            .trim();
+        match output[from..].find(shown) {
+            Some(at) => {
+                from += at + shown.len();
+                true
+            }
+            None => false,
+        }
+    })
+}
+
+/// Issue 32: a driven case that loses points prints a replay too. A Silver Dollar program
+/// that refuses an illegal move silently, and draws the same strip every run (a fixed seed,
+/// so that the run replays), loses off-edge, whose moves its driver computes move by move from
+/// the program's own strip: the report prints the lines the driver sent, piped into the
+/// student's own command, and into the reference started on the program's strip (`--board`);
+/// run as printed, the program's replay prints what the report quotes it printing, and the
+/// reference's what it quotes the reference printing.
+#[test]
+fn a_driven_case_that_loses_points_prints_a_replay_that_runs_as_printed() {
+    if !have("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let folder = dir.path().join("student");
+    std::fs::create_dir_all(&folder).expect("mkdir");
+    let source = std::fs::read_to_string(program("silver_dollar/buggy_silent_illegal.py"))
+        .expect("program")
+        .replace(
+            "import random\n",
+            "import random\nrandom.seed(2024)  # the same strip every run\n",
+        );
+    assert!(source.contains("random.seed(2024)"));
+    let student = folder.join("coins.py");
+    std::fs::write(&student, source).expect("write");
+    let (code, report) = grade_json(&student, "silver_dollar", &["--case", "off-edge"]);
+    assert_eq!(code, 1, "{report:#}");
+    let case = case_in(&report, "off-edge");
+    let commands: Vec<String> = case["notes"]
+        .as_array()
+        .expect("notes")
+        .iter()
+        .filter_map(|n| n.as_str()?.strip_prefix("replay it: ").map(str::to_string))
+        .collect();
+    let input: Vec<String> = case["input"]
+        .as_array()
+        .expect("input")
+        .iter()
+        .filter_map(|l| l.as_str().map(str::to_string))
+        .collect();
+    // The lines the driver sent, as the report lists them, typed into both.
+    assert_eq!(input.first().map(String::as_str), Some("3"), "{case:#}");
+    let typed: String = input.iter().map(|l| format!("{l}\\n")).collect();
+    assert!(
+        commands.iter().any(|c| c.starts_with(&format!(
+            "printf '{typed}' | python3 coins.py   # your program"
+        ))),
+        "{commands:#?}"
+    );
+    assert!(
+        commands.iter().any(|c| c.starts_with(&format!(
+            "printf '{typed}' | grade play silver_dollar --board '"
+        )) && c.ends_with("   # the reference")),
+        "{commands:#?}"
+    );
+    let check = case["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .find(|c| c["difference"].is_object())
+        .expect("a check with its difference");
+    let (program, reference) = replay(&commands, &student);
+    let actual = printed_lines(
+        check["difference"]["actual"].as_str().expect("actual"),
+        &input,
+    );
+    let expected = printed_lines(
+        check["difference"]["expected"].as_str().expect("expected"),
+        &input,
+    );
+    assert!(!actual.is_empty() && !expected.is_empty(), "{check:#}");
+    assert!(
+        contains_in_order(&program, &actual, &input),
+        "{program:?} vs {actual:?}"
+    );
+    assert!(
+        contains_in_order(&reference, &expected, &input),
+        "{reference:?} vs {expected:?}"
+    );
+    assert_ne!(program, reference, "the replays show the difference");
 }
