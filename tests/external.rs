@@ -1189,8 +1189,12 @@ fn replays_of_programs_built_by_make_cargo_and_go_build_them_first() {
     }
 }
 
-/// A Kotlin, a C# and a ready-made program (a shell script), each with the codeword bug.
-const OTHER_STUDENTS: &[(&str, &[&str], &[(&str, &str)])] = &[
+/// A student's folder: each file's name and text.
+type Files = &'static [(&'static str, &'static str)];
+
+/// A Kotlin, a C# and a ready-made program (a shell script), each with the codeword bug: the
+/// language, the tools it needs, its files.
+const OTHER_STUDENTS: &[(&str, &[&str], Files)] = &[
     (
         "executable",
         &["sh"],
@@ -1401,7 +1405,10 @@ fn contains_in_order(output: &str, lines: &[String], input: &[String]) -> bool {
     lines.iter().all(|line| {
         let shown = input
             .iter()
-            .find_map(|typed| line.strip_suffix(typed.as_str()).filter(|p| p.ends_with(' ')))
+            .find_map(|typed| {
+                line.strip_suffix(typed.as_str())
+                    .filter(|p| p.ends_with(' '))
+            })
             .unwrap_or(line)
             .trim();
         match output[from..].find(shown) {

@@ -262,7 +262,10 @@ fn a_program_that_reads_on_silently_after_the_game_is_told_so() {
         ),
         "{text}"
     );
-    assert!(text.contains("First difference: ✗ check exit (exit)"), "{text}");
+    assert!(
+        text.contains("First difference: ✗ check exit (exit)"),
+        "{text}"
+    );
     assert!(!text.contains("kept asking for input"), "{text}");
     let (code, report) = grade_json(&buggy, "m", &["--case", "full-game-tie"]);
     assert_eq!(code, 1, "{report:#}");
@@ -279,8 +282,7 @@ fn a_program_that_reads_on_silently_after_the_game_is_told_so() {
         "{exit:#}"
     );
     assert_eq!(
-        exit["difference"]["actual"],
-        "it kept reading input without printing anything",
+        exit["difference"]["actual"], "it kept reading input without printing anything",
         "{exit:#}"
     );
 }

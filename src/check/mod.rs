@@ -422,7 +422,11 @@ pub fn read_on_silently(student: &StudentRun, reference: &Recording) -> Option<R
         over_after,
         last_read,
         last_line,
-        next: student.transcript.inputs().nth(over_after).map(String::from),
+        next: student
+            .transcript
+            .inputs()
+            .nth(over_after)
+            .map(String::from),
     })
 }
 

@@ -21,8 +21,8 @@ mod replay;
 
 use budget::{coverage_of, next_game, with_setup};
 pub use budget::{generated_games, planned_coverage};
-pub use replay::{replay_commands, save_case};
 pub(crate) use replay::write_file;
+pub use replay::{replay_commands, save_case};
 
 use crate::assignments::{Assignment, Explore};
 use crate::cases::{self, CaseTree};
