@@ -908,7 +908,7 @@ fn grade_case(
     let replay = if passed || unusable_start.is_some() {
         Vec::new()
     } else {
-        fixed_case_replay(case, submission, &checks)
+        fixed_case_replay(case, submission, &checks, &outcome.transcript)
     };
     Ok(GradedCase {
         set_aside: outcome.transcript.set_aside(),
@@ -958,26 +958,42 @@ fn grade_case(
 /// The commands that replay a visible fixed case's run as printed, from the student's folder
 /// ([`crate::explore::replay_commands`], as a random game's finding is replayed): its files
 /// written out, its input typed into the student's own run command with its arguments (after
-/// the build grade ran, if any), and into the reference. None for a hidden case, a driven one
-/// (its input is computed from what the program printed) or one of many runs.
-fn fixed_case_replay(case: &Case, submission: &Submission, checks: &[CheckResult]) -> Vec<String> {
+/// the build grade ran, if any), and into the reference. A driven case's input is the lines
+/// its driver sent in the graded run `transcript` (what the program printed decided them), the
+/// reference started where the program started (Silver Dollar: `--board` with its strip).
+/// None for a hidden case or one of many runs.
+fn fixed_case_replay(
+    case: &Case,
+    submission: &Submission,
+    checks: &[CheckResult],
+    transcript: &Transcript,
+) -> Vec<String> {
     let failed = checks.iter().find(|c| !c.passed);
-    let Some(failed) = failed.filter(|_| {
-        case.visibility == Visibility::Visible && case.driver.is_scripted() && case.samples <= 1
-    }) else {
+    let Some(failed) =
+        failed.filter(|_| case.visibility == Visibility::Visible && case.samples <= 1)
+    else {
         return Vec::new();
     };
+    let (input, start_args) = if case.driver.is_scripted() {
+        (case.input.clone(), Vec::new())
+    } else {
+        (
+            transcript.inputs().map(String::from).collect(),
+            case.driver.start_args(transcript),
+        )
+    };
     let (reference_args, reference_files) = match case.setup.program_run() {
+        _ if !start_args.is_empty() => (start_args.clone(), Vec::new()),
         Some((args, files)) => (args.to_vec(), files.to_vec()),
         None => (case.reference_args.clone(), Vec::new()),
     };
     let finding = crate::explore::Finding {
         game: 0,
-        original_lines: case.input.len(),
-        input: case.input.clone(),
+        original_lines: input.len(),
+        input,
         board_file: None,
         board_name: None,
-        start_args: Vec::new(),
+        start_args,
         plan: None,
         shrink_runs: 0,
         check: failed.clone(),

@@ -77,7 +77,8 @@ impl Submission {
 
     /// The command that builds the program in its student's folder as `grade` built it, run
     /// before [`Submission::replay_command`] in a report's replay (`gcc -O2 -o prog main.c
-    /// -lm`, `javac -encoding UTF-8 -d . Main.java`); none for a program that is run as it is.
+    /// -lm`, `javac -encoding UTF-8 -d . Main.java`), one command a line when it is several (a
+    /// C# project file written out, then `dotnet build`); none for a program run as it is.
     pub fn replay_build(&self) -> Option<&str> {
         self.replay_build.as_deref()
     }
@@ -98,11 +99,16 @@ fn student_command(language: &str, command: &[String], dir: &Path) -> String {
         "Ruby" => format!("ruby {}", entry()),
         "Perl" => format!("perl {}", entry()),
         "Java" => format!("java -cp . {}", entry()),
+        // After its build line: the jar kotlinc made, the assembly `dotnet build` put in out/.
+        "Kotlin" => format!("java -jar {}", entry()),
+        "C#" => format!("dotnet {}", entry()),
         // Built by the student's own build (its replay line): the program it made, where it
         // made it (`./guess`, `./target/release/guess`, `./program`).
-        "Makefile" | "CMake" | "build.sh" | "Rust crate" | "Go" | "Rust" => {
+        // A ready-made program (an executable, a shebang script): itself, where it is.
+        "Makefile" | "CMake" | "build.sh" | "Rust crate" | "Go" | "Rust" | "executable" => {
             format!("./{}", entry())
         }
+        // C and C++: the program their replay's build line names `prog`.
         _ => "./prog".to_string(),
     }
 }
@@ -946,6 +952,33 @@ mod tests {
         assert_eq!(
             student_command("C++", &words(&["/tmp/grade-private-x/prog"]), dir),
             "./prog"
+        );
+        // Kotlin and C#: the jar and the assembly their build lines make, run as grade runs
+        // them (java -jar, dotnet); a ready-made program as itself.
+        assert_eq!(
+            student_command(
+                "Kotlin",
+                &words(&[
+                    "/usr/bin/java",
+                    "-Xmx256m",
+                    "-jar",
+                    "/tmp/grade-private-x/program.jar"
+                ]),
+                dir
+            ),
+            "java -jar program.jar"
+        );
+        assert_eq!(
+            student_command(
+                "C#",
+                &words(&["/usr/bin/dotnet", "/tmp/grade-private-x/out/Guess.dll"]),
+                dir
+            ),
+            "dotnet out/Guess.dll"
+        );
+        assert_eq!(
+            student_command("executable", &words(&["/tmp/grade-private-x/run.sh"]), dir),
+            "./run.sh"
         );
     }
 

@@ -660,8 +660,8 @@ rl.on("line", (guess) => {
 }
 
 /// Runs replay `commands` as printed, one `sh -c` each, in a copy of the student's folder
-/// with `grade` on PATH; returns the standard output of the one marked `# your program` and
-/// of the one marked `# the reference`.
+/// with `grade` on PATH; returns the standard output of the one marked `# your program` (with
+/// or without a caveat after it) and of the one marked `# the reference`.
 fn replay(commands: &[String], student: &Path) -> (String, String) {
     let folder = tempfile::tempdir().expect("tempdir");
     let from = student.parent().expect("folder");
@@ -696,7 +696,7 @@ fn replay(commands: &[String], student: &Path) -> (String, String) {
             .expect("sh runs");
         assert!(output.status.success(), "{command}: {output:?}");
         let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-        if command.ends_with("# your program") {
+        if command.ends_with("# your program") || command.contains("   # your program: ") {
             program = Some(stdout);
         } else if command.ends_with("# the reference") {
             reference = Some(stdout);
@@ -1187,4 +1187,317 @@ fn replays_of_programs_built_by_make_cargo_and_go_build_them_first() {
             );
         }
     }
+}
+
+/// A student's folder: each file's name and text.
+type Files = &'static [(&'static str, &'static str)];
+
+/// A Kotlin, a C# and a ready-made program (a shell script), each with the codeword bug: the
+/// language, the tools it needs, its files.
+const OTHER_STUDENTS: &[(&str, &[&str], Files)] = &[
+    (
+        "executable",
+        &["sh"],
+        &[(
+            "guess",
+            r#"#!/bin/sh
+code=$(cat "$1")
+cat words/letters.txt > /dev/null
+while :; do
+    echo "Guess:"
+    IFS= read -r guess || exit 0
+    if [ "$guess" = "$code" ]; then echo right; exit 0; fi
+    echo wrong
+done
+"#,
+        )],
+    ),
+    (
+        "kotlin",
+        &["kotlinc", "java"],
+        &[(
+            "guess.kt",
+            r#"import java.io.File
+
+fun main(args: Array<String>) {
+    val code = File(args[0]).readText().trim()
+    File("words/letters.txt").readText()
+    while (true) {
+        println("Guess:")
+        val guess = readLine() ?: return
+        if (guess == code) { println("right"); return }
+        println("wrong")
+    }
+}
+"#,
+        )],
+    ),
+    (
+        "csharp",
+        &["dotnet"],
+        &[(
+            "Guess.cs",
+            r#"using System;
+using System.IO;
+
+class Guess {
+    static void Main(string[] args) {
+        string code = File.ReadAllText(args[0]).Trim();
+        File.ReadAllText("words/letters.txt");
+        while (true) {
+            Console.WriteLine("Guess:");
+            string guess = Console.ReadLine();
+            if (guess == null) return;
+            if (guess == code) { Console.WriteLine("right"); return; }
+            Console.WriteLine("wrong");
+        }
+    }
+}
+"#,
+        )],
+    ),
+];
+
+/// Issue 32 item 4 for the other languages: a Kotlin program, a C# program and a ready-made
+/// one (a shell script) replay as printed, never as `./prog`: Kotlin built as grade builds it
+/// (`kotlinc guess.kt -include-runtime -d program.jar`) and run as `java -jar program.jar`;
+/// C# with the project file grade wrote written out first, `dotnet build -c Release -o out
+/// --nologo`, then `dotnet out/program.dll`; the script as itself, `./guess`. Each where its
+/// toolchain is installed (skipped, and said so, where not; a failure under CI=true); run in a
+/// copy of the folder, the replay prints what the report says the program printed.
+#[test]
+fn replays_of_kotlin_csharp_and_ready_made_programs_run_as_printed() {
+    if !have("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = codeword_assignment(dir.path());
+    std::fs::write(
+        root.join("cases/invalid-first.yaml"),
+        "name: invalid-first\ndescription: 'Rule 2: x is no guess.'\npoints: 1\n\
+         input: [x, cab]\n",
+    )
+    .expect("case");
+    let bless = grade()
+        .args(["bless", "--root"])
+        .arg(&root)
+        .logged_output()
+        .expect("bless runs");
+    assert!(bless.status.success(), "{bless:?}");
+    for (language, tools, files) in OTHER_STUDENTS {
+        if !tools.iter().all(|tool| have(tool)) {
+            eprintln!("skipped: the {language} replay is not tried");
+            continue;
+        }
+        // The build lines as printed, worked by hand (C#'s project-file lines before its
+        // build are checked to write program.csproj), and the run line.
+        let (build, run): (Option<&str>, &str) = match *language {
+            "executable" => (None, "./guess code.txt"),
+            "kotlin" => (
+                Some("kotlinc guess.kt -include-runtime -d program.jar"),
+                "java -jar program.jar code.txt",
+            ),
+            _ => (
+                Some("dotnet build -c Release -o out --nologo"),
+                "dotnet out/program.dll code.txt",
+            ),
+        };
+        let folder = dir.path().join(format!("student-{language}"));
+        for (name, text) in *files {
+            let path = folder.join(name);
+            std::fs::create_dir_all(path.parent().expect("folder")).expect("mkdir");
+            std::fs::write(&path, text).expect("write");
+            if *language == "executable" {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+                    .expect("chmod");
+            }
+        }
+        let output = grade()
+            .arg(&folder)
+            .arg("--cases")
+            .arg(&root)
+            .args(["--format", "json", "--no-cache"])
+            .logged_output()
+            .expect("grade runs");
+        assert_eq!(output.status.code(), Some(1), "{language}: {output:?}");
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
+        for name in ["random-games", "invalid-first"] {
+            let case = case_in(&report, name);
+            let commands: Vec<String> = case["notes"]
+                .as_array()
+                .expect("notes")
+                .iter()
+                .filter_map(|n| n.as_str()?.strip_prefix("replay it: ").map(str::to_string))
+                .collect();
+            assert!(
+                !commands.iter().any(|c| c.contains("./prog")),
+                "{language} {name}: {commands:#?}"
+            );
+            match build {
+                Some(build) => {
+                    let built = commands
+                        .iter()
+                        .position(|c| *c == format!("{build}   # build your program as grade did"))
+                        .unwrap_or_else(|| panic!("{language} {name}: {commands:#?}"));
+                    // Before the build, only the C# project file is written.
+                    assert!(
+                        commands[..built]
+                            .iter()
+                            .all(|c| c.starts_with("printf '<Project ")
+                                && c.ends_with("> program.csproj")
+                                || c.starts_with("printf '") && c.ends_with(">> program.csproj")),
+                        "{language} {name}: {commands:#?}"
+                    );
+                    assert_eq!(built > 0, *language == "csharp", "{commands:#?}");
+                }
+                None => assert_eq!(
+                    commands.first().map(String::as_str),
+                    Some("printf 'cab\\n' > code.txt"),
+                    "{language} {name}: {commands:#?}"
+                ),
+            }
+            assert!(
+                commands
+                    .iter()
+                    .any(|c| c.contains(&format!("| {run}   # your program"))),
+                "{language} {name}: {commands:#?}"
+            );
+            let input: Vec<String> = case["input"]
+                .as_array()
+                .expect("input")
+                .iter()
+                .filter_map(|l| l.as_str().map(str::to_string))
+                .collect();
+            let check = case["checks"]
+                .as_array()
+                .expect("checks")
+                .iter()
+                .find(|c| c["difference"].is_object())
+                .expect("a check with its difference");
+            let (program, reference) = replay(&commands, &folder.join(files[0].0));
+            let actual = printed_lines(
+                check["difference"]["actual"].as_str().expect("actual"),
+                &input,
+            );
+            let expected = printed_lines(
+                check["difference"]["expected"].as_str().expect("expected"),
+                &input,
+            );
+            assert!(!actual.is_empty() && !expected.is_empty(), "{check:#}");
+            assert!(
+                contains_lines(&program, &actual),
+                "{language} {name}: {program:?} vs {actual:?}"
+            );
+            assert!(
+                contains_lines(&reference, &expected),
+                "{language} {name}: {reference:?} vs {expected:?}"
+            );
+        }
+    }
+}
+
+/// Whether every line of a report's excerpt `lines` appears in `output`, in order, without
+/// the input the excerpt shows after a prompt ("Player 1: Enter your move: 0 4"): the output
+/// of a replay piped, where nothing typed is echoed and a prompt runs into the next line.
+fn contains_in_order(output: &str, lines: &[String], input: &[String]) -> bool {
+    let mut from = 0;
+    lines.iter().all(|line| {
+        let shown = input
+            .iter()
+            .find_map(|typed| {
+                line.strip_suffix(typed.as_str())
+                    .filter(|p| p.ends_with(' '))
+            })
+            .unwrap_or(line)
+            .trim();
+        match output[from..].find(shown) {
+            Some(at) => {
+                from += at + shown.len();
+                true
+            }
+            None => false,
+        }
+    })
+}
+
+/// Issue 32: a driven case that loses points prints a replay too. A Silver Dollar program
+/// that refuses an illegal move silently, and draws the same strip every run (a fixed seed,
+/// so that the run replays), loses off-edge, whose moves its driver computes move by move from
+/// the program's own strip: the report prints the lines the driver sent, piped into the
+/// student's own command, and into the reference started on the program's strip (`--board`);
+/// run as printed, the program's replay prints what the report quotes it printing, and the
+/// reference's what it quotes the reference printing.
+#[test]
+fn a_driven_case_that_loses_points_prints_a_replay_that_runs_as_printed() {
+    if !have("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let folder = dir.path().join("student");
+    std::fs::create_dir_all(&folder).expect("mkdir");
+    let source = std::fs::read_to_string(program("silver_dollar/buggy_silent_illegal.py"))
+        .expect("program")
+        .replace(
+            "import random\n",
+            "import random\nrandom.seed(2024)  # the same strip every run\n",
+        );
+    assert!(source.contains("random.seed(2024)"));
+    let student = folder.join("coins.py");
+    std::fs::write(&student, source).expect("write");
+    let (code, report) = grade_json(&student, "silver_dollar", &["--case", "off-edge"]);
+    assert_eq!(code, 1, "{report:#}");
+    let case = case_in(&report, "off-edge");
+    let commands: Vec<String> = case["notes"]
+        .as_array()
+        .expect("notes")
+        .iter()
+        .filter_map(|n| n.as_str()?.strip_prefix("replay it: ").map(str::to_string))
+        .collect();
+    let input: Vec<String> = case["input"]
+        .as_array()
+        .expect("input")
+        .iter()
+        .filter_map(|l| l.as_str().map(str::to_string))
+        .collect();
+    // The lines the driver sent, as the report lists them, typed into both.
+    assert_eq!(input.first().map(String::as_str), Some("3"), "{case:#}");
+    let typed: String = input.iter().map(|l| format!("{l}\\n")).collect();
+    assert!(
+        commands.iter().any(|c| c.starts_with(&format!(
+            "printf '{typed}' | python3 coins.py   # your program"
+        ))),
+        "{commands:#?}"
+    );
+    assert!(
+        commands.iter().any(|c| c.starts_with(&format!(
+            "printf '{typed}' | grade play silver_dollar --board '"
+        )) && c.ends_with("   # the reference")),
+        "{commands:#?}"
+    );
+    let check = case["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .find(|c| c["difference"].is_object())
+        .expect("a check with its difference");
+    let (program, reference) = replay(&commands, &student);
+    let actual = printed_lines(
+        check["difference"]["actual"].as_str().expect("actual"),
+        &input,
+    );
+    let expected = printed_lines(
+        check["difference"]["expected"].as_str().expect("expected"),
+        &input,
+    );
+    assert!(!actual.is_empty() && !expected.is_empty(), "{check:#}");
+    assert!(
+        contains_in_order(&program, &actual, &input),
+        "{program:?} vs {actual:?}"
+    );
+    assert!(
+        contains_in_order(&reference, &expected, &input),
+        "{reference:?} vs {expected:?}"
+    );
+    assert_ne!(program, reference, "the replays show the difference");
 }

@@ -241,6 +241,52 @@ fn a_program_that_plays_on_after_the_game_is_told_so_and_the_rule_it_breaks() {
     assert!(text.contains(&listed), "{listed:?} in {text}");
 }
 
+/// Issue 32: a program that, once its game is over, reads on in silence (no prompt, nothing
+/// printed, end of input skipped over) is told what it did, as a program that plays on is:
+/// where the reference's game was over, what the reference printed there, and that the
+/// program kept reading input without printing anything, not that it "kept asking". The Game
+/// of M's full-game-tie (worked from its case file): 20 inputs, the last "1"; the reference's
+/// last line is "It's a tie!".
+#[test]
+fn a_program_that_reads_on_silently_after_the_game_is_told_so() {
+    if !have("python3") {
+        return;
+    }
+    let buggy = program("m/buggy_reads_on_silently.py");
+    let (code, text) = grade_text(&buggy, "m", &["--case", "full-game-tie"]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains(
+            ": the game was over after input 20 (\"1\"): the reference printed \"It's a tie!\" and ended there, but the program did \
+             not end: it kept reading input without printing anything"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("First difference: ✗ check exit (exit)"),
+        "{text}"
+    );
+    assert!(!text.contains("kept asking for input"), "{text}");
+    let (code, report) = grade_json(&buggy, "m", &["--case", "full-game-tie"]);
+    assert_eq!(code, 1, "{report:#}");
+    let exit = case_in(&report, "full-game-tie")["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .find(|c| c["name"] == "exit")
+        .expect("the exit check");
+    assert_eq!(exit["passed"], false, "{exit:#}");
+    assert_eq!(
+        exit["difference"]["expected"],
+        "the program ends after input 20 (\"1\"), as the reference does",
+        "{exit:#}"
+    );
+    assert_eq!(
+        exit["difference"]["actual"], "it kept reading input without printing anything",
+        "{exit:#}"
+    );
+}
+
 #[test]
 fn an_upside_down_board_agrees_on_no_board_and_its_rows_count_from_the_top() {
     if !have("python3") {

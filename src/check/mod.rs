@@ -322,6 +322,114 @@ pub fn played_on_after_the_game(student: &StudentRun, reference: &Recording) -> 
     })
 }
 
+/// A program that did not end when the reference's game was over and read on without printing
+/// anything: no prompt after its last line (which ends its line, and is no question), and
+/// nothing printed after any line it read past the end. At a terminal it sits there silently,
+/// waiting for more. What it read past the end: how many of the lines the reference did not
+/// read, and the first of them (empty when it read none before it was given end of input).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadOnSilently {
+    /// How many lines the reference read before its game was over and it ended.
+    pub over_after: usize,
+    /// The last of them, as typed (empty when there was none).
+    pub last_read: String,
+    /// The reference's last line, where it ended (its result).
+    pub last_line: String,
+    /// The first line the program read after the game was over (none: the script ended there).
+    pub next: Option<String>,
+}
+
+impl ReadOnSilently {
+    /// The exit check's detail: what happened, as [`PlayedOn::detail`] says it.
+    pub fn detail(&self) -> String {
+        let printed = match self.last_line.as_str() {
+            "" => String::new(),
+            line => format!(" printed \"{line}\" and"),
+        };
+        format!(
+            "the game was over {}: the reference{printed} ended there, but the program did not \
+             end: {}",
+            over_at(self.over_after, &self.last_read),
+            self.what_it_did()
+        )
+    }
+
+    /// What the program did after the game was over, in a clause.
+    pub fn what_it_did(&self) -> String {
+        match &self.next {
+            None => "it kept reading input without printing anything".to_string(),
+            Some(next) => format!(
+                "it read input {} (\"{next}\") without printing anything and kept reading input",
+                self.over_after + 1
+            ),
+        }
+    }
+}
+
+/// Whether `student`, still running when it was stopped, read on silently after the
+/// reference's game was over ([`ReadOnSilently`]).
+pub fn read_on_silently(student: &StudentRun, reference: &Recording) -> Option<ReadOnSilently> {
+    if reference.wanted_more_input || student.exited.is_some() || !student.waiting_for_input {
+        return None;
+    }
+    // Ended when given end of input (a final pause), or read everything first: not this.
+    if student.after_script.is_some_and(|a| a.ended) || read_all_input_first(student) {
+        return None;
+    }
+    let over_after = reference.transcript.input_count();
+    let events = student.transcript.events();
+    // Where it first read past the end: the line after the reference's last, or end of input.
+    let mut read = 0;
+    let past = events.iter().position(|event| match event {
+        Event::Input { .. } => {
+            read += 1;
+            read > over_after
+        }
+        Event::InputClosed => true,
+        _ => false,
+    })?;
+    if read < over_after {
+        return None;
+    }
+    let stdout = |events: &[Event]| -> String {
+        let bytes: Vec<u8> = events
+            .iter()
+            .filter_map(|event| match event {
+                Event::Output {
+                    stream: Stream::Stdout,
+                    bytes,
+                } => Some(bytes.as_slice()),
+                _ => None,
+            })
+            .flatten()
+            .copied()
+            .collect();
+        String::from_utf8_lossy(&bytes).into_owned()
+    };
+    // Nothing printed after it read past the end (a line read there answered is playing on).
+    if stdout(&events[past..]).chars().any(|c| !c.is_whitespace()) {
+        return None;
+    }
+    // No prompt before it: its output ends its line, and that line asks nothing.
+    let before = stdout(&events[..past]);
+    let before = before.trim_end_matches([' ', '\t']);
+    let last = before.trim_end().rsplit('\n').next().unwrap_or("").trim();
+    if !(before.is_empty() || before.ends_with('\n')) || last.ends_with(['?', ':']) {
+        return None;
+    }
+    let (over_after, last_read, last_line) = reference_end(reference);
+    Some(ReadOnSilently {
+        over_after,
+        last_read,
+        last_line,
+        next: student
+            .transcript
+            .inputs()
+            .nth(over_after)
+            .map(String::from),
+    })
+}
+
 /// Whether the run read all its input before it printed anything after its first input
 /// (`sys.stdin.read().split()`, `fs.readFileSync(0)`): compared on the order of its output
 /// ([`realign`]); such a program cannot be played at a terminal.
@@ -696,6 +804,22 @@ fn evaluate_exit(student: &StudentRun, reference: &Recording, code: bool) -> Eva
                     on.next
                 ),
                 inputs_before: on.over_after,
+                relaxation: None,
+                student_line: None,
+            },
+        );
+    }
+    if let Some(silent) = read_on_silently(student, reference) {
+        return Evaluation::fail(
+            silent.detail(),
+            Difference {
+                location: "the end of the game".into(),
+                expected: format!(
+                    "the program ends {}, as the reference does",
+                    over_at(silent.over_after, &silent.last_read)
+                ),
+                actual: silent.what_it_did(),
+                inputs_before: silent.over_after,
                 relaxation: None,
                 student_line: None,
             },

@@ -105,6 +105,15 @@ impl Driver {
         }
     }
 
+    /// The reference's game arguments that start it where the program's run `student`
+    /// started ([`InputStrategy::start_args`]; none for a script: the case's own start).
+    pub fn start_args(&self, student: &Transcript) -> Vec<String> {
+        match self {
+            Driver::Script(_) => Vec::new(),
+            Driver::Strategy(strategy) => strategy.start_args(student),
+        }
+    }
+
     /// Whether a run from `start` exercises what the case tests (always, for a script).
     pub fn reaches_its_rule(&self, start: &ReferenceStart) -> bool {
         match self {

@@ -24,6 +24,7 @@ mod shrinking;
 use budget::{coverage_of, next_game, with_setup};
 pub use budget::{generated_games, planned_coverage};
 use judging::{Played, StoppedRuns};
+pub(crate) use replay::write_file;
 pub use replay::{replay_commands, save_case};
 
 use crate::assignments::{Assignment, Explore};

@@ -31,7 +31,12 @@ pub fn replay_commands(
     }
     let mut commands = Vec::new();
     if let Some(build) = build {
-        commands.push(format!("{build}   # build your program as grade did"));
+        // A build of several steps (a project file written first) is one command a line.
+        let steps: Vec<&str> = build.lines().collect();
+        if let Some((last, before)) = steps.split_last() {
+            commands.extend(before.iter().map(|step| step.to_string()));
+            commands.push(format!("{last}   # build your program as grade did"));
+        }
     }
     let mut written: Vec<&str> = Vec::new();
     for (name, content) in replay.files.iter().chain(&replay.reference_files) {
@@ -90,7 +95,7 @@ pub(super) const REPLAY_INLINE_CHARS: usize = 120;
 
 /// The commands that write `content` to the file `name` (its folder made first): one
 /// `printf '…' > NAME`, then `printf '…' >> NAME` for each further piece of a long one.
-pub(super) fn write_file(name: &str, content: &[u8]) -> Vec<String> {
+pub(crate) fn write_file(name: &str, content: &[u8]) -> Vec<String> {
     let mut commands = Vec::new();
     let word = crate::shell::word(name);
     if let Some(parent) = Path::new(name)

@@ -855,6 +855,9 @@ fn build_kotlin(build: &Build<'_>) -> Result<Built, PrepareError> {
     let jar = build.dir.join("program.jar");
     let mut args = build.sources.iter().map(|s| arg(s)).collect::<Vec<_>>();
     args.extend(["-include-runtime".into(), "-d".into(), arg(&jar)]);
+    // As the student builds it in their folder: the jar beside the sources, where
+    // `java -jar program.jar` runs it.
+    let replay_build = Some(replay_line(build.dir, "kotlinc", &args));
     run_build_in(build, &BuildStep::new("kotlinc", args))?;
     let java = find_tool("java").ok_or_else(|| missing(build, "java"))?;
     let mut command = vec![arg(&java)];
@@ -862,6 +865,7 @@ fn build_kotlin(build: &Build<'_>) -> Result<Built, PrepareError> {
     command.extend(["-jar".to_string(), arg(&jar)]);
     Ok(Built {
         command,
+        replay_build,
         ..Built::default()
     })
 }
@@ -871,6 +875,9 @@ fn build_kotlin(build: &Build<'_>) -> Result<Built, PrepareError> {
 fn build_dotnet(build: &Build<'_>) -> Result<Built, PrepareError> {
     let dotnet = find_tool("dotnet").ok_or_else(|| missing(build, "dotnet"))?;
     let has_project = has_project_file(build.language, build.dir);
+    // The project file grade writes when the student has none: written in their folder too
+    // by the replay, before the build.
+    let mut written_project = None;
     let assembly = if has_project {
         std::fs::read_dir(build.dir)
             .ok()
@@ -896,12 +903,13 @@ fn build_dotnet(build: &Build<'_>) -> Result<Built, PrepareError> {
              <AssemblyName>program</AssemblyName>\n    <Nullable>disable</Nullable>\n    \
              <ImplicitUsings>enable</ImplicitUsings>\n  </PropertyGroup>\n</Project>\n"
         );
-        std::fs::write(build.dir.join("program.csproj"), project).map_err(|e| {
+        std::fs::write(build.dir.join("program.csproj"), &project).map_err(|e| {
             PrepareError::Unreadable {
                 path: build.original.to_path_buf(),
                 reason: format!("cannot write the project file: {e}"),
             }
         })?;
+        written_project = Some(project);
         "program".into()
     };
     let out = build.dir.join("out");
@@ -927,8 +935,23 @@ fn build_dotnet(build: &Build<'_>) -> Result<Built, PrepareError> {
         command: vec![arg(&dotnet), arg(&out.join(format!("{assembly}.dll")))],
         readable: step.readable.clone(),
         env: dotnet_env(build.dir),
+        replay_build: Some(dotnet_replay_build(
+            written_project.as_deref(),
+            &replay_line(build.dir, "dotnet", &step.args),
+        )),
         ..Built::default()
     })
+}
+
+/// A C# build as its student types it in their folder, one command a line: the project file
+/// grade wrote for sources without one (`project`, written out in pieces), then `build`
+/// (`dotnet build -c Release -o out --nologo`).
+fn dotnet_replay_build(project: Option<&str>, build: &str) -> String {
+    let mut lines = project.map_or_else(Vec::new, |text| {
+        crate::explore::write_file("program.csproj", text.as_bytes())
+    });
+    lines.push(build.to_string());
+    lines.join("\n")
 }
 
 fn dotnet_env(dir: &Path) -> Vec<(String, String)> {
@@ -1060,6 +1083,31 @@ fn build_script(build: &Build<'_>) -> Result<Built, PrepareError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// C# without a project file: the project grade wrote is written in the student's folder
+    /// first, in pieces a report shows whole, then built as grade built it.
+    #[test]
+    fn a_replayed_csharp_build_writes_the_project_grade_wrote() {
+        let project = "<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup>\n    \
+                       <OutputType>Exe</OutputType>\n    <TargetFramework>net8.0</TargetFramework>\n    \
+                       <AssemblyName>program</AssemblyName>\n  </PropertyGroup>\n</Project>\n";
+        let build = "dotnet build -c Release -o out --nologo";
+        let replay = dotnet_replay_build(Some(project), build);
+        let lines: Vec<&str> = replay.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                // 120 characters of printf text a piece: 33 + 2 + 17 + 2 + 32 + 2 + 32.
+                "printf '<Project Sdk=\"Microsoft.NET.Sdk\">\\n  <PropertyGroup>\\n    \
+                 <OutputType>Exe</OutputType>\\n    <TargetFramework>net8.0</Tar' > program.csproj",
+                "printf 'getFramework>\\n    <AssemblyName>program</AssemblyName>\\n  \
+                 </PropertyGroup>\\n</Project>\\n' >> program.csproj",
+                build,
+            ]
+        );
+        // With the student's own project: the build alone.
+        assert_eq!(dotnet_replay_build(None, build), build);
+    }
 
     #[test]
     fn a_replayed_build_names_the_students_own_files() {
