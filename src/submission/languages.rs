@@ -845,8 +845,17 @@ fn build_cargo(build: &Build<'_>) -> Result<Built, PrepareError> {
     let built = new_executables(build, &step, &release, 1)?;
     Ok(Built {
         command: vec![arg(&built)],
-        // Into the crate's own target/ folder, where the grader's build went too.
-        replay_build: Some(replay_line(build.dir, "cargo", &step.args)),
+        // Into the crate's own target/ folder, where the grader's build went too, whatever
+        // CARGO_TARGET_DIR the student's shell has.
+        replay_build: Some(replay_line(
+            build.dir,
+            "cargo",
+            &[
+                step.args.as_slice(),
+                &["--target-dir".into(), "target".into()],
+            ]
+            .concat(),
+        )),
         ..Built::default()
     })
 }
