@@ -300,6 +300,7 @@ fn descriptor(
         requirements: &[],
         resize: None,
         parameters: &[],
+        check_kinds: &[],
     }
 }
 
