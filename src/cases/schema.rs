@@ -573,6 +573,13 @@ mod tests {
             panic!("{specs:?}");
         };
         assert_eq!(kind, "strips");
+        let error = yaml_serde::from_str::<Vec<CheckSpec>>("- 3\n").expect_err("no mapping");
+        assert!(
+            error
+                .to_string()
+                .contains("expected a check (a mapping with a `kind`)"),
+            "{error}"
+        );
         assert_eq!(
             fields,
             &yaml_serde::from_str::<yaml_serde::Value>("weight: 3").expect("yaml")
