@@ -877,7 +877,7 @@ fn grade_case(
         // Redrawing or announcing a winner are both fair answers to a finished start.
         case_checks
             .to_mut()
-            .retain(|c| matches!(c.kind, CheckKind::StripStart | CheckKind::Exit { .. }));
+            .retain(|c| c.kind.judges_the_start() || matches!(c.kind, CheckKind::Exit { .. }));
     }
     let student = StudentRun::of(outcome, &samples);
     let sanitizer = sanitizer_verdict(case, submission, options);
@@ -889,7 +889,16 @@ fn grade_case(
         sanitizer.as_ref(),
     );
     if let Some(why) = &unusable_start {
-        for check in checks.iter_mut().filter(|c| c.kind != "strip_start") {
+        // Only the checks of the start itself say why it is unusable.
+        let of_the_start: Vec<&str> = case_checks
+            .iter()
+            .filter(|c| c.kind.judges_the_start())
+            .map(|c| c.name.as_str())
+            .collect();
+        for check in checks
+            .iter_mut()
+            .filter(|c| !of_the_start.contains(&c.name.as_str()))
+        {
             check.passed = false;
             check.score = 0.0;
             check.detail = why.clone();

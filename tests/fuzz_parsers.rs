@@ -14,9 +14,9 @@
 use std::path::{Path, PathBuf};
 
 use grade::assignments::collect::game::Board;
+use grade::assignments::silver_dollar::strip;
 use grade::cases::{load, CaseTree};
 use grade::check::board::{self, BoardSpec};
-use grade::check::strip;
 use grade::check::view::{InputShown, View};
 use grade::report::escape;
 use grade::submission::archive::{self, Format};

@@ -14,6 +14,7 @@ use std::path::Path;
 
 use crate::analyze::requirements::Requirement;
 use crate::analyze::SourceLanguage;
+use crate::check::custom::CheckKindDef;
 use crate::drive::generate::{Game, Rng};
 use crate::drive::Driver;
 use crate::games::{Recording, ReferenceFailure, Setup, SetupError};
@@ -69,6 +70,9 @@ pub struct AssignmentDef {
     /// The numbers the handout invites an instructor to change (nim's matches, connect6's
     /// N), set under `parameters:`/`variants:` in assignment.yaml (docs/variants.md).
     pub parameters: &'static [Parameter],
+    /// The check kinds only this assignment's case files may use (Silver Dollar's strips),
+    /// besides the generic ones; see [`crate::check::custom`].
+    pub check_kinds: &'static [CheckKindDef],
 }
 
 /// A number the handout invites a course to change, passed to the reference game as a game
@@ -274,6 +278,12 @@ pub trait AssignmentKind: Send + Sync + std::panic::RefUnwindSafe {
     /// built-in game, which grade plays itself.
     fn reference_program(&self) -> Option<&str> {
         None
+    }
+
+    /// The check kinds its case files may use besides the generic ones, looked up by name
+    /// when a case is compiled (the descriptor's [`AssignmentDef::check_kinds`]).
+    fn check_kinds(&self) -> &'static [CheckKindDef] {
+        self.def().check_kinds
     }
 
     /// Removes what [`AssignmentKind::prepare`] made (a reference program's build

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use regex::Regex;
 
-use super::schema::CheckSpec;
+use super::schema::{CheckSpec, GenericCheckSpec};
 use crate::assignments::Assignment;
 use crate::check::board::BoardSpec;
 use crate::check::lines::ItemRules;
@@ -35,9 +35,45 @@ fn shared_pattern(pattern: &str, ignore_case: bool) -> Result<Arc<Pattern>, rege
     Ok(compiled_pattern)
 }
 
-/// Compiles a check as written in a case file; the error says what is wrong with it.
-pub fn check(spec: &CheckSpec) -> Result<Check, String> {
-    let (name, weight, kind) = named_kind(spec)?;
+/// Compiles a check as written in a case file of `assignment`: a kind not among the generic
+/// ones is looked up among the assignment's registered kinds. The error says what is wrong
+/// with it (`at`: where the file lists it, "checks[2]").
+pub fn check(spec: &CheckSpec, assignment: Assignment, at: &str) -> Result<Check, String> {
+    let (name, weight, kind, rule) = match spec {
+        CheckSpec::Generic(spec) => {
+            let (name, weight, kind) = named_kind(spec)?;
+            (name, weight, kind, spec.stated_rule().map(str::to_string))
+        }
+        CheckSpec::Registered { kind, fields } => {
+            let registered = assignment.kind().check_kinds();
+            let Some(def) = registered.iter().find(|def| def.name == kind) else {
+                let accepted: Vec<&str> = GenericCheckSpec::KINDS
+                    .iter()
+                    .copied()
+                    .chain(registered.iter().map(|def| def.name))
+                    .collect();
+                let named = fields
+                    .get("name")
+                    .and_then(yaml_serde::Value::as_str)
+                    .map_or_else(String::new, |name| format!(" '{name}'"));
+                return Err(format!(
+                    "{at}: check{named} has kind '{kind}', which {assignment} does not have \
+                     (its kinds: {})",
+                    accepted.join(", ")
+                ));
+            };
+            let compiled = (def.compile)(fields).map_err(|e| format!("{at} ({kind}): {e}"))?;
+            (
+                compiled.name,
+                compiled.weight,
+                CheckKind::Custom {
+                    kind: def.name,
+                    check: compiled.check,
+                },
+                compiled.rule,
+            )
+        }
+    };
     let weight = weight.unwrap_or(1.0);
     if !(weight.is_finite() && weight >= 0.0) {
         return Err(format!("check '{name}': weight must be a number from 0 up"));
@@ -46,15 +82,15 @@ pub fn check(spec: &CheckSpec) -> Result<Check, String> {
         name,
         weight,
         kind,
-        rule: spec.stated_rule().map(str::to_string),
+        rule,
     })
 }
 
 /// A check's name (its kind's by default), its weight as written, and its compiled kind:
-/// one arm per kind of the case format.
-fn named_kind(spec: &CheckSpec) -> Result<(String, Option<f64>, CheckKind), String> {
+/// one arm per generic kind of the case format.
+fn named_kind(spec: &GenericCheckSpec) -> Result<(String, Option<f64>, CheckKind), String> {
     Ok(match spec {
-        CheckSpec::Transcript {
+        GenericCheckSpec::Transcript {
             name,
             weight,
             level,
@@ -66,8 +102,8 @@ fn named_kind(spec: &CheckSpec) -> Result<(String, Option<f64>, CheckKind), Stri
                 level: level.unwrap_or(Level::Whitespace),
             },
         ),
-        CheckSpec::Lines { name, weight, .. } => (name.clone(), *weight, lines_kind(spec)?),
-        CheckSpec::Board {
+        GenericCheckSpec::Lines { name, weight, .. } => (name.clone(), *weight, lines_kind(spec)?),
+        GenericCheckSpec::Board {
             name,
             weight,
             cell,
@@ -87,7 +123,7 @@ fn named_kind(spec: &CheckSpec) -> Result<(String, Option<f64>, CheckKind), Stri
                 game: *game,
             }),
         ),
-        CheckSpec::Contains {
+        GenericCheckSpec::Contains {
             name,
             weight,
             text,
@@ -99,7 +135,7 @@ fn named_kind(spec: &CheckSpec) -> Result<(String, Option<f64>, CheckKind), Stri
             *weight,
             contains_kind(text, *exact, *presence_only)?,
         ),
-        CheckSpec::Volume {
+        GenericCheckSpec::Volume {
             name,
             weight,
             max_ratio,
@@ -109,38 +145,22 @@ fn named_kind(spec: &CheckSpec) -> Result<(String, Option<f64>, CheckKind), Stri
             *weight,
             volume_kind(*max_ratio)?,
         ),
-        CheckSpec::Interactive { name, weight, .. } => (
+        GenericCheckSpec::Interactive { name, weight, .. } => (
             name.clone().unwrap_or_else(|| "interactive".into()),
             *weight,
             CheckKind::Interactive,
         ),
-        CheckSpec::Sanitizer { name, weight, .. } => (
+        GenericCheckSpec::Sanitizer { name, weight, .. } => (
             name.clone().unwrap_or_else(|| "sanitizer".into()),
             *weight,
             CheckKind::Sanitizer,
         ),
-        CheckSpec::Exit {
+        GenericCheckSpec::Exit {
             name, weight, code, ..
         } => (
             name.clone().unwrap_or_else(|| "exit".into()),
             *weight,
             CheckKind::Exit { code: *code },
-        ),
-        CheckSpec::StripStart { name, weight, .. } => (
-            name.clone().unwrap_or_else(|| "start-strip".into()),
-            *weight,
-            CheckKind::StripStart,
-        ),
-        CheckSpec::Strips { name, weight, .. } => (
-            name.clone().unwrap_or_else(|| "strips".into()),
-            *weight,
-            CheckKind::Strips,
-        ),
-        CheckSpec::RandomStarts { name, weight, rule } => (
-            name.clone()
-                .unwrap_or_else(|| rule.name().replace('_', "-")),
-            *weight,
-            CheckKind::RandomStarts { rule: *rule },
         ),
     })
 }
@@ -148,8 +168,8 @@ fn named_kind(spec: &CheckSpec) -> Result<(String, Option<f64>, CheckKind), Stri
 /// A `lines` check's kind: its pattern compiled (shared, see [`shared_pattern`]) and its
 /// options checked against each other (`free_elsewhere` and `any_wording` only make sense
 /// at inputs).
-fn lines_kind(spec: &CheckSpec) -> Result<CheckKind, String> {
-    let CheckSpec::Lines {
+fn lines_kind(spec: &GenericCheckSpec) -> Result<CheckKind, String> {
+    let GenericCheckSpec::Lines {
         name,
         pattern,
         numbers,

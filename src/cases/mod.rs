@@ -518,10 +518,18 @@ fn resolve_files(
     Ok(resolved)
 }
 
-fn compile_checks(specs: &[CheckSpec], source: &str) -> Result<Vec<Check>, CaseError> {
+/// The checks a file lists under `key` (`checks`, `extra_checks`), compiled for
+/// `assignment` (its registered check kinds too); `source` is the file, for errors.
+fn compile_checks(
+    specs: &[CheckSpec],
+    assignment: Assignment,
+    key: &str,
+    source: &str,
+) -> Result<Vec<Check>, CaseError> {
     let mut checks: Vec<Check> = Vec::new();
-    for spec in specs {
-        let check = compile::check(spec).map_err(|message| CaseError {
+    for (index, spec) in specs.iter().enumerate() {
+        let at = format!("{key}[{index}]");
+        let check = compile::check(spec, assignment, &at).map_err(|message| CaseError {
             file: source.to_string(),
             message,
         })?;
@@ -716,7 +724,7 @@ fn load_header(
             file: header_source.clone(),
             message,
         })?;
-    let default_checks = compile_checks(&header.checks, &header_source)?;
+    let default_checks = compile_checks(&header.checks, assignment, "checks", &header_source)?;
     let header_error = |message: String| CaseError {
         file: header_source.clone(),
         message,
@@ -820,7 +828,7 @@ fn case_of(
         files.push((name, bytes));
     }
     let own_checks = file.checks.is_some() || !file.extra_checks.is_empty();
-    let checks = case_checks(&file, &shared.default_checks, &source)?;
+    let checks = case_checks(&file, assignment, &shared.default_checks, &source)?;
     let args = file.args.clone().unwrap_or_else(|| header.args.clone());
     let handout_args = file
         .reference_args
@@ -969,6 +977,7 @@ fn check_explore(assignment: Assignment, file: &CaseFile) -> Result<(), String> 
 /// check kept, then its `extra_checks`; at least one.
 fn case_checks(
     file: &CaseFile,
+    assignment: Assignment,
     default_checks: &[Check],
     source: &str,
 ) -> Result<Vec<Check>, CaseError> {
@@ -977,7 +986,7 @@ fn case_checks(
         message,
     };
     let mut checks = match &file.checks {
-        Some(specs) => compile_checks(specs, source)?,
+        Some(specs) => compile_checks(specs, assignment, "checks", source)?,
         None => default_checks.to_vec(),
     };
     // The sanitizer check is about the program, not what a case compares: a case with
@@ -995,7 +1004,7 @@ fn case_checks(
                 .collect::<Vec<_>>(),
         );
     }
-    for extra in compile_checks(&file.extra_checks, source)? {
+    for extra in compile_checks(&file.extra_checks, assignment, "extra_checks", source)? {
         if checks.iter().any(|c| c.name == extra.name) {
             return Err(error(format!(
                 "extra check '{}' repeats a check's name",
@@ -1245,21 +1254,16 @@ fn rubric(
 /// Every check any case of the set declares, for generated games: the default checks, then
 /// each case's own and extra checks not already there (by name, the first case's by name
 /// order), so a rule a case adds is enforced in random games too. Left out: robustness cases
-/// (input where handout-following programs may differ), checks of many runs or of Silver
-/// Dollar's strips, and informational checks (no weight).
+/// (input where handout-following programs may differ), checks whose kind stays out of random
+/// games (of many runs, of Silver Dollar's strips), and informational checks (no weight).
 pub fn checks_of(default_checks: &[Check], cases: &[Case]) -> Vec<Check> {
-    use crate::check::CheckKind;
     let mut checks: Vec<Check> = default_checks.to_vec();
     for case in cases
         .iter()
         .filter(|c| !c.robustness && c.explore.is_none() && c.samples == 1)
     {
         for check in &case.checks {
-            let applies = check.weight > 0.0
-                && !matches!(
-                    check.kind,
-                    CheckKind::RandomStarts { .. } | CheckKind::StripStart | CheckKind::Strips
-                );
+            let applies = check.weight > 0.0 && check.kind.in_random_games();
             if applies && !checks.iter().any(|c| c.name == check.name) {
                 checks.push(check.clone());
             }
@@ -1560,6 +1564,85 @@ mod tests {
         for assignment in tree.assignments(&crate::assignments::Registry::built_in()) {
             load(&tree, assignment).unwrap_or_else(|e| panic!("{e}"));
         }
+    }
+
+    /// nim's descriptor with Silver Dollar's check kinds registered, and nothing else changed.
+    const NIM_WITH_STRIPS: crate::assignments::AssignmentDef = crate::assignments::AssignmentDef {
+        check_kinds: crate::assignments::silver_dollar::checks::CHECK_KINDS,
+        ..crate::assignments::nim::DEF
+    };
+
+    /// A nim case whose extra check is one of Silver Dollar's kinds.
+    fn nim_case_with(check: &str) -> CaseTree {
+        tree(&[
+            ("cases/nim/assignment.yaml", HEADER),
+            (
+                "cases/nim/first.yaml",
+                &format!(
+                    "name: first\ndescription: d\npoints: 1\ninput: [y]\nextra_checks:\n  - {check}\n"
+                ),
+            ),
+        ])
+    }
+
+    #[test]
+    fn a_check_kind_of_another_assignment_is_refused_naming_it() {
+        let t = nim_case_with("{kind: strip_start, name: start}");
+        let e = load(&t, crate::assignments::nim::ASSIGNMENT).expect_err("nim has no strips");
+        assert_eq!(e.file, "built-in:cases/nim/first.yaml");
+        assert_eq!(
+            e.message,
+            "extra_checks[0]: check 'start' has kind 'strip_start', which nim does not have \
+             (its kinds: transcript, lines, board, contains, volume, interactive, sanitizer, exit)"
+        );
+        // A kind that is no kind at all, and one written as a number, are refused alike.
+        for (check, kind) in [("{kind: strip}", "strip"), ("{kind: 7}", "7")] {
+            let e =
+                load(&nim_case_with(check), crate::assignments::nim::ASSIGNMENT).expect_err(check);
+            assert!(
+                e.message.starts_with(&format!(
+                    "extra_checks[0]: check has kind '{kind}', which nim"
+                )),
+                "{}",
+                e.message
+            );
+        }
+    }
+
+    #[test]
+    fn registering_a_check_kind_is_what_makes_it_available() {
+        static WITH_STRIPS: crate::assignments::AssignmentDef = NIM_WITH_STRIPS;
+        let with_strips = Assignment::new(&WITH_STRIPS);
+        let t = nim_case_with("{kind: random_starts, rule: every_gap, weight: 2}");
+        load(&t, crate::assignments::nim::ASSIGNMENT).expect_err("not registered for nim");
+        let set = load(&t, with_strips).expect("registered");
+        let check = set.cases[0]
+            .checks
+            .iter()
+            .find(|c| c.kind.name() == "random_starts")
+            .expect("the registered kind's check");
+        // The kind's own default name (the rule's, with '-'), its weight, and no handout rule.
+        assert_eq!(
+            (check.name.as_str(), check.weight, check.rule.as_deref()),
+            ("every-gap", 2.0, None)
+        );
+        assert!(!check.kind.in_random_games() && !check.kind.is_game());
+        // The registered kinds are listed when one is misspelt, after the generic ones.
+        let e = load(&nim_case_with("{kind: stripz}"), with_strips).expect_err("misspelt");
+        assert!(
+            e.message
+                .ends_with("sanitizer, exit, strip_start, strips, random_starts)"),
+            "{}",
+            e.message
+        );
+        // Its keys are its own: a typo names the check and the key.
+        let e = load(&nim_case_with("{kind: strips, wieght: 1}"), with_strips).expect_err("typo");
+        assert!(
+            e.message
+                .starts_with("extra_checks[0] (strips): unknown field `wieght`"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]

@@ -301,6 +301,7 @@ fn descriptor(
         requirements: &[],
         resize: None,
         parameters: &[],
+        check_kinds: &[],
     }
 }
 

@@ -5,9 +5,9 @@
 
 use std::collections::BTreeMap;
 
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer};
 
-use crate::check::{Compare, Level, RandomRule};
+use crate::check::{Compare, Level};
 use crate::results::Visibility;
 
 /// `cases/NAME/assignment.yaml`: how the program is invoked and what every case shares.
@@ -246,22 +246,73 @@ fn one() -> u64 {
     1
 }
 
-impl CheckSpec {
+impl GenericCheckSpec {
+    /// Every generic kind's `kind:` (the variants' names, as serde reads them).
+    pub const KINDS: &'static [&'static str] = &[
+        "transcript",
+        "lines",
+        "board",
+        "contains",
+        "volume",
+        "interactive",
+        "sanitizer",
+        "exit",
+    ];
+
     /// The handout's rule the check states (`rule:`), if it states one.
     pub fn stated_rule(&self) -> Option<&str> {
         match self {
-            CheckSpec::Transcript { rule, .. }
-            | CheckSpec::Lines { rule, .. }
-            | CheckSpec::Board { rule, .. }
-            | CheckSpec::StripStart { rule, .. }
-            | CheckSpec::Strips { rule, .. }
-            | CheckSpec::Contains { rule, .. }
-            | CheckSpec::Volume { rule, .. }
-            | CheckSpec::Interactive { rule, .. }
-            | CheckSpec::Sanitizer { rule, .. }
-            | CheckSpec::Exit { rule, .. } => rule.as_deref(),
-            // Its `rule` is which property of the starts it checks (docs/case-format.md).
-            CheckSpec::RandomStarts { .. } => None,
+            GenericCheckSpec::Transcript { rule, .. }
+            | GenericCheckSpec::Lines { rule, .. }
+            | GenericCheckSpec::Board { rule, .. }
+            | GenericCheckSpec::Contains { rule, .. }
+            | GenericCheckSpec::Volume { rule, .. }
+            | GenericCheckSpec::Interactive { rule, .. }
+            | GenericCheckSpec::Sanitizer { rule, .. }
+            | GenericCheckSpec::Exit { rule, .. } => rule.as_deref(),
+        }
+    }
+}
+
+/// One check as written in YAML: `kind` says whether it is one of the kinds every assignment
+/// has ([`GenericCheckSpec::KINDS`]) or one its assignment registers, read when the case is
+/// compiled for that assignment ([`crate::check::custom::CheckKindDef`]).
+#[derive(Debug)]
+pub enum CheckSpec {
+    /// A kind every assignment has.
+    Generic(GenericCheckSpec),
+    /// Any other kind: its name and its keys but `kind`, for the assignment's registered
+    /// kinds to read.
+    Registered {
+        /// Its `kind:`.
+        kind: String,
+        /// Every other key.
+        fields: yaml_serde::Value,
+    },
+}
+
+impl<'de> Deserialize<'de> for CheckSpec {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let mut value = yaml_serde::Value::deserialize(deserializer)?;
+        // A kind written as a number or a boolean is no kind either: named as written.
+        let registered = match value.get("kind") {
+            Some(yaml_serde::Value::String(kind)) => Some(kind.clone()),
+            Some(yaml_serde::Value::Number(kind)) => Some(kind.to_string()),
+            Some(yaml_serde::Value::Bool(kind)) => Some(kind.to_string()),
+            _ => None,
+        }
+        .filter(|kind| !GenericCheckSpec::KINDS.contains(&kind.as_str()));
+        match (registered, value.as_mapping_mut()) {
+            (Some(kind), Some(fields)) => {
+                fields.remove("kind");
+                Ok(CheckSpec::Registered {
+                    kind,
+                    fields: value,
+                })
+            }
+            _ => GenericCheckSpec::deserialize(value)
+                .map(CheckSpec::Generic)
+                .map_err(serde::de::Error::custom),
         }
     }
 }
@@ -306,10 +357,15 @@ pub enum EndOfInputSpec {
     Close,
 }
 
-/// One check as written in YAML; `kind` selects the variant.
+/// One check of a kind every assignment has, as written in YAML; `kind` selects the variant.
 #[derive(Debug, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum CheckSpec {
+#[serde(
+    tag = "kind",
+    rename_all = "snake_case",
+    deny_unknown_fields,
+    expecting = "a check (a mapping with a `kind`)"
+)]
+pub enum GenericCheckSpec {
     /// The whole output under the normalization ladder.
     Transcript {
         /// Check name (defaults to the kind).
@@ -409,39 +465,6 @@ pub enum CheckSpec {
         #[serde(default)]
         game: bool,
     },
-    /// Silver Dollar: the first strip the program draws is a legal start for the coin count
-    /// typed (coins 0..k-1 left to right, coin 0 at most 6 squares in, gaps 1-6, strip ending
-    /// at the last coin).
-    StripStart {
-        /// Check name (defaults to "start-strip").
-        name: Option<String>,
-        /// Share of the case's points (default 1; 0 makes the check informational).
-        weight: Option<f64>,
-        /// The handout's rule this check enforces, quoted: a report gives it as the rule a
-        /// lost case breaks when this check shows the first difference (default: the case's
-        /// description).
-        rule: Option<String>,
-    },
-    /// Silver Dollar: the coin positions of every strip drawn, in order, drawing style free.
-    Strips {
-        /// Check name (defaults to "strips").
-        name: Option<String>,
-        /// Share of the case's points (default 1; 0 makes the check informational).
-        weight: Option<f64>,
-        /// The handout's rule this check enforces, quoted: a report gives it as the rule a
-        /// lost case breaks when this check shows the first difference (default: the case's
-        /// description).
-        rule: Option<String>,
-    },
-    /// Silver Dollar, in a `samples` case: one property of the starting strips of many runs.
-    RandomStarts {
-        /// Check name (defaults to the rule's name).
-        name: Option<String>,
-        /// Share of the case's points (default 1; 0 makes the check informational).
-        weight: Option<f64>,
-        /// Which property: legal, every_gap, uniform or varied.
-        rule: RandomRule,
-    },
     /// How often a message appears, compared with the reference.
     Contains {
         /// Check name (defaults to the text).
@@ -518,4 +541,48 @@ pub enum CheckSpec {
         #[serde(default)]
         code: bool,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_generic_kinds_listed_are_the_variants_serde_reads() {
+        // serde lists every variant when it meets an unknown one.
+        let error = yaml_serde::from_str::<GenericCheckSpec>("kind: none\n").expect_err("none");
+        let listed = error.to_string();
+        let expected: Vec<String> = GenericCheckSpec::KINDS
+            .iter()
+            .map(|kind| format!("`{kind}`"))
+            .collect();
+        assert!(
+            listed.contains(&format!("expected one of {}", expected.join(", "))),
+            "{listed}"
+        );
+    }
+
+    #[test]
+    fn a_kind_no_assignment_has_here_keeps_its_keys_for_the_assignment() {
+        let specs: Vec<CheckSpec> =
+            yaml_serde::from_str("- {kind: strips, weight: 3}\n- {kind: exit, code: true}\n")
+                .expect("checks");
+        let [CheckSpec::Registered { kind, fields }, CheckSpec::Generic(GenericCheckSpec::Exit { code: true, .. })] =
+            &specs[..]
+        else {
+            panic!("{specs:?}");
+        };
+        assert_eq!(kind, "strips");
+        let error = yaml_serde::from_str::<Vec<CheckSpec>>("- 3\n").expect_err("no mapping");
+        assert!(
+            error
+                .to_string()
+                .contains("expected a check (a mapping with a `kind`)"),
+            "{error}"
+        );
+        assert_eq!(
+            fields,
+            &yaml_serde::from_str::<yaml_serde::Value>("weight: 3").expect("yaml")
+        );
+    }
 }

@@ -31,29 +31,3 @@ pub enum Compare {
     /// Whether there is at least one.
     Presence,
 }
-
-/// Which property of many random starting strips a `random_starts` check tests.
-#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum RandomRule {
-    /// Every strip is a legal start for the coin count typed.
-    Legal,
-    /// Every gap value from 1 to 6 occurs.
-    EveryGap,
-    /// The gap counts fit a uniform draw from 1 to 6 (chi-square).
-    Uniform,
-    /// The strips differ between runs (no fixed seed).
-    Varied,
-}
-
-impl RandomRule {
-    /// The rule's name as written in case files.
-    pub fn name(self) -> &'static str {
-        match self {
-            RandomRule::Legal => "legal",
-            RandomRule::EveryGap => "every_gap",
-            RandomRule::Uniform => "uniform",
-            RandomRule::Varied => "varied",
-        }
-    }
-}

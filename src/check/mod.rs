@@ -3,15 +3,15 @@
 //! expected value is ever written by hand.
 
 pub mod board;
+pub mod custom;
 pub mod kinds;
 pub mod ladder;
 pub mod lines;
 pub mod pattern;
 pub mod realign;
-pub mod strip;
 pub mod view;
 
-pub use kinds::{Compare, Level, RandomRule};
+pub use kinds::{Compare, Level};
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
@@ -64,12 +64,6 @@ pub enum CheckKind {
     },
     /// The sequence of boards.
     Board(BoardSpec),
-    /// Silver Dollar: the first strip is a legal start.
-    StripStart,
-    /// Silver Dollar: the coin positions of every strip.
-    Strips,
-    /// Silver Dollar: a property of the starting strips of many runs.
-    RandomStarts { rule: RandomRule },
     /// How often a message appears.
     Contains {
         text: String,
@@ -84,6 +78,14 @@ pub enum CheckKind {
     Interactive,
     /// C and C++: whether the instrumented run (AddressSanitizer, UBSan) found nothing.
     Sanitizer,
+    /// A kind its assignment registers ([`custom::CheckKindDef`]), such as Silver Dollar's
+    /// strips.
+    Custom {
+        /// Its registered name.
+        kind: &'static str,
+        /// What it compares.
+        check: Arc<dyn custom::CustomCheck>,
+    },
 }
 
 impl CheckKind {
@@ -92,8 +94,7 @@ impl CheckKind {
         match self {
             CheckKind::Lines { game, .. } => *game,
             CheckKind::Board(spec) => spec.game,
-            // Silver Dollar's coins moving is its game: the start strip alone is none.
-            CheckKind::Strips => true,
+            CheckKind::Custom { check, .. } => check.game_items().is_some(),
             _ => false,
         }
     }
@@ -104,14 +105,27 @@ impl CheckKind {
             CheckKind::Transcript { .. } => "transcript",
             CheckKind::Lines { .. } => "lines",
             CheckKind::Board(_) => "board",
-            CheckKind::StripStart => "strip_start",
-            CheckKind::Strips => "strips",
-            CheckKind::RandomStarts { .. } => "random_starts",
             CheckKind::Contains { .. } => "contains",
             CheckKind::Volume { .. } => "volume",
             CheckKind::Exit { .. } => "exit",
             CheckKind::Interactive => "interactive",
             CheckKind::Sanitizer => "sanitizer",
+            CheckKind::Custom { kind, .. } => kind,
+        }
+    }
+
+    /// It judges only the start a driver read from the program (Silver Dollar's
+    /// `strip_start`): graded even where that start leaves no game to play.
+    pub fn judges_the_start(&self) -> bool {
+        matches!(self, CheckKind::Custom { check, .. } if check.judges_the_start())
+    }
+
+    /// It may be compared in random games: not a check of many runs, nor one a kind keeps
+    /// to fixed cases ([`custom::CustomCheck::in_random_games`]).
+    pub fn in_random_games(&self) -> bool {
+        match self {
+            CheckKind::Custom { check, .. } => check.in_random_games(),
+            _ => true,
         }
     }
 }
@@ -599,8 +613,8 @@ impl<'a> CaseViews<'a> {
         }
     }
 
-    /// The (student, reference) views.
-    fn get(&self) -> (&View, &View) {
+    /// The (student, reference) views, rendered on first use.
+    pub fn get(&self) -> (&View, &View) {
         let (student, reference) = self.views.get_or_init(|| {
             // A program whose prompts came late read all its input before printing: placing
             // the inputs in its text would scramble it, so both sides are compared without.
@@ -715,21 +729,7 @@ impl Check {
                 let (s, r) = views.get();
                 lines::evaluate_volume(s, r, *max_ratio)
             }
-            CheckKind::StripStart => {
-                let (s, _) = views.get();
-                strip::evaluate_start(student.transcript, s)
-            }
-            CheckKind::Strips => {
-                let (s, r) = views.get();
-                strip::evaluate_strips(s, r)
-            }
-            CheckKind::RandomStarts { rule } => {
-                if student.samples.is_empty() {
-                    strip::evaluate_random_starts(*rule, std::slice::from_ref(student.transcript))
-                } else {
-                    strip::evaluate_random_starts(*rule, student.samples)
-                }
-            }
+            CheckKind::Custom { check, .. } => check.evaluate(views, student, reference),
         }
     }
 }
@@ -1022,7 +1022,10 @@ fn no_game_reason(gates: &[(&Check, &Evaluation)]) -> String {
         let noun = match &check.kind {
             CheckKind::Lines { items, .. } => items.as_str(),
             CheckKind::Board(_) => "boards",
-            CheckKind::Strips => "strips",
+            CheckKind::Custom { check, .. } => match check.game_items() {
+                Some(noun) => noun,
+                None => continue,
+            },
             _ => continue,
         };
         if !nouns.contains(&noun) {
@@ -1036,16 +1039,21 @@ fn no_game_reason(gates: &[(&Check, &Evaluation)]) -> String {
     };
     let items: usize = gates.iter().map(|(_, e)| e.shown.items).sum();
     let after_input: usize = gates.iter().map(|(_, e)| e.shown.after_input).sum();
-    let only_strips = gates
+    // Where only one registered kind gates the case, it says what an unchanged start means.
+    let unchanged = gates
         .iter()
-        .all(|(check, _)| matches!(check.kind, CheckKind::Strips));
+        .map(|(check, _)| match &check.kind {
+            CheckKind::Custom { check, .. } => check.unchanged_items(),
+            _ => None,
+        })
+        .reduce(|a, b| if a == b { a } else { None })
+        .flatten();
     if items == 0 {
         format!("the program printed no {nouns}")
     } else if after_input == 0 {
         format!("the program printed its {nouns} only before it read any input")
-    } else if only_strips {
-        // Equal strips in a row count once: one strip is a start no move changed.
-        "the program's strip never changed: no move was shown".to_string()
+    } else if let Some(unchanged) = unchanged {
+        unchanged.to_string()
     } else {
         format!(
             "the program printed {nouns} only at the start, where the reference shows its \
@@ -1776,15 +1784,13 @@ mod tests {
     #[test]
     fn kinds_keep_the_names_case_files_use() {
         let names: Vec<&str> = [
-            CheckKind::StripStart,
-            CheckKind::Strips,
             CheckKind::Volume { max_ratio: 2.0 },
             CheckKind::Exit { code: false },
         ]
         .iter()
         .map(CheckKind::name)
         .collect();
-        assert_eq!(names, ["strip_start", "strips", "volume", "exit"]);
+        assert_eq!(names, ["volume", "exit"]);
         let board = |game| {
             CheckKind::Board(board::BoardSpec {
                 cell: regex::Regex::new("^[XO]$").expect("regex"),

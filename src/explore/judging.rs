@@ -224,10 +224,8 @@ impl Explorer<'_> {
                 .checks
                 .iter()
                 .filter(|c| {
-                    matches!(
-                        c.kind,
-                        crate::check::CheckKind::StripStart | crate::check::CheckKind::Exit { .. }
-                    )
+                    c.kind.judges_the_start()
+                        || matches!(c.kind, crate::check::CheckKind::Exit { .. })
                 })
                 .cloned()
                 .collect();

@@ -323,7 +323,10 @@ mod tests {
             yaml_serde::from_str(yaml).expect("check specs");
         specs
             .iter()
-            .map(|spec| crate::cases::compile::check(spec).expect("compiles"))
+            .map(|spec| {
+                crate::cases::compile::check(spec, crate::assignments::nim::ASSIGNMENT, "checks")
+                    .expect("compiles")
+            })
             .collect()
     }
 

@@ -30,4 +30,5 @@ pub const DEF: AssignmentDef = AssignmentDef {
     requirements: &[],
     resize: None,
     parameters: &[],
+    check_kinds: &[],
 };

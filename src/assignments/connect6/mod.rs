@@ -44,4 +44,5 @@ pub const DEF: AssignmentDef = AssignmentDef {
         flag: "--size",
         handout_requirements: &["board-size-constant"],
     }],
+    check_kinds: &[],
 };

@@ -31,4 +31,5 @@ pub const DEF: AssignmentDef = AssignmentDef {
     requirements: requirements::REQUIREMENTS,
     resize: None,
     parameters: &[],
+    check_kinds: &[],
 };

@@ -39,4 +39,5 @@ pub const DEF: AssignmentDef = AssignmentDef {
         flag: "--matches",
         handout_requirements: &[],
     }],
+    check_kinds: &[],
 };

@@ -1,7 +1,7 @@
 //! Driving Silver Dollar move by move from the program's own random strip.
 //!
 //! The driver types the coin count, reads the strip the program draws (any drawing style, see
-//! `check::strip`), and from then on mirrors the reference game on that strip: each move it
+//! [`super::strip`]), and from then on mirrors the reference game on that strip: each move it
 //! types is computed from the mirrored state by the case's strategy, and the same lines later
 //! replay the reference on the same strip (`--board`), so every check compares like with like.
 
@@ -10,7 +10,7 @@ use std::sync::Arc;
 use serde::Deserialize;
 
 use crate::assignments::silver_dollar::game::{parse_strip, CoinStrip, Start as GameStart};
-use crate::check::strip::{self, Start};
+use super::strip::{self, Start};
 use crate::drive::{self, InputStrategy, ReferenceStart};
 use crate::games::{Setup, SplitMix64};
 use crate::run::InputSource;
@@ -534,7 +534,7 @@ mod tests {
         // per move: 12 moves, so player 2 moves last.
         let boards = text
             .lines()
-            .filter(|l| crate::check::strip::read_strip(l).is_some())
+            .filter(|l| strip::read_strip(l).is_some())
             .count();
         assert_eq!(boards, 13, "the start and one board per move");
         assert!(!recording.wanted_more_input, "the game ended by itself");

@@ -1,10 +1,12 @@
 //! The Silver Dollar Game (CSCI 2101, Java): coins on a strip move left; the program draws
 //! its own random strip, so cases drive it move by move from the strip it printed.
 
+pub mod checks;
 pub mod driver;
 pub mod explore;
 pub mod game;
 pub mod requirements;
+pub mod strip;
 
 use std::path::Path;
 
@@ -39,6 +41,7 @@ pub const DEF: AssignmentDef = AssignmentDef {
     requirements: requirements::REQUIREMENTS,
     resize: None,
     parameters: &[],
+    check_kinds: checks::CHECK_KINDS,
 };
 
 /// `grade play silver_dollar`: without arguments the strip is drawn from a fresh seed, so the

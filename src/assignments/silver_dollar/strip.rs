@@ -9,8 +9,9 @@
 
 use std::collections::BTreeMap;
 
-use super::view::{Spot, View};
-use super::Evaluation;
+use super::checks::RandomRule;
+use crate::check::view::{self, Spot, View};
+use crate::check::{Evaluation, Shown};
 use crate::results::Difference;
 use crate::transcript::Transcript;
 
@@ -210,7 +211,7 @@ impl Start {
 /// first move), or to the end when there is no second; and whether its first line may begin
 /// with a prompt held back until the coin count was typed.
 fn start_segment(transcript: &Transcript) -> Option<(usize, String, bool)> {
-    let view = View::new(transcript, super::view::InputShown::LineBreak);
+    let view = View::new(transcript, view::InputShown::LineBreak);
     let first = *view.input_offsets.first()?;
     let coins: usize = transcript.inputs().next()?.trim().parse().ok()?;
     let end = view
@@ -271,7 +272,7 @@ pub fn evaluate_start(student: &Transcript, view: &View) -> Evaluation {
             Difference {
                 location: "start".into(),
                 expected: "Enter the number of coins:".into(),
-                actual: super::view::context(&view.display().lines().collect::<Vec<_>>(), 0),
+                actual: view::context(&view.display().lines().collect::<Vec<_>>(), 0),
                 inputs_before: 0,
                 relaxation: None,
                 student_line: None,
@@ -407,7 +408,7 @@ pub fn evaluate_strips(student: &View, reference: &View) -> Evaluation {
     let Some(at) = at else {
         return Evaluation::pass(format!("all {} strips match", r.len()));
     };
-    // A strip after the start shows a move was played (the game gate, `CheckKind::is_game`):
+    // A strip after the start shows a move was played (the game gate, `CustomCheck::is_game`):
     // a program that draws the start and plays no move earns nothing in a game case.
     let played = s.len() > 1;
     let detail = match (s.get(at), r.get(at)) {
@@ -437,7 +438,7 @@ pub fn evaluate_strips(student: &View, reference: &View) -> Evaluation {
     };
     let mut evaluation = Evaluation::fail(
         detail,
-        super::view::difference(
+        view::difference(
             format!("strip {}", at + 1),
             student,
             spot(&s),
@@ -447,7 +448,7 @@ pub fn evaluate_strips(student: &View, reference: &View) -> Evaluation {
         ),
     );
     evaluation.in_game = played;
-    evaluation.shown = super::Shown {
+    evaluation.shown = Shown {
         items: s.len(),
         after_input: s
             .iter()
@@ -492,8 +493,7 @@ fn gaps(positions: &[usize]) -> Vec<usize> {
 }
 
 /// Evaluates one property of the starting strips of many runs of the same program.
-pub fn evaluate_random_starts(rule: crate::check::RandomRule, runs: &[Transcript]) -> Evaluation {
-    use crate::check::RandomRule;
+pub fn evaluate_random_starts(rule: RandomRule, runs: &[Transcript]) -> Evaluation {
     let starts: Vec<Start> = runs.iter().filter_map(find_start).collect();
     let legal: Vec<Vec<usize>> = starts
         .iter()
@@ -755,7 +755,7 @@ mod tests {
             ("1 2", true),
             ("Player 1: Enter your move: | . | 0 | 1 | . | . |\n", false),
         ]);
-        let views = |t: &Transcript| View::new(t, super::super::view::InputShown::LineBreak);
+        let views = |t: &Transcript| View::new(t, super::view::InputShown::LineBreak);
         let e = evaluate_strips(&views(&held), &views(&reference));
         assert!(e.passed, "{e:?}");
         let start = find_start(&held).expect("a start");
@@ -772,7 +772,7 @@ mod tests {
         assert_eq!(strips_of(&views(&echoed)).len(), 1);
         // A run whose prompts came late is compared without its inputs: the reference's
         // strips then follow its prompts on their lines, the held ones begin theirs.
-        let omitted = |t: &Transcript| View::new(t, super::super::view::InputShown::Omitted);
+        let omitted = |t: &Transcript| View::new(t, super::view::InputShown::Omitted);
         let e = evaluate_strips(&omitted(&held), &omitted(&reference));
         assert!(e.passed, "{e:?}");
         assert_eq!(strips_of(&omitted(&reference)).len(), 2);
@@ -797,7 +797,7 @@ mod tests {
                 false,
             ),
         ]);
-        let views = |t: &Transcript| View::new(t, super::super::view::InputShown::LineBreak);
+        let views = |t: &Transcript| View::new(t, super::view::InputShown::LineBreak);
         let e = evaluate_strips(&views(&shrinking_boxed), &views(&reference));
         assert!(e.passed, "{e:?}");
         let wrong = transcript(&[
