@@ -795,19 +795,18 @@ impl From<CaseResult> for GradedCase {
     }
 }
 
-/// Runs one case and checks it.
-fn grade_case(
+/// The runs a case is graded on (one, its samples, or a driven case's runs made again for a
+/// start that reaches its rule) and how many were made again; `Err` is the case lost when
+/// the program could not be run, and a machine's fault is "not gradable".
+#[allow(
+    clippy::type_complexity,
+    reason = "the runs and their redraws, or the case lost: said once, here"
+)]
+fn case_runs(
     case: &Case,
-    reference: &Recording,
     submission: &Submission,
     options: &GradeOptions,
-) -> anyhow::Result<GradedCase> {
-    if let Some(spec) = case.explore {
-        return match explore_case(case, spec, submission, options) {
-            Ok(result) => Ok(result.into()),
-            Err(error) => explore_failure(case, error),
-        };
-    }
+) -> anyhow::Result<Result<(Vec<RunOutcome>, usize), CaseResult>> {
     let outcomes = if case.samples > 1 {
         run_samples(case, submission, options)
     } else {
@@ -828,13 +827,67 @@ fn grade_case(
             return Err(NotGradable::new(Cause::Machine, format!("{}: {error}", case.name)).into())
         }
         Err(error) => {
-            return Ok(CaseResult {
+            return Ok(Err(CaseResult {
                 input: case.input.clone(),
                 notes: vec![format!("the program could not be run: {error}")],
                 ..not_run(case, CaseStatus::Error, Ended::Signal, case.input.len())
-            }
-            .into())
+            }))
         }
+    };
+    Ok(Ok((outcomes, redraws)))
+}
+
+/// How the program's own start (a driven case's random strip) stood: a game to play, a
+/// game already over, or a start the reference cannot play (why).
+#[derive(Debug, PartialEq, Eq)]
+enum Start {
+    Playable,
+    Finished,
+    Unusable(String),
+}
+
+/// The reference a driven case's run is compared with: the reference started where the
+/// program started and driven by the same plan (a scripted case's, or a case of samples',
+/// is `reference` itself), and how that start stood.
+fn reference_from_the_programs_start<'r>(
+    case: &Case,
+    reference: &'r Recording,
+    outcome: &RunOutcome,
+) -> anyhow::Result<(Cow<'r, Recording>, Start)> {
+    if case.driver.is_scripted() || case.samples > 1 {
+        return Ok((Cow::Borrowed(reference), Start::Playable));
+    }
+    let (setup, start) = match case
+        .driver
+        .reference_start(&case.setup, &outcome.transcript)
+    {
+        ReferenceStart::Setup(setup) => (setup, Start::Playable),
+        ReferenceStart::Finished(setup) => (setup, Start::Finished),
+        ReferenceStart::Unusable(why) => {
+            return Ok((Cow::Borrowed(reference), Start::Unusable(why)))
+        }
+    };
+    let driven = drive::record_driven(&setup, case.driver.source().as_mut())
+        .map_err(|failure| anyhow::anyhow!("{}: {failure}", case.source))?;
+    Ok((Cow::Owned(driven), start))
+}
+
+/// Runs one case and checks it.
+fn grade_case(
+    case: &Case,
+    reference: &Recording,
+    submission: &Submission,
+    options: &GradeOptions,
+) -> anyhow::Result<GradedCase> {
+    if let Some(spec) = case.explore {
+        return match explore_case(case, spec, submission, options) {
+            Ok(result) => Ok(result.into()),
+            Err(error) => explore_failure(case, error),
+        };
+    }
+    let (outcomes, redraws) = match case_runs(case, submission, options)? {
+        Ok(runs) => runs,
+        Err(lost) => return Ok(lost.into()),
     };
     let samples: Vec<Transcript> = if case.samples > 1 {
         outcomes.iter().map(|o| o.transcript.clone()).collect()
@@ -845,32 +898,12 @@ fn grade_case(
     // A driven case is compared with the reference started where the program started (its
     // own random strip) and driven by the same plan to the end of its game: the lines it is
     // sent are the ones the program was sent, as far as the program read.
-    let mut unusable_start = None;
-    let mut finished_start = false;
-    let driven_reference;
-    let reference = if case.driver.is_scripted() || case.samples > 1 {
-        reference
-    } else {
-        match case
-            .driver
-            .reference_start(&case.setup, &outcome.transcript)
-        {
-            ReferenceStart::Setup(setup) => {
-                driven_reference = drive::record_driven(&setup, case.driver.source().as_mut())
-                    .map_err(|failure| anyhow::anyhow!("{}: {failure}", case.source))?;
-                &driven_reference
-            }
-            ReferenceStart::Finished(setup) => {
-                finished_start = true;
-                driven_reference = drive::record_driven(&setup, case.driver.source().as_mut())
-                    .map_err(|failure| anyhow::anyhow!("{}: {failure}", case.source))?;
-                &driven_reference
-            }
-            ReferenceStart::Unusable(why) => {
-                unusable_start = Some(why);
-                reference
-            }
-        }
+    let (compared_with, start) = reference_from_the_programs_start(case, reference, outcome)?;
+    let reference: &Recording = &compared_with;
+    let finished_start = start == Start::Finished;
+    let unusable_start = match start {
+        Start::Unusable(why) => Some(why),
+        _ => None,
     };
     let mut case_checks = checks_for(case, options.strict);
     if finished_start {
