@@ -16,6 +16,7 @@ pub mod cli;
 pub mod console;
 pub mod drive;
 pub mod elf;
+pub mod escape;
 pub mod explore;
 pub mod games;
 pub mod grade;

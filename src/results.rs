@@ -704,6 +704,29 @@ impl CaseResult {
     }
 }
 
+/// One student's line in a class's gradebook (gradebook.csv), and what LMS exports read.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GradebookRow {
+    /// The student.
+    pub student: String,
+    /// The submission as given.
+    pub submission: String,
+    /// Points earned (empty when not graded).
+    pub score: Option<f64>,
+    /// Points possible.
+    pub max_score: Option<f64>,
+    /// full marks, lost points, build failed, error: …, incomplete: interrupted.
+    pub status: String,
+    /// Points per part of the total, by column: each case, each code requirement
+    /// (`requirement: NAME`) and each rubric line of its own (`rubric: NAME`), as counted in
+    /// the score, so they add up to it.
+    pub parts: std::collections::BTreeMap<String, f64>,
+    /// Timeouts, limits and crashes, in a few words.
+    pub notes: String,
+    /// The variant the student was graded against (`matches=25`); empty for the handout's.
+    pub variant: String,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

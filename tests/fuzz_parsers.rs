@@ -18,7 +18,7 @@ use grade::assignments::silver_dollar::strip;
 use grade::cases::{load, CaseTree};
 use grade::check::board::{self, BoardSpec};
 use grade::check::view::{InputShown, View};
-use grade::report::escape;
+use grade::escape;
 use grade::submission::archive::{self, Format};
 use grade::submission::ARCHIVE_CAPS;
 use grade::transcript::{Stream, Transcript};

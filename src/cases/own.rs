@@ -19,10 +19,10 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use super::schema::{merge_limits, CaseError};
 use super::schema::{
     AssignmentFile, EndOfInputSpec, FileSpec, LimitsSpec, ReferenceProgramSpec, VocabularySpec,
 };
-use super::CaseError;
 use crate::analyze::SourceLanguage;
 use crate::assignments::{
     Assignment, AssignmentDef, AssignmentKind, Explore, Generator, ASSIGNMENTS,
@@ -220,9 +220,8 @@ fn checked(dir: &Path, header: &AssignmentFile) -> Result<Checked, String> {
             program.display()
         ));
     }
-    let base = crate::cases::merge_limits(Limits::default(), &header.limits)?;
-    let limits = crate::cases::merge_limits(base, &reference.limits)
-        .map_err(|m| format!("reference.{m}"))?;
+    let base = merge_limits(Limits::default(), &header.limits)?;
+    let limits = merge_limits(base, &reference.limits).map_err(|m| format!("reference.{m}"))?;
     let mut files = Vec::new();
     for (file_name, spec) in &header.files {
         let bytes = match spec {
@@ -441,7 +440,7 @@ impl OwnAssignment {
     ) -> Setup {
         // `reference.limits` was checked when the assignment was registered: its values
         // cannot fail over other limits.
-        let limits = crate::cases::merge_limits(limits.clone(), &self.reference_limits)
+        let limits = merge_limits(limits.clone(), &self.reference_limits)
             .unwrap_or_else(|_| self.limits.clone());
         Setup::new(OwnGame {
             reference: Arc::clone(&self.reference),

@@ -543,9 +543,80 @@ pub enum GenericCheckSpec {
     },
 }
 
+/// A problem with a case file, naming the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CaseError {
+    /// The file (a path, or `built-in:cases/…` for embedded files).
+    pub file: String,
+    /// What is wrong, with line and column when known.
+    pub message: String,
+}
+
+impl std::error::Error for CaseError {}
+
+impl std::fmt::Display for CaseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.file, self.message)
+    }
+}
+
+/// `spec`'s limits over `base`, field by field; or which field is out of range. The ranges
+/// are the command line's (run::limits), so a case file and a flag accept the same values.
+pub(crate) fn merge_limits(
+    base: crate::run::Limits,
+    spec: &LimitsSpec,
+) -> Result<crate::run::Limits, String> {
+    use crate::run::limits as range;
+    fn field<T: Copy, U>(
+        value: Option<T>,
+        default: U,
+        key: &str,
+        in_range: impl Fn(T) -> Result<U, String>,
+    ) -> Result<U, String> {
+        value.map_or(Ok(default), |v| {
+            in_range(v).map_err(|e| format!("limits.{key}: {e}"))
+        })
+    }
+    Ok(crate::run::Limits {
+        wall: field(
+            spec.wall_seconds,
+            base.wall,
+            "wall_seconds",
+            range::seconds_in_range,
+        )?,
+        cpu: field(
+            spec.cpu_seconds,
+            base.cpu,
+            "cpu_seconds",
+            range::seconds_in_range,
+        )?,
+        memory_bytes: field(
+            spec.memory_mb,
+            base.memory_bytes,
+            "memory_mb",
+            range::memory_mib_in_range,
+        )?,
+        output_bytes: field(
+            spec.output_kb,
+            base.output_bytes,
+            "output_kb",
+            range::output_kib_in_range,
+        )?,
+        processes: field(
+            spec.processes,
+            base.processes,
+            "processes",
+            range::processes_in_range,
+        )?,
+        sanitized: base.sanitized,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::run::Limits;
+    use std::time::Duration;
 
     #[test]
     fn the_generic_kinds_listed_are_the_variants_serde_reads() {
@@ -584,5 +655,36 @@ mod tests {
             fields,
             &yaml_serde::from_str::<yaml_serde::Value>("weight: 3").expect("yaml")
         );
+    }
+
+    #[test]
+    fn limits_out_of_range_name_their_key_and_the_largest_are_taken() {
+        let spec = |yaml: &str| -> LimitsSpec { yaml_serde::from_str(yaml).expect("yaml") };
+        let merged = merge_limits(
+            Limits::default(),
+            &spec(
+                "memory_mb: 1048576\noutput_kb: 4194304\nprocesses: 4294967295\nwall_seconds: 3600",
+            ),
+        )
+        .expect("the largest values");
+        assert_eq!(merged.memory_bytes, 1 << 40);
+        assert_eq!(merged.output_bytes, 1 << 32);
+        assert_eq!(merged.processes, u32::MAX);
+        assert_eq!(merged.wall, Duration::from_secs(3600));
+        for (yaml, key) in [
+            ("memory_mb: 1048577", "limits.memory_mb: 1048577 "),
+            (
+                "memory_mb: 17592186044416",
+                "limits.memory_mb: 17592186044416 ",
+            ),
+            ("memory_mb: 0", "limits.memory_mb: 0 "),
+            ("output_kb: 4194305", "limits.output_kb: 4194305 "),
+            ("output_kb: 0", "limits.output_kb: 0 "),
+            ("processes: 0", "limits.processes: 0 "),
+            ("cpu_seconds: 3601", "limits.cpu_seconds: 3601 "),
+        ] {
+            let error = merge_limits(Limits::default(), &spec(yaml)).expect_err(yaml);
+            assert!(error.starts_with(key), "{yaml}: {error}");
+        }
     }
 }

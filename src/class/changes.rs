@@ -15,12 +15,10 @@ use std::path::Path;
 use anyhow::Context as _;
 
 use super::seal::SealKey;
-use super::{
-    read_gradebook, read_text_cell, sealed_parts, state_paths, text_cell, Row, StoredResult,
-};
+use super::{read_gradebook, read_text_cell, sealed_parts, state_paths, text_cell, StoredResult};
 use crate::cases::Case;
 use crate::report;
-use crate::results::GradeResult;
+use crate::results::{GradeResult, GradebookRow};
 
 /// One case of one student's grading, as compared.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -198,7 +196,7 @@ fn stored_cases(stored: &StoredResult) -> BTreeMap<String, CaseSnapshot> {
 /// A new grading's snapshot.
 pub fn snapshot(
     result: &GradeResult,
-    row: &Row,
+    row: &GradebookRow,
     submission: Option<String>,
     case_digests: &BTreeMap<String, String>,
     case_weights: &BTreeMap<String, String>,
@@ -228,7 +226,7 @@ pub fn snapshot(
 
 /// A snapshot from a gradebook row alone (a student not graded this time: not gradable,
 /// interrupted, or an error).
-pub fn row_snapshot(row: &Row) -> Snapshot {
+pub fn row_snapshot(row: &GradebookRow) -> Snapshot {
     Snapshot {
         score: row.score,
         status: row.status.clone(),
@@ -620,7 +618,7 @@ mod tests {
                         "s3",
                     ),
                 ),
-                ("dee".to_string(), row_snapshot(&Row::default())),
+                ("dee".to_string(), row_snapshot(&GradebookRow::default())),
             ]
             .into_iter()
             .collect(),

@@ -12,7 +12,7 @@ use crate::cases::CaseSet;
 use crate::grade::{self, GradeOptions};
 use crate::keys::{fnv1a, FNV_OFFSET};
 use crate::report::{self, Format};
-use crate::results::GradeResult;
+use crate::results::{GradeResult, GradebookRow};
 use crate::run;
 
 pub mod changes;
@@ -165,30 +165,7 @@ fn hash_files(submission: &Path, mut hash: u64) -> Option<u64> {
     Some(hash)
 }
 
-/// One student's line in the gradebook.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Row {
-    /// The student.
-    pub student: String,
-    /// The submission as given.
-    pub submission: String,
-    /// Points earned (empty when not graded).
-    pub score: Option<f64>,
-    /// Points possible.
-    pub max_score: Option<f64>,
-    /// full marks, lost points, build failed, error: …, incomplete: interrupted.
-    pub status: String,
-    /// Points per part of the total, by column: each case, each code requirement
-    /// (`requirement: NAME`) and each rubric line of its own (`rubric: NAME`), as counted in
-    /// the score, so they add up to it.
-    pub parts: BTreeMap<String, f64>,
-    /// Timeouts, limits and crashes, in a few words.
-    pub notes: String,
-    /// The variant the student was graded against (`matches=25`); empty for the handout's.
-    pub variant: String,
-}
-
-fn row_of(student: &str, result: &GradeResult) -> Row {
+fn row_of(student: &str, result: &GradeResult) -> GradebookRow {
     let status = if result.build_failure.is_some() {
         "build failed"
     } else if result.full_marks() {
@@ -217,7 +194,7 @@ fn row_of(student: &str, result: &GradeResult) -> Row {
             .filter(|n| !report::about_the_grader(n))
             .cloned(),
     );
-    Row {
+    GradebookRow {
         student: student.to_string(),
         submission: result.submission.clone(),
         score: Some(result.score),
@@ -228,11 +205,11 @@ fn row_of(student: &str, result: &GradeResult) -> Row {
             .iter()
             .map(|p| (p.column(), p.score))
             .collect(),
-        notes: report::escape::visible(&notes.join("; ")),
+        notes: crate::escape::visible(&notes.join("; ")),
         variant: result
             .variant
             .as_ref()
-            .map_or_else(String::new, |v| report::escape::visible(&v.label)),
+            .map_or_else(String::new, |v| crate::escape::visible(&v.label)),
     }
 }
 
@@ -300,7 +277,11 @@ const VARIANT: &str = "variant";
 
 /// Writes `rows` as `gradebook.csv`: the student, the total, its percentage and status, one
 /// column per part of the total (`columns`, see [`columns`]), and notes.
-pub fn write_gradebook(path: &Path, columns: &[String], rows: &[Row]) -> anyhow::Result<()> {
+pub fn write_gradebook(
+    path: &Path,
+    columns: &[String],
+    rows: &[GradebookRow],
+) -> anyhow::Result<()> {
     let mut writer =
         csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
     let mut header: Vec<String> = LEADING.iter().map(|c| c.to_string()).collect();
@@ -343,7 +324,7 @@ pub fn write_gradebook(path: &Path, columns: &[String], rows: &[Row]) -> anyhow:
 }
 
 /// Reads a gradebook written by [`write_gradebook`]: its point columns and rows.
-pub fn read_gradebook(path: &Path) -> anyhow::Result<(Vec<String>, Vec<Row>)> {
+pub fn read_gradebook(path: &Path) -> anyhow::Result<(Vec<String>, Vec<GradebookRow>)> {
     let mut reader =
         csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
     let header: Vec<String> = reader
@@ -370,7 +351,7 @@ pub fn read_gradebook(path: &Path) -> anyhow::Result<(Vec<String>, Vec<Row>)> {
         let record = record.with_context(|| format!("{}: a bad row", path.display()))?;
         let get = |i: usize| read_text_cell(record.get(i).unwrap_or(""));
         let number = |i: usize| record.get(i).and_then(|v| v.parse::<f64>().ok());
-        rows.push(Row {
+        rows.push(GradebookRow {
             student: get(0),
             submission: get(1),
             score: number(2),
@@ -453,7 +434,7 @@ pub struct Merged {
 struct Part {
     name: String,
     columns: Vec<String>,
-    rows: Vec<Row>,
+    rows: Vec<GradebookRow>,
     record: Option<record::Record>,
 }
 
@@ -521,9 +502,9 @@ fn read_parts(dirs: &[PathBuf]) -> anyhow::Result<(Vec<Part>, Vec<Found>)> {
 
 /// The parts' point columns and rows together; an error when parts were graded against
 /// other cases or a student is in two parts, which no option merges anyway.
-fn joined_rows(parts: &[Part]) -> anyhow::Result<(Vec<String>, Vec<Row>)> {
+fn joined_rows(parts: &[Part]) -> anyhow::Result<(Vec<String>, Vec<GradebookRow>)> {
     let mut case_names: Option<(&str, &Vec<String>)> = None;
-    let mut rows: Vec<Row> = Vec::new();
+    let mut rows: Vec<GradebookRow> = Vec::new();
     for part in parts {
         match case_names {
             None => case_names = Some((&part.name, &part.columns)),
@@ -804,7 +785,7 @@ fn state_paths(dir: &Path, student: &str) -> (PathBuf, PathBuf) {
 /// What the output directory holds for a student from an earlier run.
 enum Stored {
     /// A result for this very submission, sealed by this grader: its row.
-    Kept(Box<Row>),
+    Kept(Box<GradebookRow>),
     /// Nothing usable for this submission (none, or for other files, cases or options).
     Missing,
     /// A result that claims to be for this submission but whose seal does not verify under
@@ -893,13 +874,13 @@ fn resumed(
     let Some(stored) = StoredResult::from_bytes(&bytes) else {
         return (Stored::Unverified, None);
     };
-    let field = report::escape::field;
+    let field = crate::escape::field;
     // The row's columns as stored with it (a result stored without them is graded again).
     let (Some(status), Some(parts)) = (&stored.class_status, &stored.class_parts) else {
         return (Stored::Unverified, None);
     };
     let result = stored.result;
-    let row = Row {
+    let row = GradebookRow {
         student: student.to_string(),
         submission: field(&result.submission),
         score: Some(result.score),
@@ -921,7 +902,7 @@ fn store(
     key: &str,
     seal: Option<&SealKey>,
     result: &GradeResult,
-    row: &Row,
+    row: &GradebookRow,
     digests: changes::Digests,
 ) -> anyhow::Result<()> {
     let (key_path, result_path) = state_paths(dir, student);
@@ -1145,7 +1126,7 @@ impl<'a> ClassRun<'a> {
 /// What a class run gathers student by student: the gradebook's rows, the class page's
 /// summaries, the snapshots `changes.csv` compares, and what the log and exit status say.
 struct Tally {
-    rows: Vec<Row>,
+    rows: Vec<GradebookRow>,
     summaries: Vec<report::html::StudentSummary>,
     after: BTreeMap<String, changes::Snapshot>,
     all_full: bool,
@@ -1179,7 +1160,7 @@ impl Tally {
         job: &ClassRun,
         position: usize,
         student: &str,
-        row: Row,
+        row: GradebookRow,
         outcome: &str,
     ) {
         self.failures += usize::from(row.status != "full marks");
@@ -1205,19 +1186,19 @@ fn earlier_run(
     changes::before(dir, seal).unwrap_or_else(|error| {
         events(ClassEvent::Note(&format!(
             "grade: {}: no changes.csv this time",
-            report::escape::visible(&format!("{error:#}"))
+            crate::escape::visible(&format!("{error:#}"))
         )));
         None
     })
 }
 
 /// The row of a student an interruption left ungraded.
-fn interrupted_row(student: &str, submission: &Path) -> Row {
-    Row {
+fn interrupted_row(student: &str, submission: &Path) -> GradebookRow {
+    GradebookRow {
         student: student.to_string(),
-        submission: report::escape::visible(&submission.display().to_string()),
+        submission: crate::escape::visible(&submission.display().to_string()),
         status: "incomplete: interrupted".into(),
-        ..Row::default()
+        ..GradebookRow::default()
     }
 }
 
@@ -1290,7 +1271,7 @@ fn keep_stored(
     before: Option<&changes::Before>,
     dir: &Path,
     student: &str,
-    row: &Row,
+    row: &GradebookRow,
     result: Option<GradeResult>,
     tally: &mut Tally,
 ) {
@@ -1316,7 +1297,7 @@ fn graded_row(
     student: &str,
     result: &GradeResult,
     tally: &mut Tally,
-) -> anyhow::Result<Row> {
+) -> anyhow::Result<GradebookRow> {
     tally.cached_builds += usize::from(result.notes.iter().any(|n| report::about_the_grader(n)));
     let shown = report::for_students(result);
     let row = row_of(student, &shown);
@@ -1366,7 +1347,7 @@ fn write_reports(
     submission: &Path,
     student: &str,
     result: &GradeResult,
-    row: &Row,
+    row: &GradebookRow,
     submission_digest: Option<&str>,
 ) -> anyhow::Result<()> {
     let options = job.options;
@@ -1403,14 +1384,14 @@ fn error_row(
     student: &str,
     error: &anyhow::Error,
     tally: &mut Tally,
-) -> Row {
+) -> GradebookRow {
     tally.any_error = true;
     let not_gradable = crate::not_gradable::not_gradable(error);
-    let line = report::escape::visible(&format!("{error:#}"));
+    let line = crate::escape::visible(&format!("{error:#}"));
     (job.events)(ClassEvent::Note(&format!("grade: {student}: {line}")));
-    let row = Row {
+    let row = GradebookRow {
         student: student.to_string(),
-        submission: report::escape::visible(&submission.display().to_string()),
+        submission: crate::escape::visible(&submission.display().to_string()),
         // Not the student's doing: no score (blank in the gradebook), not a 0.
         score: if not_gradable.is_some() {
             None
@@ -1419,10 +1400,10 @@ fn error_row(
         },
         max_score: Some(job.max_points),
         status: match not_gradable {
-            Some(n) => report::escape::visible(&crate::not_gradable::status(n)),
+            Some(n) => crate::escape::visible(&crate::not_gradable::status(n)),
             None => format!("error: {line}"),
         },
-        ..Row::default()
+        ..GradebookRow::default()
     };
     tally
         .after
@@ -1460,7 +1441,7 @@ fn what_changed(
     mut before: changes::Before,
     shard: bool,
     after: &mut BTreeMap<String, changes::Snapshot>,
-    rows: &[Row],
+    rows: &[GradebookRow],
 ) -> Vec<changes::Change> {
     if shard {
         before.students.retain(|s, _| after.contains_key(s));
@@ -1479,7 +1460,7 @@ fn write_class_files(
     job: &ClassRun,
     dir: &Path,
     columns: &[String],
-    rows: &[Row],
+    rows: &[GradebookRow],
     summaries: &mut Vec<report::html::StudentSummary>,
     changes: Option<&[changes::Change]>,
 ) -> anyhow::Result<()> {
@@ -1528,7 +1509,7 @@ fn write_class_files(
 /// changed over an earlier run.
 fn class_summary(
     set: &CaseSet,
-    rows: &[Row],
+    rows: &[GradebookRow],
     changes: Option<&[changes::Change]>,
     dry_run: bool,
 ) -> String {
@@ -1677,7 +1658,7 @@ mod tests {
     fn gradebooks_round_trip_and_merge() {
         let dir = tempfile::tempdir().expect("tempdir");
         let cases = vec!["a".to_string(), "b".to_string()];
-        let row = |student: &str, score: f64| Row {
+        let row = |student: &str, score: f64| GradebookRow {
             student: student.into(),
             submission: format!("{student}/x.py"),
             score: Some(score),
@@ -1727,7 +1708,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("gradebook.csv");
         let cases = vec!["-case".to_string()];
-        let row = Row {
+        let row = GradebookRow {
             student: "=HYPERLINK(\"http://x\",\"click\")".into(),
             submission: "+1".into(),
             score: Some(2.5),

@@ -40,13 +40,13 @@ pub fn play(assignment: Assignment, game_args: &[String], files: &[String]) -> a
     };
     let stderr = String::from_utf8_lossy(&ended.stderr);
     if !stderr.is_empty() {
-        eprint!("{}", crate::report::escape::visible(&stderr));
+        eprint!("{}", crate::escape::visible(&stderr));
         if !stderr.ends_with('\n') {
             eprintln!();
         }
     }
     if let Err(failure) = played {
-        eprintln!("grade: {}", crate::report::escape::visible(&failure.0));
+        eprintln!("grade: {}", crate::escape::visible(&failure.0));
         return Ok(1);
     }
     match (ended.status, assignment.kind().reference_program()) {
@@ -565,7 +565,7 @@ pub fn verify(
             continue;
         }
         // A check's detail quotes what the program printed: escaped, as in every report.
-        let visible = crate::report::escape::visible;
+        let visible = crate::escape::visible;
         if verdict.problems.is_empty() {
             println!("{name}: {}", visible(&verdict.summary));
         }

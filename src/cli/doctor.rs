@@ -194,7 +194,7 @@ pub fn print() -> anyhow::Result<u8> {
             "{:<24} {:<3} {}",
             chain.language,
             if works { "yes" } else { "no" },
-            crate::report::escape::visible(&detail)
+            crate::escape::visible(&detail)
         );
         if works {
             buildable += 1;
@@ -205,7 +205,7 @@ pub fn print() -> anyhow::Result<u8> {
     println!();
     println!(
         "{}",
-        crate::report::escape::visible(&verdict(&required, &other_off, &unbuildable, buildable))
+        crate::escape::visible(&verdict(&required, &other_off, &unbuildable, buildable))
     );
     Ok(0)
 }

@@ -38,7 +38,7 @@ fn failure_results(reason: &str) -> Vec<u8> {
         "execution_time": 0.0,
         "output": format!(
             "Your submission could not be graded: {}",
-            crate::report::escape::field(reason)
+            crate::escape::field(reason)
         ),
         "tests": [],
     });
@@ -53,7 +53,7 @@ fn failure_results(reason: &str) -> Vec<u8> {
 /// by Gradescope with the submission, in its exports) marks it for the instructor, who also
 /// sees the line `grade gradescope` prints to the autograder's stdout.
 fn not_gradable_results(not_gradable: &crate::not_gradable::NotGradable) -> Vec<u8> {
-    let reason = crate::report::escape::field(&not_gradable.reason);
+    let reason = crate::escape::field(&not_gradable.reason);
     let value = serde_json::json!({
         "score": 0.0,
         "execution_time": 0.0,
@@ -132,7 +132,7 @@ pub fn run(args: &GradescopeRun) -> anyhow::Result<u8> {
                 // For the instructor: Gradescope shows the autograder's stdout to them only.
                 println!(
                     "grade: NOT GRADABLE: {}",
-                    crate::report::escape::visible(&not_gradable.to_string())
+                    crate::escape::visible(&not_gradable.to_string())
                 );
                 status = 2;
                 not_gradable_results(not_gradable)

@@ -261,10 +261,7 @@ fn dispatch(cli: Cli) -> ExitCode {
         Err(error) => {
             // Errors quote paths and messages a student may control: escaped.
             // Under GitHub Actions, fenced: a quoted name could read as a workflow command.
-            let line = format!(
-                "grade: {}\n",
-                crate::report::escape::visible(&format!("{error:#}"))
-            );
+            let line = format!("grade: {}\n", crate::escape::visible(&format!("{error:#}")));
             eprint!("{}", crate::report::github::fence(&line));
             ExitCode::from(2)
         }
@@ -438,15 +435,12 @@ fn merge(
         .and_then(|e| e.downcast_ref::<crate::class::MergeRefused>())
     {
         for problem in &refused.problems {
-            eprintln!("grade: {}", crate::report::escape::visible(problem));
+            eprintln!("grade: {}", crate::escape::visible(problem));
         }
     }
     merged.map(|merged| {
         for warning in &merged.warnings {
-            eprintln!(
-                "grade: warning: {}",
-                crate::report::escape::visible(warning)
-            );
+            eprintln!("grade: warning: {}", crate::escape::visible(warning));
         }
         println!("{} student(s) in {}", merged.rows, output.display());
         0

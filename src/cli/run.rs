@@ -143,9 +143,9 @@ pub fn spec_from_args(args: &RunArgs) -> anyhow::Result<(RunSpec, PreparedDir)> 
 }
 
 /// Makes control characters visible for printing (newlines and tabs stay); see
-/// [`crate::report::escape::visible`], the one escaping function.
+/// [`crate::escape::visible`], the one escaping function.
 pub fn escape_controls(text: &str) -> String {
-    crate::report::escape::visible(text)
+    crate::escape::visible(text)
 }
 
 /// A short machine-readable name for an ending, e.g. `exited`, `cpu-limit`.

@@ -24,7 +24,6 @@ mod shrinking;
 use budget::{coverage_of, next_game, with_setup};
 pub use budget::{generated_games, planned_coverage};
 use judging::{Played, StoppedRuns};
-pub(crate) use replay::write_file;
 pub use replay::{replay_commands, save_case};
 
 use crate::assignments::{Assignment, Explore};
@@ -588,8 +587,8 @@ pub fn run_games(
 #[cfg(test)]
 mod tests {
     use super::budget::SHARED_GAMES;
-    use super::replay::{printf_pieces, write_file};
     use super::*;
+    use crate::shell::{printf_pieces, write_file};
 
     fn finding(input: &[&str], start_args: &[&str], replay: ReplaySetup) -> Finding {
         Finding {
@@ -689,7 +688,7 @@ mod tests {
         let commands = write_file("data/secret.txt", &content);
         assert!(commands.len() > 3, "{commands:?}");
         for command in &commands {
-            // What every report keeps of a line (report::escape) and shows as itself.
+            // What every report keeps of a line (crate::escape) and shows as itself.
             assert!(command.chars().count() < 300, "{command}");
             assert!(!command.chars().any(|c| c.is_control()), "{command}");
         }

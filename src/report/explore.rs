@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::escape::field;
+use crate::escape::field;
 use crate::explore::Exploration;
 
 /// What `grade explore` prints: how much was played, and the shrunk difference if any (the

@@ -21,8 +21,8 @@ use std::path::Path;
 
 use anyhow::Context as _;
 
-use super::escape::field;
 use super::{for_students, points, points_of, Format};
+use crate::escape::field;
 use crate::results::{GradeResult, PartKind, RequirementStatus, Visibility};
 
 /// Error annotations GitHub shows per step; more are dropped by the runner.

@@ -23,7 +23,7 @@ use std::path::Path;
 
 use anyhow::{bail, Context as _};
 
-use crate::class::Row;
+use crate::results::GradebookRow;
 
 /// The systems `--to` accepts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,7 +115,7 @@ pub fn read_ids(path: &Path) -> anyhow::Result<BTreeMap<String, String>> {
 }
 
 /// The points possible of a gradebook: its rows' `max_score` (all the same for one assignment).
-pub fn points_possible(rows: &[Row]) -> anyhow::Result<f64> {
+pub fn points_possible(rows: &[GradebookRow]) -> anyhow::Result<f64> {
     let mut maxima: Vec<f64> = rows.iter().filter_map(|r| r.max_score).collect();
     maxima.dedup_by(|a, b| (*a - *b).abs() < 1e-9);
     match maxima.as_slice() {
@@ -145,7 +145,7 @@ fn text(value: &str) -> String {
 /// The rows of the export for `lms` (before CSV quoting): header first.
 pub fn records(
     lms: Lms,
-    rows: &[Row],
+    rows: &[GradebookRow],
     options: &ExportOptions,
 ) -> anyhow::Result<Vec<Vec<String>>> {
     let possible = points_possible(rows)?;
@@ -161,7 +161,7 @@ pub fn records(
             unmapped.join(", ")
         );
     }
-    let id = |row: &Row| {
+    let id = |row: &GradebookRow| {
         text(
             options
                 .ids
@@ -169,7 +169,7 @@ pub fn records(
                 .map_or(row.student.as_str(), String::as_str),
         )
     };
-    let score = |row: &Row| row.score.map_or(String::new(), super::points);
+    let score = |row: &GradebookRow| row.score.map_or(String::new(), super::points);
     let column = text(&options.column);
     let mut records = Vec::with_capacity(rows.len() + 2);
     match lms {
@@ -220,7 +220,7 @@ pub fn records(
 /// Writes the export for `lms` to `output`; returns how many students it holds.
 pub fn export(
     lms: Lms,
-    rows: &[Row],
+    rows: &[GradebookRow],
     options: &ExportOptions,
     output: &Path,
 ) -> anyhow::Result<usize> {
@@ -248,8 +248,8 @@ pub fn export(
 mod tests {
     use super::*;
 
-    fn row(student: &str, score: Option<f64>) -> Row {
-        Row {
+    fn row(student: &str, score: Option<f64>) -> GradebookRow {
+        GradebookRow {
             student: student.into(),
             submission: format!("{student}/nim.cpp"),
             score,
@@ -259,7 +259,7 @@ mod tests {
             } else {
                 "not gradable: toolchain missing on the grading machine: …".into()
             },
-            ..Row::default()
+            ..GradebookRow::default()
         }
     }
 

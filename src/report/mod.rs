@@ -6,7 +6,6 @@
 
 pub mod audience;
 pub mod classroom50;
-pub mod escape;
 pub mod explore;
 pub mod github;
 pub mod gradescope;
@@ -203,7 +202,7 @@ pub fn for_students(result: &GradeResult) -> GradeResult {
                 first_difference(case).map(|index| case.checks[index].name.clone());
         }
     }
-    escape::for_display(&shown)
+    crate::escape::for_display(&shown)
 }
 
 /// The warning every format puts first when a required sandbox layer was off, or None.

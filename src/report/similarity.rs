@@ -131,7 +131,7 @@ fn marked_source(text: &str, ranges: &[(u32, u32, usize)]) -> String {
         let block = ranges
             .iter()
             .find(|(first, last, _)| (*first..=*last).contains(&number));
-        let escaped = escape(&crate::report::escape::field(line));
+        let escaped = escape(&crate::escape::field(line));
         match block {
             Some((_, _, colour)) => {
                 let _ = writeln!(

@@ -62,7 +62,7 @@ pub enum UnpackError {
 /// Text from inside an archive (an entry's name, a reader's complaint quoting one) as one
 /// line a terminal can show: control characters spelled out, line breaks too.
 fn one_line(text: &str) -> String {
-    crate::report::escape::visible(text)
+    crate::escape::visible(text)
         .replace('\n', "\\n")
         .replace('\t', "\\t")
 }

@@ -957,7 +957,7 @@ fn build_dotnet(build: &Build<'_>) -> Result<Built, PrepareError> {
 /// (`dotnet build -c Release -o out --nologo`).
 fn dotnet_replay_build(project: Option<&str>, build: &str) -> String {
     let mut lines = project.map_or_else(Vec::new, |text| {
-        crate::explore::write_file("program.csproj", text.as_bytes())
+        crate::shell::write_file("program.csproj", text.as_bytes())
     });
     lines.push(build.to_string());
     lines.join("\n")

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::strip;
+use super::strip::{self, RandomRule};
 use crate::check::custom::{spec, CheckKindDef, CompiledCheck, CustomCheck};
 use crate::check::{CaseViews, Evaluation, StudentRun};
 use crate::games::Recording;
@@ -74,32 +74,6 @@ struct RandomStartsSpec {
     weight: Option<f64>,
     /// Which property: legal, every_gap, uniform or varied.
     rule: RandomRule,
-}
-
-/// Which property of many random starting strips a `random_starts` check tests.
-#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum RandomRule {
-    /// Every strip is a legal start for the coin count typed.
-    Legal,
-    /// Every gap value from 1 to 6 occurs.
-    EveryGap,
-    /// The gap counts fit a uniform draw from 1 to 6 (chi-square).
-    Uniform,
-    /// The strips differ between runs (no fixed seed).
-    Varied,
-}
-
-impl RandomRule {
-    /// The rule's name as written in case files.
-    pub fn name(self) -> &'static str {
-        match self {
-            RandomRule::Legal => "legal",
-            RandomRule::EveryGap => "every_gap",
-            RandomRule::Uniform => "uniform",
-            RandomRule::Varied => "varied",
-        }
-    }
 }
 
 /// `strip_start`: the first strip is a legal start for the coin count typed.

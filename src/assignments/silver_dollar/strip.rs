@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use super::checks::RandomRule;
+use serde::Deserialize;
 use crate::check::view::{self, Spot, View};
 use crate::check::{Evaluation, Shown};
 use crate::results::Difference;
@@ -490,6 +490,32 @@ fn gaps(positions: &[usize]) -> Vec<usize> {
             gap
         })
         .collect()
+}
+
+/// Which property of many random starting strips a `random_starts` check tests.
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RandomRule {
+    /// Every strip is a legal start for the coin count typed.
+    Legal,
+    /// Every gap value from 1 to 6 occurs.
+    EveryGap,
+    /// The gap counts fit a uniform draw from 1 to 6 (chi-square).
+    Uniform,
+    /// The strips differ between runs (no fixed seed).
+    Varied,
+}
+
+impl RandomRule {
+    /// The rule's name as written in case files.
+    pub fn name(self) -> &'static str {
+        match self {
+            RandomRule::Legal => "legal",
+            RandomRule::EveryGap => "every_gap",
+            RandomRule::Uniform => "uniform",
+            RandomRule::Varied => "varied",
+        }
+    }
 }
 
 /// Evaluates one property of the starting strips of many runs of the same program.
