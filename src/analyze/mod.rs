@@ -196,7 +196,7 @@ pub const MAX_DEPTH: usize = 1000;
 
 /// A submission's sources, parsed: what requirements and similarity read.
 pub struct Program {
-    /// The language the grader builds and runs (see [`SourceLanguage::precedence`]), if the
+    /// The language the grader builds and runs (see `SourceLanguage::precedence`), if the
     /// submission has any parseable source.
     pub language: Option<SourceLanguage>,
     /// The files of that language, sorted by path.

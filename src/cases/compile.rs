@@ -37,7 +37,7 @@ fn shared_pattern(pattern: &str, ignore_case: bool) -> Result<Arc<Pattern>, rege
 
 /// Compiles a check as written in a case file of `assignment`: a kind not among the generic
 /// ones is looked up among the assignment's registered kinds. The error says what is wrong
-/// with it (`at`: where the file lists it, "checks[2]").
+/// with it (`at`: where the file lists it, "checks\[2\]").
 pub fn check(spec: &CheckSpec, assignment: Assignment, at: &str) -> Result<Check, String> {
     let (name, weight, kind, rule) = match spec {
         CheckSpec::Generic(spec) => {

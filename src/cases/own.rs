@@ -6,12 +6,12 @@
 //! The reference program is built by the submission machinery exactly as a student's program
 //! of its language is, and every run of it goes through the same sandbox with limits: it is
 //! trusted no more than a student's. It plays the part a built-in assignment's reference game
-//! plays: [`OwnGame`] is a [`ReferenceGame`] whose moves are the program's, so recording,
+//! plays: [`crate::cases::own::OwnGame`] is a [`crate::games::ReferenceGame`] whose moves are the program's, so recording,
 //! verifying, grading and exploring work on it unchanged.
 //!
 //! The command line loads it ([`load`]) from the directory its `--cases DIR` or `--root DIR`
 //! names, into the registry it resolves names against: its descriptor is made once and kept
-//! for the life of the process (a few hundred bytes), and it implements [`AssignmentKind`], so
+//! for the life of the process (a few hundred bytes), and it implements [`crate::assignments::AssignmentKind`], so
 //! it is an [`Assignment`] like the built-in ones and no stage asks which kind it is.
 
 use std::collections::BTreeMap;

@@ -64,7 +64,7 @@ pub struct LineOptions<'a> {
     pub free_elsewhere: bool,
     /// With `at_inputs`: the message's wording is free. The pattern only finds where the
     /// reference prints its message; there, any line of the program's that is not part of its
-    /// ordinary output counts (see [`messages_at_inputs`]).
+    /// ordinary output counts (see `messages_at_inputs`).
     pub any_wording: bool,
 }
 

@@ -20,7 +20,7 @@ const SCHEMA: &str = "grade/grading/v1";
 /// How one output directory's gradebook was graded.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Record {
-    /// [`SCHEMA`].
+    /// `SCHEMA`.
     pub schema: String,
     /// The grader's version.
     pub grade: String,

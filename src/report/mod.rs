@@ -177,7 +177,7 @@ pub const HIDDEN_CHECK_SHOWS: [&str; 5] = ["name", "kind", "passed", "score", "m
 /// how the run ended), and a hidden case that could not be run reads as failed. The
 /// grading's total time is then the visible cases' alone. Each visible case names its
 /// [`first_difference`] (the cause its feedback opens with). Then every string is escaped and
-/// bounded ([`escape::for_display`]): no control character reaches a terminal and no quoted
+/// bounded ([`crate::escape::for_display`]): no control character reaches a terminal and no quoted
 /// line makes a report huge. Every exporter renders this copy, never the raw result.
 pub fn for_students(result: &GradeResult) -> GradeResult {
     let mut shown = result.clone();

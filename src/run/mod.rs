@@ -29,7 +29,7 @@
 //!   buffers by line as on a terminal, and flushes stdout before each read of stdin, so
 //!   prompts appear before reads; for Node (`node`, `nodejs` or a `#!` script naming it)
 //!   `NODE_OPTIONS=--require <workdir>/.grade-node-stdin.cjs`, which gives `process.stdin`
-//!   a terminal's read-ahead of nothing ([`node`]); then `RunSpec::env`.
+//!   a terminal's read-ahead of nothing (`node`); then `RunSpec::env`.
 //! * A fresh temporary working directory holding only `RunSpec::files` (and for Node the
 //!   preload above), removed afterwards.
 //! * Own session and process group, no controlling terminal; stdin, stdout and stderr pipes,
