@@ -982,6 +982,45 @@ mod tests {
         );
     }
 
+    /// Each interpreter as docs/explore.md lists it (`ruby nim.rb`, `perl nim.pl`), and a
+    /// built program where the student's own build made it.
+    #[test]
+    fn every_language_replays_as_its_student_runs_it() {
+        let dir = Path::new("/tmp/grade-private-x");
+        let run = |language: &str, command: &[&str]| {
+            let command: Vec<String> = command.iter().map(|s| s.to_string()).collect();
+            student_command(language, &command, dir)
+        };
+        let cases = [
+            (
+                "Ruby",
+                vec!["/usr/bin/ruby", "/tmp/grade-private-x/nim.rb"],
+                "ruby nim.rb",
+            ),
+            (
+                "Perl",
+                vec!["/usr/bin/perl", "/tmp/grade-private-x/nim.pl"],
+                "perl nim.pl",
+            ),
+            (
+                "Python",
+                vec!["/usr/bin/python3", "/tmp/grade-private-x/nim.py"],
+                "python3 nim.py",
+            ),
+            ("C", vec!["/tmp/grade-private-x/prog"], "./prog"),
+            (
+                "Rust crate",
+                vec!["/tmp/grade-private-x/target/release/guess"],
+                "./target/release/guess",
+            ),
+            ("Go", vec!["/tmp/grade-private-x/program"], "./program"),
+            ("Makefile", vec!["/tmp/grade-private-x/guess"], "./guess"),
+        ];
+        for (language, command, expected) in cases {
+            assert_eq!(run(language, &command), expected, "{language}");
+        }
+    }
+
     #[test]
     fn java_main_class_reads_package_and_name() {
         let dir = tempfile::tempdir().expect("tempdir");

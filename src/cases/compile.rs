@@ -263,3 +263,216 @@ pub fn driver(
     }
     compile(spec)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assignments::{nim, silver_dollar};
+
+    /// The check `yaml` compiles to for `assignment`, listed as "checks[2]".
+    fn compiled(yaml: &str, assignment: Assignment) -> Result<Check, String> {
+        let spec: CheckSpec = yaml_serde::from_str(yaml).map_err(|e| e.to_string())?;
+        check(&spec, assignment, "checks[2]")
+    }
+
+    fn weight(yaml: &str) -> Result<f64, String> {
+        compiled(yaml, nim::ASSIGNMENT).map(|c| c.weight)
+    }
+
+    #[test]
+    fn a_weight_is_one_by_default_and_any_number_from_zero_up() {
+        assert_eq!(weight("{kind: exit}"), Ok(1.0));
+        assert_eq!(weight("{kind: exit, weight: 0}"), Ok(0.0));
+        assert_eq!(weight("{kind: exit, weight: 2.5}"), Ok(2.5));
+        for bad in ["-1", "-0.5", ".inf", ".nan"] {
+            assert_eq!(
+                weight(&format!("{{kind: exit, name: end, weight: {bad}}}")),
+                Err("check 'end': weight must be a number from 0 up".to_string()),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_kind_the_assignment_does_not_have_is_named_with_the_kinds_it_has() {
+        assert_eq!(
+            compiled("{kind: strip_start, name: start}", nim::ASSIGNMENT).map(|c| c.name),
+            Err(
+                "checks[2]: check 'start' has kind 'strip_start', which nim does not have \
+                 (its kinds: transcript, lines, board, contains, volume, interactive, \
+                 sanitizer, exit)"
+                    .to_string()
+            )
+        );
+        // Unnamed, it is named by its kind alone; Silver Dollar lists its own kinds too.
+        assert_eq!(
+            compiled("{kind: stripz}", silver_dollar::ASSIGNMENT).map(|c| c.name),
+            Err(
+                "checks[2]: check has kind 'stripz', which silver_dollar does not have \
+                 (its kinds: transcript, lines, board, contains, volume, interactive, \
+                 sanitizer, exit, strip_start, strips, random_starts)"
+                    .to_string()
+            )
+        );
+    }
+
+    #[test]
+    fn a_registered_kind_is_the_one_named_and_its_errors_name_the_place_and_kind() {
+        for (yaml, kind, name) in [
+            ("{kind: strips, rule: \"moves left\"}", "strips", "strips"),
+            (
+                "{kind: strip_start, weight: 2}",
+                "strip_start",
+                "start-strip",
+            ),
+            (
+                "{kind: random_starts, rule: uniform}",
+                "random_starts",
+                "uniform",
+            ),
+        ] {
+            let check = compiled(yaml, silver_dollar::ASSIGNMENT).expect(yaml);
+            assert_eq!((check.kind.name(), check.name.as_str()), (kind, name));
+        }
+        let strips = compiled(
+            "{kind: strips, rule: \"moves left\"}",
+            silver_dollar::ASSIGNMENT,
+        )
+        .expect("strips");
+        assert_eq!(strips.rule.as_deref(), Some("moves left"));
+        let start =
+            compiled("{kind: strip_start, weight: 2}", silver_dollar::ASSIGNMENT).expect("start");
+        assert_eq!(start.weight, 2.0);
+        let e =
+            compiled("{kind: strips, wieght: 1}", silver_dollar::ASSIGNMENT).expect_err("a typo");
+        assert!(e.starts_with("checks[2] (strips): "), "{e}");
+        assert!(e.contains("wieght"), "{e}");
+    }
+
+    #[test]
+    fn generic_kinds_take_their_default_names_and_state_their_rule() {
+        for (yaml, name) in [
+            ("{kind: transcript}", "transcript"),
+            ("{kind: board, cell: \"[0-9]\"}", "board"),
+            ("{kind: contains, text: Winner}", "Winner"),
+            ("{kind: volume}", "output-volume"),
+            ("{kind: interactive}", "interactive"),
+            ("{kind: sanitizer}", "sanitizer"),
+            ("{kind: exit}", "exit"),
+        ] {
+            assert_eq!(
+                compiled(yaml, nim::ASSIGNMENT).map(|c| c.name).as_deref(),
+                Ok(name)
+            );
+        }
+        let stated = compiled("{kind: exit, rule: \"ends with 0\"}", nim::ASSIGNMENT);
+        assert_eq!(stated.map(|c| c.rule), Ok(Some("ends with 0".to_string())));
+    }
+
+    #[test]
+    fn free_elsewhere_and_any_wording_need_their_companions() {
+        let lines = |options: &str| {
+            compiled(
+                &format!("{{kind: lines, name: m, pattern: x, {options}}}"),
+                nim::ASSIGNMENT,
+            )
+            .map(|c| c.name)
+        };
+        assert_eq!(
+            lines("free_elsewhere: true"),
+            Err("check 'm': free_elsewhere needs at_inputs: true".to_string())
+        );
+        assert!(lines("free_elsewhere: true, at_inputs: true").is_ok());
+        let any_wording =
+            Err("check 'm': any_wording needs at_inputs: true and compare: presence".to_string());
+        assert_eq!(lines("any_wording: true"), any_wording);
+        assert_eq!(lines("any_wording: true, compare: presence"), any_wording);
+        assert_eq!(lines("any_wording: true, at_inputs: true"), any_wording);
+        assert!(lines("any_wording: true, at_inputs: true, compare: presence").is_ok());
+    }
+
+    #[test]
+    fn a_lines_check_ignores_case_and_calls_its_items_items_by_default() {
+        let kind = |yaml: &str| compiled(yaml, nim::ASSIGNMENT).expect(yaml).kind;
+        let CheckKind::Lines {
+            rules, item, items, ..
+        } = kind("{kind: lines, name: m, pattern: x}")
+        else {
+            panic!("a lines check");
+        };
+        assert!(rules.ignore_case);
+        assert_eq!((item.as_str(), items.as_str()), ("item", "items"));
+        let CheckKind::Lines {
+            rules, item, items, ..
+        } = kind("{kind: lines, name: m, pattern: x, ignore_case: false, item: turn}")
+        else {
+            panic!("a lines check");
+        };
+        assert!(!rules.ignore_case);
+        assert_eq!((item.as_str(), items.as_str()), ("turn", "turns"));
+    }
+
+    #[test]
+    fn a_board_cell_matches_a_whole_token_only() {
+        let check = compiled(
+            "{kind: board, cell: \"[0-9]\", empty: \"[._]\"}",
+            nim::ASSIGNMENT,
+        )
+        .expect("board");
+        let CheckKind::Board(spec) = check.kind else {
+            panic!("a board check");
+        };
+        assert!(spec.cell.is_match("7") && !spec.cell.is_match("17"));
+        let empty = spec.empty.expect("an empty pattern");
+        assert!(empty.is_match("_") && !empty.is_match("a_"));
+        let e = compiled("{kind: board, cell: \"(\"}", nim::ASSIGNMENT).expect_err("bad");
+        assert!(e.starts_with("bad cell pattern: "), "{e}");
+    }
+
+    #[test]
+    fn contains_needs_a_text_and_volume_a_ratio_from_one_up() {
+        let kind = |yaml: &str| compiled(yaml, nim::ASSIGNMENT).map(|c| c.kind);
+        for blank in ["\"\"", "\"  \""] {
+            assert_eq!(
+                kind(&format!("{{kind: contains, text: {blank}}}")).map(|k| k.name()),
+                Err("a contains check needs a non-empty text".to_string())
+            );
+        }
+        let ratio = |yaml: &str| match kind(yaml) {
+            Ok(CheckKind::Volume { max_ratio }) => Ok(max_ratio),
+            other => Err(format!("{other:?}")),
+        };
+        assert_eq!(ratio("{kind: volume}"), Ok(8.0));
+        assert_eq!(ratio("{kind: volume, max_ratio: 1}"), Ok(1.0));
+        for bad in ["0.99", ".inf", ".nan"] {
+            let e = ratio(&format!("{{kind: volume, max_ratio: {bad}}}")).expect_err(bad);
+            assert!(
+                e.contains("a volume check's max_ratio must be a number from 1 up"),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn only_an_assignment_with_a_driver_drives_and_then_without_input() {
+        let input = vec!["y".to_string()];
+        let Ok(Driver::Script(lines)) = driver(nim::ASSIGNMENT, None, &input) else {
+            panic!("a script");
+        };
+        assert_eq!(lines, input);
+        let drive: yaml_serde::Value =
+            yaml_serde::from_str("{coins: 3, strategy: smallest}").expect("yaml");
+        assert_eq!(
+            driver(nim::ASSIGNMENT, Some(&drive), &[]).map(|_| ()),
+            Err("drive: nim has no driver".to_string())
+        );
+        assert_eq!(
+            driver(silver_dollar::ASSIGNMENT, Some(&drive), &input).map(|_| ()),
+            Err("drive: the driver types every line; leave out input".to_string())
+        );
+        assert!(matches!(
+            driver(silver_dollar::ASSIGNMENT, Some(&drive), &[]),
+            Ok(Driver::Strategy(_))
+        ));
+    }
+}

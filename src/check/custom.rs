@@ -82,3 +82,42 @@ pub trait CustomCheck: Send + Sync + Debug + std::panic::RefUnwindSafe {
 pub fn spec<T: DeserializeOwned>(fields: &yaml_serde::Value) -> Result<T, String> {
     yaml_serde::from_value(fields.clone()).map_err(|e| e.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A kind that answers nothing but its comparison.
+    #[derive(Debug)]
+    struct Plain;
+
+    impl CustomCheck for Plain {
+        fn evaluate(&self, _: &CaseViews, _: &StudentRun, _: &Recording) -> Evaluation {
+            unreachable!("never evaluated here")
+        }
+    }
+
+    /// The defaults are most kinds' answers: no game items, no reason of its own, not the
+    /// start's judge, and compared in random games like every generic kind.
+    #[test]
+    fn a_kind_that_says_nothing_more_is_an_ordinary_check() {
+        assert_eq!(Plain.game_items(), None);
+        assert_eq!(Plain.unchanged_items(), None);
+        assert!(!Plain.judges_the_start());
+        assert!(Plain.in_random_games());
+    }
+
+    #[derive(Debug, serde::Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    struct Spec {
+        weight: Option<f64>,
+    }
+
+    #[test]
+    fn a_spec_reads_its_keys_and_names_an_unknown_one() {
+        let read = |yaml: &str| spec::<Spec>(&yaml_serde::from_str(yaml).expect("yaml"));
+        assert_eq!(read("weight: 2"), Ok(Spec { weight: Some(2.0) }));
+        let e = read("wieght: 2").expect_err("a typo");
+        assert!(e.contains("wieght"), "{e}");
+    }
+}

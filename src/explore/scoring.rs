@@ -370,6 +370,111 @@ mod tests {
         assert!(checks[0].detail.ends_with("listed: board row 2 differs"));
         assert_eq!(checks[0].rule.as_deref(), Some("the board rule"));
         assert_eq!(checks[1].detail, "differs in 2 of 8 random game(s)");
+        // An informational line keeps the rule of the check it names; "run" is no check.
+        assert_eq!(checks[1].rule.as_deref(), Some("the board rule"));
+        assert_eq!(checks[2].rule, None);
+    }
+
+    #[test]
+    fn a_summary_without_start_only_games_says_nothing_of_them() {
+        let mut played = played();
+        played.games = 8;
+        played.start_only = 0;
+        assert_eq!(
+            summary(&played, 7),
+            "5 of 8 random game(s) agree with the reference (57 line(s) typed, seed 7)"
+        );
+    }
+
+    #[test]
+    fn per_check_gives_nothing_when_every_game_left_nothing_to_play() {
+        let mut played = played();
+        played.start_only = played.games;
+        played.differing = 0;
+        played.failed_checks.clear();
+        played.finding = None;
+        let checks = per_check(&case(true), &played);
+        assert_eq!(
+            scores(&checks),
+            vec![
+                ("moves", false, 0.0, 1.5),
+                ("board", false, 0.0, 3.0),
+                ("ending", false, 0.0, 1.5),
+            ]
+        );
+    }
+
+    /// A ready-made program, `play.sh`, prepared as grading prepares it.
+    fn script() -> (tempfile::TempDir, Submission) {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("play.sh");
+        std::fs::write(&path, "#!/bin/sh\necho 1\n").expect("write");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        let submission = crate::submission::prepare(&path, &Default::default()).expect("prepared");
+        (dir, submission)
+    }
+
+    #[test]
+    fn the_case_result_adds_the_checks_and_shows_the_replay_of_the_shrunk_game() {
+        let (_dir, submission) = script();
+        let case = case(true);
+        let mut played = played();
+        if let Some(finding) = played.finding.as_mut() {
+            finding.board_file = Some("#..\n".into());
+            finding.board_name = Some("board.txt".into());
+        }
+        let wall = Duration::from_millis(1500);
+        let result =
+            random_games_result(&case, ExploreScoring::Share, &played, 3, &submission, wall);
+        // 6 points × 5 of 8 counted games.
+        assert_eq!((result.score, result.max_score), (3.75, 6.0));
+        assert_eq!(result.status, CaseStatus::Failed);
+        assert_eq!(result.name, "random-games");
+        assert_eq!(result.input, ["1 2", "3 1"]);
+        assert_eq!(result.run.wall_ms, 1500);
+        assert_eq!(
+            result.notes,
+            [
+                "the board file board.txt of that game:\n#..\n",
+                "replay it: printf '1 2\\n3 1\\n' | ./play.sh   # your program",
+                "replay it: printf '1 2\\n3 1\\n' | grade play nim   # the reference",
+            ]
+        );
+        // per_check: the moves check alone agrees in every game, 1.5 of its points.
+        let result = random_games_result(
+            &case,
+            ExploreScoring::PerCheck,
+            &played,
+            3,
+            &submission,
+            wall,
+        );
+        assert_eq!((result.score, result.status), (1.5, CaseStatus::Failed));
+    }
+
+    #[test]
+    fn a_case_whose_games_all_agree_passes_with_its_points_and_no_notes() {
+        let (_dir, submission) = script();
+        let case = case(true);
+        let mut played = played();
+        played.differing = 0;
+        played.failed_checks.clear();
+        played.finding = None;
+        for scoring in [
+            ExploreScoring::Share,
+            ExploreScoring::All,
+            ExploreScoring::PerCheck,
+        ] {
+            let result =
+                random_games_result(&case, scoring, &played, 3, &submission, Duration::ZERO);
+            assert_eq!(
+                (result.score, result.status),
+                (6.0, CaseStatus::Passed),
+                "{scoring:?}"
+            );
+            assert!(result.notes.is_empty() && result.input.is_empty());
+        }
     }
 
     #[test]

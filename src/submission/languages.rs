@@ -1138,6 +1138,24 @@ mod tests {
             replay_line(dir, "g++", &args),
             "g++ -O2 -o prog -I. -Iinclude main.cpp 'src/my board.cpp' -lm"
         );
+        // The folder itself is `.` (docs/explore.md: `cmake -S . -B build`); paths outside it,
+        // and a folder that only starts with its name, stay as they are.
+        let args: Vec<String> = [
+            "-S",
+            "/tmp/grade-build-x",
+            "-B",
+            "/tmp/grade-build-x/build",
+            "-I/usr/include/x",
+            "-I/tmp/grade-build-xy",
+            "/tmp/grade-build-xy/a.c",
+        ]
+        .iter()
+        .map(|a| a.to_string())
+        .collect();
+        assert_eq!(
+            replay_line(dir, "cmake", &args),
+            "cmake -S . -B build -I/usr/include/x -I/tmp/grade-build-xy /tmp/grade-build-xy/a.c"
+        );
     }
 
     fn files(dir: &Path, names: &[(&str, &str)]) -> Vec<PathBuf> {

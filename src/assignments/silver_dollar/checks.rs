@@ -168,4 +168,47 @@ mod tests {
         let varied = compiled("random_starts", "rule: varied");
         assert_eq!((varied.name.as_str(), varied.rule), ("varied", None));
     }
+
+    /// What each kind is to scoring (docs/case-format.md): `strips` alone is a game check, and
+    /// its unchanged strip is its own reason; `strip_start` alone judges the start; none is
+    /// compared in random games (the start earns its points in `random-start`, the starts of
+    /// many runs in a `samples` case).
+    #[test]
+    fn only_strips_is_a_game_and_none_is_compared_in_random_games() {
+        let start = compiled("strip_start", "{}");
+        let strips = compiled("strips", "{}");
+        let every_gap = compiled("random_starts", "rule: every_gap");
+        assert_eq!(every_gap.name, "every-gap");
+        for (kind, game, judges_the_start) in [
+            (&start, false, true),
+            (&strips, true, false),
+            (&every_gap, false, false),
+        ] {
+            let check = &kind.check;
+            assert_eq!(check.game_items().is_some(), game, "{}", kind.name);
+            assert_eq!(check.unchanged_items().is_some(), game, "{}", kind.name);
+            assert_eq!(check.judges_the_start(), judges_the_start, "{}", kind.name);
+            assert!(!check.in_random_games(), "{}", kind.name);
+        }
+        let unchanged = strips.check.unchanged_items().unwrap_or_default();
+        assert!(
+            unchanged.contains("strip never changed") && unchanged.contains("no move"),
+            "{unchanged}"
+        );
+    }
+
+    #[test]
+    fn each_rule_is_named_as_case_files_write_it() {
+        let rules = [
+            (RandomRule::Legal, "legal"),
+            (RandomRule::EveryGap, "every_gap"),
+            (RandomRule::Uniform, "uniform"),
+            (RandomRule::Varied, "varied"),
+        ];
+        for (rule, name) in rules {
+            assert_eq!(rule.name(), name);
+            let written: RandomRule = yaml_serde::from_str(name).expect("a rule");
+            assert_eq!(written, rule);
+        }
+    }
 }
