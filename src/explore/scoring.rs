@@ -193,6 +193,13 @@ fn per_check(case: &Case, played: &GamesPlayed) -> Vec<CheckResult> {
                 max_score,
                 detail: if passed {
                     format!("agrees in all {counted} random game(s)")
+                } else if counted == 0 {
+                    // Nothing was played past a start: there is nothing to agree with.
+                    format!(
+                        "none of the {} random game(s) left anything to play (each start was \
+                         already over), so none counts",
+                        played.games
+                    )
                 } else {
                     format!(
                         "differs in {differing} of {counted} random game(s){}",
@@ -401,6 +408,11 @@ mod tests {
                 ("board", false, 0.0, 3.0),
                 ("ending", false, 0.0, 1.5),
             ]
+        );
+        assert_eq!(
+            checks[0].detail,
+            "none of the 10 random game(s) left anything to play (each start was already over), \
+             so none counts"
         );
     }
 
