@@ -778,40 +778,7 @@ fn every_printed_replay_runs_as_printed_and_prints_what_the_report_says() {
                 .any(|c| c.contains(&format!("| {run} code.txt   # your program"))),
             "{language}: {commands:#?}"
         );
-        let input: Vec<String> = case["input"]
-            .as_array()
-            .expect("input")
-            .iter()
-            .filter_map(|l| l.as_str().map(str::to_string))
-            .collect();
-        let check = case["checks"]
-            .as_array()
-            .expect("checks")
-            .iter()
-            .find(|c| c["difference"].is_object())
-            .expect("a check with its difference");
-        let (program, reference) = replay(&commands, &student);
-        let actual = printed_lines(
-            check["difference"]["actual"].as_str().expect("actual"),
-            &input,
-        );
-        let expected = printed_lines(
-            check["difference"]["expected"].as_str().expect("expected"),
-            &input,
-        );
-        assert!(!actual.is_empty() && !expected.is_empty(), "{check:#}");
-        assert!(
-            contains_lines(&program, &actual),
-            "{language}: {program:?} vs {actual:?}"
-        );
-        assert!(
-            contains_lines(&reference, &expected),
-            "{language}: {reference:?} vs {expected:?}"
-        );
-        assert_ne!(
-            program, reference,
-            "{language}: the replays show the difference"
-        );
+        replays_show_the_difference(case, &commands, &student, language);
 
         // The text report prints the same commands, and the rule of the check that failed.
         let output = grade()
@@ -1073,19 +1040,10 @@ func main() {
     ),
 ];
 
-/// Issue 32 item 4 for built programs: a C program built by its Makefile, a Rust crate and a
-/// Go module (each where its toolchain is installed) replay as printed: the report prints the
-/// build step grade ran, as the student types it in their folder, before the run line, which
-/// runs the program that build made; run in a copy of the folder, the replay prints what the
-/// report says the program printed. A fixed case's failure prints the same replay.
-#[test]
-fn replays_of_programs_built_by_make_cargo_and_go_build_them_first() {
-    if !have("python3") {
-        return;
-    }
-    let dir = tempfile::tempdir().expect("tempdir");
-    let root = codeword_assignment(dir.path());
-    // A fixed case the bug shows in ("x" is answered "wrong", not "invalid").
+/// The codeword assignment of [`codeword_assignment`] with a fixed case the bug shows in
+/// ("x" is answered "wrong", not "invalid"), blessed.
+fn codeword_with_a_fixed_case(dir: &Path) -> PathBuf {
+    let root = codeword_assignment(dir);
     std::fs::write(
         root.join("cases/invalid-first.yaml"),
         "name: invalid-first\ndescription: 'Rule 2: x is no guess.'\npoints: 1\n\
@@ -1098,6 +1056,94 @@ fn replays_of_programs_built_by_make_cargo_and_go_build_them_first() {
         .logged_output()
         .expect("bless runs");
     assert!(bless.status.success(), "{bless:?}");
+    root
+}
+
+/// The JSON report of `folder` graded against the assignment at `root` (it loses points).
+fn graded_json(folder: &Path, root: &Path) -> serde_json::Value {
+    let output = grade()
+        .arg(folder)
+        .arg("--cases")
+        .arg(root)
+        .args(["--format", "json", "--no-cache"])
+        .logged_output()
+        .expect("grade runs");
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{}: {output:?}",
+        folder.display()
+    );
+    serde_json::from_slice(&output.stdout).expect("json")
+}
+
+/// The replay commands a case's notes print ("replay it: …"), in order.
+fn replay_notes(case: &serde_json::Value) -> Vec<String> {
+    case["notes"]
+        .as_array()
+        .expect("notes")
+        .iter()
+        .filter_map(|n| n.as_str()?.strip_prefix("replay it: ").map(str::to_string))
+        .collect()
+}
+
+/// Runs `commands` in a copy of the student's folder (`student`: its first file) and checks
+/// that the program's replay prints what the report says it printed, the reference's what the
+/// report expected, and that the two differ.
+fn replays_show_the_difference(
+    case: &serde_json::Value,
+    commands: &[String],
+    student: &Path,
+    label: &str,
+) {
+    let input: Vec<String> = case["input"]
+        .as_array()
+        .expect("input")
+        .iter()
+        .filter_map(|l| l.as_str().map(str::to_string))
+        .collect();
+    let check = case["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .find(|c| c["difference"].is_object())
+        .expect("a check with its difference");
+    let (program, reference) = replay(commands, student);
+    let actual = printed_lines(
+        check["difference"]["actual"].as_str().expect("actual"),
+        &input,
+    );
+    let expected = printed_lines(
+        check["difference"]["expected"].as_str().expect("expected"),
+        &input,
+    );
+    assert!(!actual.is_empty() && !expected.is_empty(), "{check:#}");
+    assert!(
+        contains_lines(&program, &actual),
+        "{label}: {program:?} vs {actual:?}"
+    );
+    assert!(
+        contains_lines(&reference, &expected),
+        "{label}: {reference:?} vs {expected:?}"
+    );
+    assert_ne!(
+        program, reference,
+        "{label}: the replays show the difference"
+    );
+}
+
+/// Issue 32 item 4 for built programs: a C program built by its Makefile, a Rust crate and a
+/// Go module (each where its toolchain is installed) replay as printed: the report prints the
+/// build step grade ran, as the student types it in their folder, before the run line, which
+/// runs the program that build made; run in a copy of the folder, the replay prints what the
+/// report says the program printed. A fixed case's failure prints the same replay.
+#[test]
+fn replays_of_programs_built_by_make_cargo_and_go_build_them_first() {
+    if !have("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = codeword_with_a_fixed_case(dir.path());
     for (tool, files) in BUILT_STUDENTS {
         // Make is required (under CI=true, `have` fails the test without it); Cargo and Go
         // are tried where this user can run them (rustup's cargo under /root is out of an
@@ -1124,24 +1170,11 @@ fn replays_of_programs_built_by_make_cargo_and_go_build_them_first() {
             std::fs::create_dir_all(path.parent().expect("folder")).expect("mkdir");
             std::fs::write(&path, text).expect("write");
         }
-        let output = grade()
-            .arg(&folder)
-            .arg("--cases")
-            .arg(&root)
-            .args(["--format", "json", "--no-cache"])
-            .logged_output()
-            .expect("grade runs");
-        assert_eq!(output.status.code(), Some(1), "{tool}: {output:?}");
-        let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
+        let report = graded_json(&folder, &root);
         // A random game's finding, and a fixed case, replay alike.
         for name in ["random-games", "invalid-first"] {
             let case = case_in(&report, name);
-            let commands: Vec<String> = case["notes"]
-                .as_array()
-                .expect("notes")
-                .iter()
-                .filter_map(|n| n.as_str()?.strip_prefix("replay it: ").map(str::to_string))
-                .collect();
+            let commands = replay_notes(case);
             assert_eq!(
                 commands.first().map(String::as_str),
                 Some(format!("{build}   # build your program as grade did").as_str()),
@@ -1153,39 +1186,11 @@ fn replays_of_programs_built_by_make_cargo_and_go_build_them_first() {
                     .any(|c| c.contains(&format!("| {run}   # your program"))),
                 "{tool} {name}: {commands:#?}"
             );
-            let input: Vec<String> = case["input"]
-                .as_array()
-                .expect("input")
-                .iter()
-                .filter_map(|l| l.as_str().map(str::to_string))
-                .collect();
-            let check = case["checks"]
-                .as_array()
-                .expect("checks")
-                .iter()
-                .find(|c| c["difference"].is_object())
-                .expect("a check with its difference");
-            let (program, reference) = replay(&commands, &folder.join(files[0].0));
-            let actual = printed_lines(
-                check["difference"]["actual"].as_str().expect("actual"),
-                &input,
-            );
-            let expected = printed_lines(
-                check["difference"]["expected"].as_str().expect("expected"),
-                &input,
-            );
-            assert!(!actual.is_empty() && !expected.is_empty(), "{check:#}");
-            assert!(
-                contains_lines(&program, &actual),
-                "{tool} {name}: {program:?} vs {actual:?}"
-            );
-            assert!(
-                contains_lines(&reference, &expected),
-                "{tool} {name}: {reference:?} vs {expected:?}"
-            );
-            assert_ne!(
-                program, reference,
-                "{tool} {name}: the replays show the difference"
+            replays_show_the_difference(
+                case,
+                &commands,
+                &folder.join(files[0].0),
+                &format!("{tool} {name}"),
             );
         }
     }
@@ -1273,19 +1278,7 @@ fn replays_of_kotlin_csharp_and_ready_made_programs_run_as_printed() {
         return;
     }
     let dir = tempfile::tempdir().expect("tempdir");
-    let root = codeword_assignment(dir.path());
-    std::fs::write(
-        root.join("cases/invalid-first.yaml"),
-        "name: invalid-first\ndescription: 'Rule 2: x is no guess.'\npoints: 1\n\
-         input: [x, cab]\n",
-    )
-    .expect("case");
-    let bless = grade()
-        .args(["bless", "--root"])
-        .arg(&root)
-        .logged_output()
-        .expect("bless runs");
-    assert!(bless.status.success(), "{bless:?}");
+    let root = codeword_with_a_fixed_case(dir.path());
     for (language, tools, files) in OTHER_STUDENTS {
         if !tools.iter().all(|tool| have(tool)) {
             eprintln!("skipped: the {language} replay is not tried");
@@ -1315,23 +1308,10 @@ fn replays_of_kotlin_csharp_and_ready_made_programs_run_as_printed() {
                     .expect("chmod");
             }
         }
-        let output = grade()
-            .arg(&folder)
-            .arg("--cases")
-            .arg(&root)
-            .args(["--format", "json", "--no-cache"])
-            .logged_output()
-            .expect("grade runs");
-        assert_eq!(output.status.code(), Some(1), "{language}: {output:?}");
-        let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
+        let report = graded_json(&folder, &root);
         for name in ["random-games", "invalid-first"] {
             let case = case_in(&report, name);
-            let commands: Vec<String> = case["notes"]
-                .as_array()
-                .expect("notes")
-                .iter()
-                .filter_map(|n| n.as_str()?.strip_prefix("replay it: ").map(str::to_string))
-                .collect();
+            let commands = replay_notes(case);
             assert!(
                 !commands.iter().any(|c| c.contains("./prog")),
                 "{language} {name}: {commands:#?}"
@@ -1365,35 +1345,11 @@ fn replays_of_kotlin_csharp_and_ready_made_programs_run_as_printed() {
                     .any(|c| c.contains(&format!("| {run}   # your program"))),
                 "{language} {name}: {commands:#?}"
             );
-            let input: Vec<String> = case["input"]
-                .as_array()
-                .expect("input")
-                .iter()
-                .filter_map(|l| l.as_str().map(str::to_string))
-                .collect();
-            let check = case["checks"]
-                .as_array()
-                .expect("checks")
-                .iter()
-                .find(|c| c["difference"].is_object())
-                .expect("a check with its difference");
-            let (program, reference) = replay(&commands, &folder.join(files[0].0));
-            let actual = printed_lines(
-                check["difference"]["actual"].as_str().expect("actual"),
-                &input,
-            );
-            let expected = printed_lines(
-                check["difference"]["expected"].as_str().expect("expected"),
-                &input,
-            );
-            assert!(!actual.is_empty() && !expected.is_empty(), "{check:#}");
-            assert!(
-                contains_lines(&program, &actual),
-                "{language} {name}: {program:?} vs {actual:?}"
-            );
-            assert!(
-                contains_lines(&reference, &expected),
-                "{language} {name}: {reference:?} vs {expected:?}"
+            replays_show_the_difference(
+                case,
+                &commands,
+                &folder.join(files[0].0),
+                &format!("{language} {name}"),
             );
         }
     }
