@@ -179,8 +179,12 @@ pub const ARCHIVE_CAPS: archive::Caps = archive::Caps {
 };
 
 /// JVM options that keep a student's Java program small and quick to start under the limits.
+/// `CompileThresholdScaling=10` leaves a method to the interpreter for ten times as many calls
+/// before the JIT compiles it: a console game's run is mostly start-up, whose JIT work was a
+/// quarter of its CPU (docs/performance.md), while a long computation is still compiled.
 const JVM_OPTIONS: &str = "-Xmx256m -Xss8m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
-    -XX:CompressedClassSpaceSize=64m -XX:ReservedCodeCacheSize=64m -XX:-UsePerfData";
+    -XX:CompileThresholdScaling=10 -XX:CompressedClassSpaceSize=64m \
+    -XX:ReservedCodeCacheSize=64m -XX:-UsePerfData";
 
 /// What the assignment and the user say about how submissions are built.
 #[derive(Clone, Debug, Default)]

@@ -44,43 +44,11 @@ fn the_reference_run_as_a_student_scores_full_marks_default_and_strict() {
     }
 }
 
-/// The handout-following programs written for the test suite (tests/programs/README.md).
-/// Silver Dollar's are in tests/silver_dollar.rs.
-const CORRECT: [(&str, &str); 28] = [
-    ("nim", "nim/correct_getline.cpp"),
-    ("nim", "nim/correct_readline.js"),
-    ("nim", "nim/correct.rs"),
-    ("nim", "nim/rust_crate"),
-    ("nim", "nim/correct.rb"),
-    ("nim", "nim/correct.pl"),
-    ("nim", "nim/split_cpp"),
-    ("nim", "nim/split_python"),
-    ("collect", "collect/correct_go"),
-    ("collect", "collect/assignment3_folder"),
-    ("nim", "nim/correct_cin_loop.cpp"),
-    ("nim", "nim/correct_fastio.cpp"),
-    ("nim", "nim/correct_c.c"),
-    ("m", "m/correct_plain.py"),
-    ("m", "m/correct_boxes.py"),
-    // Error messages in their own words, terse ("11?!") or in German: the wording is free.
-    ("m", "m/correct_own_words.py"),
-    ("m", "m/correct_terse.py"),
-    ("collect", "collect/correct_plain.py"),
-    ("collect", "collect/correct_recursive.py"),
-    ("collect", "collect/correct_java"),
-    ("collect", "collect/correct_negative_message.py"),
-    ("collect", "collect/correct_own_words.py"),
-    ("connect6", "connect6/correct_getline.cpp"),
-    ("connect6", "connect6/correct_tokens.cpp"),
-    ("connect6", "connect6/correct_boxed.cpp"),
-    // Issue 20: real students' styles (token streams, helpers, line-clearing loops, recursion).
-    ("m", "m/correct_token_stream.py"),
-    ("nim", "nim/correct_scanf_classes.cpp"),
-    ("connect6", "connect6/correct_recursive.cpp"),
-];
-
 fn correct_programs_of(assignment: &str) {
-    for (name, relative) in CORRECT.iter().filter(|(a, _)| *a == assignment) {
+    for (name, relative) in FULLY_GRADED_CORRECT
+        .iter()
+        .filter(|(a, _)| *a == assignment)
+    {
         let path = program(relative);
         if !tools_for(&path).iter().all(|t| have(t)) {
             continue;

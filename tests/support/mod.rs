@@ -328,3 +328,40 @@ pub fn reference_as_student(assignment: &str, game_args: &[&str]) -> tempfile::T
     std::fs::set_permissions(&run, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     dir
 }
+
+/// The handout-following programs written for the test suite (tests/programs/README.md),
+/// each graded in full (random games too) and under `--strict` by tests/grading.rs; tests
+/// that need no more than that program's full marks by default rely on it rather than grading
+/// it again (tests/shapes.rs). Silver Dollar's are in tests/silver_dollar.rs.
+pub const FULLY_GRADED_CORRECT: [(&str, &str); 28] = [
+    ("nim", "nim/correct_getline.cpp"),
+    ("nim", "nim/correct_readline.js"),
+    ("nim", "nim/correct.rs"),
+    ("nim", "nim/rust_crate"),
+    ("nim", "nim/correct.rb"),
+    ("nim", "nim/correct.pl"),
+    ("nim", "nim/split_cpp"),
+    ("nim", "nim/split_python"),
+    ("collect", "collect/correct_go"),
+    ("collect", "collect/assignment3_folder"),
+    ("nim", "nim/correct_cin_loop.cpp"),
+    ("nim", "nim/correct_fastio.cpp"),
+    ("nim", "nim/correct_c.c"),
+    ("m", "m/correct_plain.py"),
+    ("m", "m/correct_boxes.py"),
+    // Error messages in their own words, terse ("11?!") or in German: the wording is free.
+    ("m", "m/correct_own_words.py"),
+    ("m", "m/correct_terse.py"),
+    ("collect", "collect/correct_plain.py"),
+    ("collect", "collect/correct_recursive.py"),
+    ("collect", "collect/correct_java"),
+    ("collect", "collect/correct_negative_message.py"),
+    ("collect", "collect/correct_own_words.py"),
+    ("connect6", "connect6/correct_getline.cpp"),
+    ("connect6", "connect6/correct_tokens.cpp"),
+    ("connect6", "connect6/correct_boxed.cpp"),
+    // Issue 20: real students' styles (token streams, helpers, line-clearing loops, recursion).
+    ("m", "m/correct_token_stream.py"),
+    ("nim", "nim/correct_scanf_classes.cpp"),
+    ("connect6", "connect6/correct_recursive.cpp"),
+];

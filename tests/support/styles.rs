@@ -19,6 +19,7 @@ const JVM_OPTIONS: &[&str] = &[
     "-Xss8m",
     "-XX:+UseSerialGC",
     "-XX:TieredStopAtLevel=1",
+    "-XX:CompileThresholdScaling=10",
     "-XX:CompressedClassSpaceSize=64m",
     "-XX:ReservedCodeCacheSize=64m",
     "-XX:-UsePerfData",
