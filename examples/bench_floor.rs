@@ -266,9 +266,10 @@ fn prepare_subjects(root: &Path, work: &Path) -> Vec<Subject> {
     let script = java.join("run");
     std::fs::write(
         &script,
-        "#!/bin/sh\nexec java -Xmx256m -Xss8m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
-         -XX:CompressedClassSpaceSize=64m -XX:ReservedCodeCacheSize=64m -XX:-UsePerfData \
-         -cp \"$(dirname \"$0\")/classes\" PlayGame \"$@\"\n",
+        format!(
+            "#!/bin/sh\nexec java {} -cp \"$(dirname \"$0\")/classes\" PlayGame \"$@\"\n",
+            grade::submission::JVM_OPTIONS
+        ),
     )
     .expect("write run");
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");

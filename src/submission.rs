@@ -182,7 +182,7 @@ pub const ARCHIVE_CAPS: archive::Caps = archive::Caps {
 /// `CompileThresholdScaling=10` leaves a method to the interpreter for ten times as many calls
 /// before the JIT compiles it: a console game's run is mostly start-up, whose JIT work was a
 /// quarter of its CPU (docs/performance.md), while a long computation is still compiled.
-const JVM_OPTIONS: &str = "-Xmx256m -Xss8m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
+pub const JVM_OPTIONS: &str = "-Xmx256m -Xss8m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
     -XX:CompileThresholdScaling=10 -XX:CompressedClassSpaceSize=64m \
     -XX:ReservedCodeCacheSize=64m -XX:-UsePerfData";
 
