@@ -209,7 +209,10 @@ fn grade_class(grade: &Path, submissions: &[PathBuf], out: &Path, cache: &Path) 
     };
     let wall = started.elapsed().as_secs_f64();
     let cpu = children_cpu() - cpu_before;
-    assert!(status.code().is_some_and(|c| c <= 1), "grade ended {status}");
+    assert!(
+        status.code().is_some_and(|c| c <= 1),
+        "grade ended {status}"
+    );
     // Every student follows the handout: each must get full marks.
     let mut gradebook = csv::Reader::from_path(out.join("gradebook.csv")).expect("gradebook.csv");
     let status_column = gradebook
@@ -281,7 +284,10 @@ fn main() {
         "| class of {students} | wall | submissions/s | CPU (grade and all it ran) | CPU per submission | grade's peak memory | full marks |"
     );
     println!("|---|---|---|---|---|---|---|");
-    for (label, graded) in [("first run (builds)", &first), ("again (build cache)", &again)] {
+    for (label, graded) in [
+        ("first run (builds)", &first),
+        ("again (build cache)", &again),
+    ] {
         println!(
             "| {label} | {:.1} s | {:.2} | {:.1} s | {:.2} s | {:.1} MiB | {} of {} |",
             graded.wall,
