@@ -69,13 +69,33 @@ fn grade_binary() -> PathBuf {
 fn grade_as(who: As) -> Command {
     match who {
         As::Me => Command::new(grade_binary()),
-        As::Nobody => {
-            let mut c = Command::new("setpriv");
-            c.args(["--reuid=nobody", "--regid=nogroup", "--clear-groups"])
-                .arg(grade_binary());
-            c
-        }
+        As::Nobody => as_nobody(&grade_binary()),
     }
+}
+
+/// `program` started as `nobody` in an unprivileged user's own environment: `HOME` and
+/// `TMPDIR` a folder of its own, as a student's account gives them (root's `HOME` is closed
+/// to it). With this, a root run of these tests is also their run by an unprivileged user,
+/// and .ci/run does not start this binary again as `nobody` (docs/ci.md, "The nobody pass").
+fn as_nobody(program: &Path) -> Command {
+    static HOME: OnceLock<PathBuf> = OnceLock::new();
+    let home = HOME.get_or_init(|| {
+        let dir = support::process_temp_dir("grade-containment-nobody-");
+        // SAFETY: chown of a folder this process just made, to nobody:nogroup (65534).
+        let path = std::ffi::CString::new(dir.as_os_str().as_encoded_bytes()).expect("path");
+        assert_eq!(
+            unsafe { libc::chown(path.as_ptr(), 65534, 65534) },
+            0,
+            "chown"
+        );
+        dir
+    });
+    let mut c = Command::new("setpriv");
+    c.args(["--reuid=nobody", "--regid=nogroup", "--clear-groups"])
+        .arg(program)
+        .env("HOME", home)
+        .env("TMPDIR", home);
+    c
 }
 
 /// A world-readable directory holding the compiled hostile programs.
@@ -1188,12 +1208,7 @@ fn assert_unreachable(
     };
     let mut cmd = match who {
         As::Me => Command::new(grade),
-        As::Nobody => {
-            let mut c = Command::new("setpriv");
-            c.args(["--reuid=nobody", "--regid=nogroup", "--clear-groups"])
-                .arg(grade);
-            c
-        }
+        As::Nobody => as_nobody(grade),
     };
     cmd.args(["run", "--json", "--readable"])
         .arg(bin_dir())

@@ -442,7 +442,15 @@ fn buggy_habit_programs_of(assignment: &str) {
         if !runnable(relative) {
             continue;
         }
-        let (code, report) = grade_json(&program(relative), assignment, &[]);
+        // Where no list says which cases may lose points, only the target case is read:
+        // that case alone is graded.
+        let only_the_target = ["--case", target];
+        let extra: &[&str] = if allowed.is_none() {
+            &only_the_target
+        } else {
+            &[]
+        };
+        let (code, report) = grade_json(&program(relative), assignment, extra);
         assert_eq!(code, 1, "{relative} must lose points");
         let lost = cases_lost(&report);
         assert!(
