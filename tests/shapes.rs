@@ -272,7 +272,13 @@ fn every_correct_program_in_every_shape(assignment: &str, quick_case: Option<&st
                 lost_points(&report)
             );
         }
-        for (shape, case) in shapes {
+        for (column, (shape, case)) in shapes.into_iter().enumerate() {
+            // A third of the (program, shape) grid per commit in CI; the first program's two
+            // full gradings (as it stands and through Gradescope, compared) every time.
+            let full_pair = quick_case.is_some() && case.is_none();
+            if !full_pair && !in_this_part(index, column) {
+                continue;
+            }
             let dir = tempfile::tempdir().expect("tempdir");
             let submission = build(shape, program, dir.path());
             let cases = fixed.as_ref().map(|f| f.path());

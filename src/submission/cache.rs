@@ -192,11 +192,21 @@ pub fn build(
     Ok(built)
 }
 
-/// Everything that decides a build: its language, its tools, the options and every file.
+/// What of the grader itself decides a stored build and its run command: the cache's format,
+/// the sanitizer's flags and the JVM's options (a Java entry stores its `java …` command:
+/// without them in the key, a grader with new options would go on running old entries with
+/// the old ones, as every cached Java build did after the JIT threshold change).
+fn graders_part() -> Key {
+    Key::default()
+        .with("cache", b"grade build 4")
+        .with("sanitizer flags", crate::sanitizer::BUILD.as_bytes())
+        .with("jvm options", super::JVM_OPTIONS.as_bytes())
+}
+
+/// Everything that decides a build: the grader's part, its language, its tools, the options
+/// and every file.
 fn build_key(build: &Build<'_>) -> io::Result<Key> {
-    let mut key = Key::default()
-        .with("cache", b"grade build 3")
-        .with("language", build.language.name.as_bytes());
+    let mut key = graders_part().with("language", build.language.name.as_bytes());
     for tool in build.language.tools {
         let path = super::find_tool(tool).ok_or_else(|| io::Error::other("no tool"))?;
         key = key.tool(&path)?;
@@ -215,7 +225,6 @@ fn build_key(build: &Build<'_>) -> io::Result<Key> {
         .with("main_file", &text(&build.options.main_file))
         .with("main", &text(&build.options.main))
         .with("sanitize", &[u8::from(build.options.sanitize)])
-        .with("sanitizer flags", crate::sanitizer::BUILD.as_bytes())
         .with("entry", entry.as_bytes())
         .files(build.dir)
 }
@@ -420,6 +429,15 @@ fn copy_all(from: &Path, to: &Path) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_graders_part_of_a_key_holds_the_jvm_options_and_the_sanitizer_flags() {
+        let bytes = graders_part().bytes;
+        let holds = |needle: &str| bytes.windows(needle.len()).any(|w| w == needle.as_bytes());
+        assert!(holds("-XX:CompileThresholdScaling=10"), "{bytes:?}");
+        assert!(holds(crate::submission::JVM_OPTIONS));
+        assert!(holds(crate::sanitizer::BUILD));
+    }
 
     #[test]
     fn a_key_covers_every_file_and_the_tool() {

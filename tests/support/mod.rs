@@ -11,6 +11,33 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
+/// How many parts the suite's grids are cut into when a run covers one part of them.
+pub const GRID_PARTS: usize = 3;
+
+/// The part of the suite's grids this run covers: `GRADE_TESTS_PART=K` (0 to
+/// [`GRID_PARTS`] − 1; `.ci/run` takes it from the commit) or none (unset, or `all`: every
+/// cell). The grids are the cross products (program × style, program × shape …) and the
+/// repetitions (gradings on many seeds) whose every row and column already runs in a part:
+/// three commits in a row, or one `GRADE_TESTS_PART=all` run, cover all of them
+/// (docs/ci.md, "A third of the grids per commit").
+pub fn grid_part() -> Option<usize> {
+    let part = std::env::var("GRADE_TESTS_PART").ok()?;
+    if part == "all" {
+        return None;
+    }
+    let k: usize = part
+        .parse()
+        .unwrap_or_else(|_| panic!("GRADE_TESTS_PART={part}: a number or `all`"));
+    Some(k % GRID_PARTS)
+}
+
+/// True when the cell at (`row`, `column`) of a grid runs in this run: every cell without a
+/// part, else one diagonal stripe (`(row + column) % GRID_PARTS == part`), so that every row
+/// keeps a third of its cells, every column too, and the parts together are the grid.
+pub fn in_this_part(row: usize, column: usize) -> bool {
+    grid_part().is_none_or(|part| (row + column) % GRID_PARTS == part)
+}
+
 /// The `grade` binary under test.
 pub fn grade() -> Command {
     let mut grade = Command::cargo_bin("grade").expect("the grade binary is built");
