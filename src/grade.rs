@@ -128,7 +128,57 @@ pub fn grade(
     set: &CaseSet,
     options: &GradeOptions,
 ) -> anyhow::Result<GradeResult> {
+    grade_built(
+        submission,
+        set,
+        options,
+        build_for_grading(submission, set, options),
+    )
+}
+
+/// A submission built for its grading, maybe ahead of it: a class run builds the next
+/// student while it grades this one ([`crate::class`]), so the builds, one process at a time,
+/// no longer leave the other cores idle. What [`grade_built`] grades.
+pub struct BuiltForGrading {
+    /// When the build began: a build that fails is graded as of then.
+    started: Instant,
+    /// How long the build took, counted in the grading's time.
+    took: Duration,
+    outcome: anyhow::Result<Prepared>,
+}
+
+/// Builds `submission` as [`grade`] would for `set` and `options` (the same cases, hence the
+/// same sanitizer build), a failed build graded already.
+pub fn build_for_grading(
+    submission: &Path,
+    set: &CaseSet,
+    options: &GradeOptions,
+) -> BuiltForGrading {
     let started = Instant::now();
+    let preparing = run::profile::span("grading: submission prepared (build or cache)");
+    let outcome = select_cases(set, options).and_then(|selected| {
+        let prepare_options = prepare_options(set, &selected, options);
+        prepare(submission, set, &selected, &prepare_options, started)
+    });
+    drop(preparing);
+    BuiltForGrading {
+        started,
+        took: started.elapsed(),
+        outcome,
+    }
+}
+
+/// Grades `submission`, already built for `set` and `options` by [`build_for_grading`].
+pub fn grade_built(
+    submission: &Path,
+    set: &CaseSet,
+    options: &GradeOptions,
+    built: BuiltForGrading,
+) -> anyhow::Result<GradeResult> {
+    // The grading's time: the build's and what follows, not a wait between them.
+    let started = Instant::now()
+        .checked_sub(built.took)
+        .unwrap_or(built.started);
     let selected = select_cases(set, options)?;
     // A stale or missing reference transcript is the instructor's or the grader's to fix.
     let recording = run::profile::span("grading: reference games recorded");
@@ -138,14 +188,12 @@ pub fn grade(
         .collect::<anyhow::Result<Vec<Recording>>>()
         .map_err(|e| NotGradable::new(Cause::Grader, format!("{e:#}")))?;
     drop(recording);
-    let preparing = run::profile::span("grading: submission prepared (build or cache)");
 
     let prepare_options = prepare_options(set, &selected, options);
-    let prepared = match prepare(submission, set, &selected, &prepare_options, started)? {
+    let prepared = match built.outcome? {
         Prepared::Ready(prepared) => prepared,
         Prepared::BuildFailed(result) => return Ok(result),
     };
-    drop(preparing);
     let reading = run::profile::span("grading: code read, requirements, resized builds");
     let mut program = analyze::Program::load(submission);
     // An archive's sources are read where it was unpacked; a Java file's with the files of

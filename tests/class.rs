@@ -77,6 +77,79 @@ fn reports_and_gradebook_rows_are_named_after_students() {
     assert!(rows[1].starts_with("bo,"), "{rows:?}");
 }
 
+/// A class's students are built ahead (the next one while this one is graded): each row is
+/// what grading that student alone gives, a build that fails and an interpreted program
+/// among them, with the build cache (root) and without it (`--no-cache`, where what was
+/// built ahead is handed over, not found again in a cache).
+#[test]
+fn students_built_ahead_get_the_rows_they_get_alone() {
+    if !have("g++") || !have("gcc") || !have("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut files = Vec::new();
+    for (name, source) in [
+        ("ana", "nim/correct_getline.cpp"),
+        ("bo", "misc/no_compile.c"),
+        ("cy", "nim/buggy_accepts_four.cpp"),
+        ("di", "nim/split_python"),
+        ("ed", "nim/correct_c.c"),
+    ] {
+        let from = program(source);
+        let folder = dir.path().join(name);
+        std::fs::create_dir_all(&folder).expect("mkdir");
+        if from.is_dir() {
+            for entry in std::fs::read_dir(&from).expect("read").flatten() {
+                std::fs::copy(entry.path(), folder.join(entry.file_name())).expect("copy");
+            }
+        } else {
+            std::fs::copy(&from, folder.join(from.file_name().expect("name"))).expect("copy");
+        }
+        files.push(folder);
+    }
+    // Worked from the programs: ana and ed follow the handout, bo does not compile, cy
+    // accepts four matches (error-more-than-three), di is a correct Python program.
+    let expected = [
+        ("ana", "full marks"),
+        ("bo", "build failed"),
+        ("cy", "lost points"),
+        ("di", "full marks"),
+        ("ed", "full marks"),
+    ];
+    for extra in [&[][..], &["--no-cache"][..]] {
+        let out = dir.path().join(format!("out{}", extra.len()));
+        let (code, _, progress) = grade_class(&files, &out, extra);
+        assert_eq!(code, 1, "{progress}");
+        let text = std::fs::read_to_string(out.join("gradebook.csv")).expect("gradebook");
+        for (student, status) in expected {
+            let row = text
+                .lines()
+                .find(|l| l.starts_with(&format!("{student},")))
+                .unwrap_or_else(|| panic!("no row for {student}:\n{text}"));
+            assert!(
+                row.contains(status),
+                "{student} {extra:?}: {row}\n{progress}"
+            );
+            // The same as graded alone.
+            let mut args = vec!["--case", "error-more-than-three"];
+            args.extend_from_slice(extra);
+            let folder = &files[expected.iter().position(|e| e.0 == student).expect("one")];
+            let (_, report) = grade_json(folder, "nim", &args);
+            let score = report["score"].as_f64().expect("score");
+            // The gradebook's score has two decimals.
+            let score_field: f64 = row
+                .split(',')
+                .nth(2)
+                .and_then(|f| f.parse().ok())
+                .unwrap_or_else(|| panic!("a score in {row}"));
+            assert!(
+                (score_field - score).abs() <= 0.005 + 1e-9,
+                "{student} {extra:?}: alone {score}, in the class {row}"
+            );
+        }
+    }
+}
+
 #[test]
 fn a_rerun_keeps_unchanged_students_and_regrades_changed_ones() {
     if !have("g++") {

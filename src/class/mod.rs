@@ -996,8 +996,9 @@ pub fn grade_class(
         class,
         cases_for,
         &selected,
-        (chosen.len(), events),
-    );
+        events,
+    )
+    .over(chosen.len());
     events(ClassEvent::Started {
         total: chosen.len(),
     });
@@ -1010,23 +1011,48 @@ pub fn grade_class(
         }
     }
     let mut tally = Tally::new();
-    for (done, (submission, student)) in chosen.iter().enumerate() {
-        if run::interrupt::interrupted() {
-            // Keep what is finished; say what is not.
-            for (rest, name) in &chosen[done..] {
-                tally.rows.push(interrupted_row(name, rest));
+    // The next student is built while this one is graded: a build is one process (the
+    // compiler) that would leave the other cores idle. Not with variants: each student's
+    // cases are looked up as they are graded. `GRADE_BUILD_AHEAD=0`: each student built as
+    // they are graded (to measure what building ahead gains, docs/performance.md).
+    let build_ahead = job.set.variants.is_empty()
+        && std::env::var_os("GRADE_BUILD_AHEAD").is_none_or(|v| v != "0");
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        let mut ahead: Option<(
+            usize,
+            std::thread::ScopedJoinHandle<'_, grade::BuiltForGrading>,
+        )> = None;
+        for (done, (submission, student)) in chosen.iter().enumerate() {
+            if run::interrupt::interrupted() {
+                // Keep what is finished; say what is not.
+                for (rest, name) in &chosen[done..] {
+                    tally.rows.push(interrupted_row(name, rest));
+                }
+                break;
             }
-            break;
+            let built = match ahead.take() {
+                Some((index, handle)) if index == done => handle.join().ok(),
+                _ => None,
+            };
+            if let Some(&(next, next_student)) = chosen.get(done + 1) {
+                if build_ahead && !will_be_kept(&job, next, next_student) {
+                    let (set, options) = (job.set, job.options);
+                    let handle = scope.spawn(move || grade::build_for_grading(next, set, options));
+                    ahead = Some((done + 1, handle));
+                }
+            }
+            grade_student(
+                &job,
+                before.as_ref(),
+                done + 1,
+                built,
+                submission,
+                student,
+                &mut tally,
+            )?;
         }
-        grade_student(
-            &job,
-            before.as_ref(),
-            done + 1,
-            submission,
-            student,
-            &mut tally,
-        )?;
-    }
+        Ok(())
+    })?;
     (job.events)(ClassEvent::Finished);
     log_reuse(&job, tally.cached_builds, tally.elsewhere);
     // Over an earlier run: what changed, for everyone this run covers.
@@ -1074,7 +1100,8 @@ struct ClassRun<'a> {
 }
 
 impl<'a> ClassRun<'a> {
-    /// The run of `selected` cases of `set` over `students` students, telling `events` how it goes.
+    /// The run of `selected` cases of `set`, telling `events` how it goes (over no student
+    /// until [`ClassRun::over`] says how many).
     fn new(
         set: &'a CaseSet,
         cases_digest: u64,
@@ -1082,7 +1109,7 @@ impl<'a> ClassRun<'a> {
         class: &'a ClassOptions,
         cases_for: &'a dyn Fn(&str) -> anyhow::Result<CaseSet>,
         selected: &[&crate::cases::Case],
-        (students, events): (usize, &'a dyn Fn(ClassEvent)),
+        events: &'a dyn Fn(ClassEvent),
     ) -> ClassRun<'a> {
         ClassRun {
             set,
@@ -1105,11 +1132,16 @@ impl<'a> ClassRun<'a> {
                 .map(|c| (c.name.clone(), changes::weights_digest(c)))
                 .collect(),
             events,
-            students,
+            students: 0,
             // The key stored results are sealed with, kept where neither runs nor students
             // reach.
             seal: class.output_dir.as_ref().and_then(|_| SealKey::grader()),
         }
+    }
+
+    /// The run over `students` students (the progress lines count them).
+    fn over(self, students: usize) -> ClassRun<'a> {
+        ClassRun { students, ..self }
     }
 
     /// A student's report, relative to the output directory.
@@ -1203,11 +1235,13 @@ fn interrupted_row(student: &str, submission: &Path) -> GradebookRow {
 }
 
 /// One student of a class run: their stored result kept while it is still valid, else
-/// graded; either way a row and a progress line.
+/// graded (from `built` when the submission was built ahead); either way a row and a
+/// progress line.
 fn grade_student(
     job: &ClassRun,
     before: Option<&changes::Before>,
     position: usize,
+    built: Option<grade::BuiltForGrading>,
     submission: &Path,
     student: &str,
     tally: &mut Tally,
@@ -1239,7 +1273,9 @@ fn grade_student(
     }
     // Each student's variant (the same cases for all when the course has none).
     let graded = if job.set.variants.is_empty() {
-        grade::grade(submission, job.set, job.options)
+        let built =
+            built.unwrap_or_else(|| grade::build_for_grading(submission, job.set, job.options));
+        grade::grade_built(submission, job.set, job.options, built)
     } else {
         (job.cases_for)(student).and_then(|own| grade::grade(submission, &own, job.options))
     };
@@ -1262,6 +1298,22 @@ fn grade_student(
     };
     tally.finish_row(job, position, student, row, &outcome);
     Ok(())
+}
+
+/// True when `student`'s stored result will be kept as it is (see [`grade_student`]): no
+/// build is needed for them.
+fn will_be_kept(job: &ClassRun, submission: &Path, student: &str) -> bool {
+    let class = job.class;
+    let Some(dir) = class.output_dir.as_ref().filter(|_| !class.force) else {
+        return false;
+    };
+    let Some(key) = resume_key(submission, job.cases_digest, &job.keyed) else {
+        return false;
+    };
+    matches!(
+        resumed(dir, student, &key, job.seal.as_ref()),
+        (Stored::Kept(_), _)
+    ) && dir.join(job.report_name(student)).is_file()
 }
 
 /// A student's stored result taken as it is: their earlier snapshot stands (unchanged by
