@@ -140,8 +140,6 @@ pub fn grade(
 /// student while it grades this one ([`crate::class`]), so the builds, one process at a time,
 /// no longer leave the other cores idle. What [`grade_built`] grades.
 pub struct BuiltForGrading {
-    /// When the build began: a build that fails is graded as of then.
-    started: Instant,
     /// How long the build took, counted in the grading's time.
     took: Duration,
     outcome: anyhow::Result<Prepared>,
@@ -162,7 +160,6 @@ pub fn build_for_grading(
     });
     drop(preparing);
     BuiltForGrading {
-        started,
         took: started.elapsed(),
         outcome,
     }
@@ -178,7 +175,7 @@ pub fn grade_built(
     // The grading's time: the build's and what follows, not a wait between them.
     let started = Instant::now()
         .checked_sub(built.took)
-        .unwrap_or(built.started);
+        .unwrap_or_else(Instant::now);
     let selected = select_cases(set, options)?;
     // A stale or missing reference transcript is the instructor's or the grader's to fix.
     let recording = run::profile::span("grading: reference games recorded");

@@ -1018,10 +1018,14 @@ pub fn grade_class(
     let build_ahead = job.set.variants.is_empty()
         && std::env::var_os("GRADE_BUILD_AHEAD").is_none_or(|v| v != "0");
     std::thread::scope(|scope| -> anyhow::Result<()> {
-        let mut ahead: Option<(
+        // The next student: what is stored for them, looked up once, and their build.
+        type Next<'s> = (
             usize,
-            std::thread::ScopedJoinHandle<'_, grade::BuiltForGrading>,
-        )> = None;
+            Stored,
+            Option<GradeResult>,
+            Option<std::thread::ScopedJoinHandle<'s, grade::BuiltForGrading>>,
+        );
+        let mut ahead: Option<Next<'_>> = None;
         for (done, (submission, student)) in chosen.iter().enumerate() {
             if run::interrupt::interrupted() {
                 // Keep what is finished; say what is not.
@@ -1030,22 +1034,34 @@ pub fn grade_class(
                 }
                 break;
             }
-            let built = match ahead.take() {
-                Some((index, handle)) if index == done => handle.join().ok(),
-                _ => None,
+            let this = match ahead.take() {
+                Some((index, stored, result, handle)) if index == done => StudentAhead {
+                    stored,
+                    result,
+                    built: handle.and_then(|h| h.join().ok()),
+                },
+                _ => {
+                    let (stored, result) = stored_for(&job, submission, student);
+                    StudentAhead {
+                        stored,
+                        result,
+                        built: None,
+                    }
+                }
             };
             if let Some(&(next, next_student)) = chosen.get(done + 1) {
-                if build_ahead && !will_be_kept(&job, next, next_student) {
+                let (stored, result) = stored_for(&job, next, next_student);
+                let handle = (build_ahead && !is_kept(&job, next_student, &stored)).then(|| {
                     let (set, options) = (job.set, job.options);
-                    let handle = scope.spawn(move || grade::build_for_grading(next, set, options));
-                    ahead = Some((done + 1, handle));
-                }
+                    scope.spawn(move || grade::build_for_grading(next, set, options))
+                });
+                ahead = Some((done + 1, stored, result, handle));
             }
             grade_student(
                 &job,
                 before.as_ref(),
                 done + 1,
-                built,
+                this,
                 submission,
                 student,
                 &mut tally,
@@ -1234,42 +1250,46 @@ fn interrupted_row(student: &str, submission: &Path) -> GradebookRow {
     }
 }
 
+/// What a class run knows of a student before grading them: what is stored for their
+/// submission (looked up once, [`stored_for`]) and their build when it was made ahead.
+struct StudentAhead {
+    stored: Stored,
+    result: Option<GradeResult>,
+    built: Option<grade::BuiltForGrading>,
+}
+
 /// One student of a class run: their stored result kept while it is still valid, else
-/// graded (from `built` when the submission was built ahead); either way a row and a
-/// progress line.
+/// graded (from the build made ahead, when there is one); either way a row and a progress
+/// line.
 fn grade_student(
     job: &ClassRun,
     before: Option<&changes::Before>,
     position: usize,
-    built: Option<grade::BuiltForGrading>,
+    ahead: StudentAhead,
     submission: &Path,
     student: &str,
     tally: &mut Tally,
 ) -> anyhow::Result<()> {
-    let class = job.class;
-    let key = class
-        .output_dir
-        .as_ref()
-        .filter(|_| !class.force)
-        .and_then(|_| resume_key(submission, job.cases_digest, &job.keyed));
+    let StudentAhead {
+        stored,
+        result,
+        built,
+    } = ahead;
+    let kept = is_kept(job, student, &stored);
     let mut unverified = false;
-    if let (Some(dir), Some(key)) = (&class.output_dir, &key) {
-        match resumed(dir, student, key, job.seal.as_ref()) {
-            // Kept only with its report where this grader writes it (an earlier version
-            // wrote reports elsewhere): else graded again.
-            (Stored::Kept(row), result) if dir.join(job.report_name(student)).is_file() => {
-                keep_stored(job, before, dir, student, &row, result, tally);
-                let outcome = format!("{} (unchanged, kept)", row.status);
-                tally.finish_row(job, position, student, *row, &outcome);
-                return Ok(());
-            }
-            (Stored::Unverified, _) => unverified = true,
-            (Stored::Elsewhere, _) => {
-                tally.elsewhere += 1;
-                (job.events)(ClassEvent::Note(&format!("grade: {student}: {ELSEWHERE}")));
-            }
-            (Stored::Missing | Stored::Kept(_), _) => {}
+    match (stored, &job.class.output_dir) {
+        (Stored::Kept(row), Some(dir)) if kept => {
+            keep_stored(job, before, dir, student, &row, result, tally);
+            let outcome = format!("{} (unchanged, kept)", row.status);
+            tally.finish_row(job, position, student, *row, &outcome);
+            return Ok(());
         }
+        (Stored::Unverified, _) => unverified = true,
+        (Stored::Elsewhere, _) => {
+            tally.elsewhere += 1;
+            (job.events)(ClassEvent::Note(&format!("grade: {student}: {ELSEWHERE}")));
+        }
+        (Stored::Missing | Stored::Kept(_), _) => {}
     }
     // Each student's variant (the same cases for all when the course has none).
     let graded = if job.set.variants.is_empty() {
@@ -1300,20 +1320,29 @@ fn grade_student(
     Ok(())
 }
 
-/// True when `student`'s stored result will be kept as it is (see [`grade_student`]): no
-/// build is needed for them.
-fn will_be_kept(job: &ClassRun, submission: &Path, student: &str) -> bool {
+/// What is stored for `student`'s `submission` in the output folder: nothing without one,
+/// or with `--force`.
+fn stored_for(job: &ClassRun, submission: &Path, student: &str) -> (Stored, Option<GradeResult>) {
     let class = job.class;
     let Some(dir) = class.output_dir.as_ref().filter(|_| !class.force) else {
-        return false;
+        return (Stored::Missing, None);
     };
     let Some(key) = resume_key(submission, job.cases_digest, &job.keyed) else {
-        return false;
+        return (Stored::Missing, None);
     };
-    matches!(
-        resumed(dir, student, &key, job.seal.as_ref()),
-        (Stored::Kept(_), _)
-    ) && dir.join(job.report_name(student)).is_file()
+    resumed(dir, student, &key, job.seal.as_ref())
+}
+
+/// True when `student`'s stored result is kept as it is: stored for this very submission,
+/// with its report where this grader writes it (an earlier version wrote reports elsewhere:
+/// graded again).
+fn is_kept(job: &ClassRun, student: &str, stored: &Stored) -> bool {
+    matches!(stored, Stored::Kept(_))
+        && job
+            .class
+            .output_dir
+            .as_ref()
+            .is_some_and(|dir| dir.join(job.report_name(student)).is_file())
 }
 
 /// A student's stored result taken as it is: their earlier snapshot stands (unchanged by
