@@ -399,6 +399,31 @@ fn cause_line(lines: &[&str], cause: Cause) -> Option<usize> {
     })
 }
 
+/// Silver Dollar's buggy programs (all in [`BUGGY`]): besides the cause shown first, the check
+/// that scores the rule each one breaks must fail in its case ("✗ check NAME (", a check with
+/// points). One grading per program checks both.
+const MUST_FAIL: [(&str, &str); 15] = [
+    ("silver_dollar/buggy_coins_pass", "strips"),
+    ("silver_dollar/buggy_land_on_coin", "strips"),
+    ("silver_dollar/buggy_distance_zero", "turns"),
+    ("silver_dollar/buggy_off_edge", "strips"),
+    ("silver_dollar/buggy_negative_distance", "strips"),
+    ("silver_dollar/buggy_illegal_passes_turn", "turns"),
+    ("silver_dollar/buggy_crash_missing_coin", "exit"),
+    ("silver_dollar/buggy_wrong_winner", "winner"),
+    ("silver_dollar/buggy_gap_zero", "legal"),
+    ("silver_dollar/buggy_gaps_one_to_seven", "legal"),
+    ("silver_dollar/buggy_fixed_seed", "varied"),
+    ("silver_dollar/buggy_coins_from_one", "start-strip"),
+    ("silver_dollar/buggy_trailing_squares", "legal"),
+    ("silver_dollar/buggy_coin_count", "start-strip"),
+    // An illegal move refused by asking again, with no message.
+    (
+        "silver_dollar/buggy_silent_illegal.py",
+        "illegal-move-message",
+    ),
+];
+
 fn measure(assignment: &str) {
     let mut failures = Vec::new();
     for &(game, relative, case, cause) in BUGGY.iter().filter(|b| b.0 == assignment) {
@@ -410,6 +435,15 @@ fn measure(assignment: &str) {
             continue;
         };
         let lines = case_lines(&graded.report, case);
+        if let Some((_, check)) = MUST_FAIL.iter().find(|m| m.0 == relative) {
+            let failed = format!("✗ check {check} (");
+            if !lines.iter().any(|line| line.contains(&failed)) {
+                failures.push(format!(
+                    "{relative} ({case}): check {check} did not fail:\n{}",
+                    lines.join("\n")
+                ));
+            }
+        }
         let at = cause_line(&lines, cause);
         println!(
             "cause line: {relative:<44} {case:<30} {:>5} of {} lines",
@@ -455,6 +489,12 @@ fn connect6_causes_come_first() {
 
 #[test]
 fn silver_dollar_causes_come_first() {
+    for (relative, _) in MUST_FAIL {
+        assert!(
+            BUGGY.iter().any(|b| b.1 == relative),
+            "{relative} is not in BUGGY"
+        );
+    }
     measure("silver_dollar");
 }
 

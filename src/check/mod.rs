@@ -228,12 +228,8 @@ pub fn pause_after_the_game(student: &StudentRun, reference: &Recording) -> bool
 /// first answers nothing line by line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayedOn {
-    /// How many lines the reference read before its game was over and it ended.
-    pub over_after: usize,
-    /// The last of them, as typed (empty when there was none).
-    pub last_read: String,
-    /// The reference's last line, where it ended (its result).
-    pub last_line: String,
+    /// Where the reference's game was over.
+    pub game: GameOver,
     /// The line the program read after the game was over.
     pub next: String,
 }
@@ -241,58 +237,104 @@ pub struct PlayedOn {
 impl PlayedOn {
     /// The exit check's detail: what happened, input by input.
     pub fn detail(&self) -> String {
-        let printed = match self.last_line.as_str() {
+        self.game.but_the_program(&format!(
+            "it read input {} (\"{}\"), answered it and kept asking for input",
+            self.game.over_after + 1,
+            self.next
+        ))
+    }
+}
+
+/// Where the reference's game was over, as a program that did not end there is told it
+/// ([`PlayedOn`], [`ReadOnSilently`]): how many lines the reference read, the last of them,
+/// and its last line printed (its result), trimmed; empty strings where there is none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameOver {
+    /// How many lines the reference read before its game was over and it ended.
+    pub over_after: usize,
+    /// The last of them, as typed (empty when there was none).
+    pub last_read: String,
+    /// The reference's last line, where it ended (its result).
+    pub last_line: String,
+}
+
+impl GameOver {
+    /// Where `reference`'s game was over.
+    fn of(reference: &Recording) -> GameOver {
+        let text = reference.transcript.terminal_text();
+        let last_line = text
+            .lines()
+            .rev()
+            .map(str::trim)
+            .find(|line| !line.is_empty())
+            .unwrap_or_default();
+        GameOver {
+            over_after: reference.transcript.input_count(),
+            last_read: reference
+                .transcript
+                .inputs()
+                .last()
+                .unwrap_or_default()
+                .to_string(),
+            last_line: last_line.to_string(),
+        }
+    }
+
+    /// "after input 5 ("2")", or "before the first input".
+    fn at(&self) -> String {
+        match self.over_after {
+            0 => "before the first input".to_string(),
+            n => format!("after input {n} (\"{}\")", self.last_read),
+        }
+    }
+
+    /// " printed "Player X wins!" and", or nothing when the reference printed nothing.
+    fn printed(&self) -> String {
+        match self.last_line.as_str() {
             "" => String::new(),
             line => format!(" printed \"{line}\" and"),
-        };
+        }
+    }
+
+    /// The exit check's detail for a program that did not end here and did `what`.
+    fn but_the_program(&self, what: &str) -> String {
         format!(
-            "the game was over {}: the reference{printed} ended there, but the program did not \
-             end: it read input {} (\"{}\"), answered it and kept asking for input",
-            over_at(self.over_after, &self.last_read),
-            self.over_after + 1,
-            self.next
+            "the game was over {}: the reference{} ended there, but the program did not end: \
+             {what}",
+            self.at(),
+            self.printed()
         )
     }
-}
 
-/// "after input 5 ("2")", or "before the first input".
-fn over_at(over_after: usize, last_read: &str) -> String {
-    match over_after {
-        0 => "before the first input".to_string(),
-        n => format!("after input {n} (\"{last_read}\")"),
+    /// The failed exit check of a program that did not end here: `detail`, and the
+    /// difference, where `actual` says what it did instead.
+    fn failed_exit(&self, detail: String, actual: String) -> Evaluation {
+        Evaluation::fail(
+            detail,
+            Difference {
+                location: "the end of the game".into(),
+                expected: format!("the program ends {}, as the reference does", self.at()),
+                actual,
+                inputs_before: self.over_after,
+                relaxation: None,
+                student_line: None,
+            },
+        )
     }
-}
-
-/// Where the reference's game was over: how many lines it read, the last of them, and its
-/// last line printed (its result), trimmed; empty strings where there is none.
-fn reference_end(reference: &Recording) -> (usize, String, String) {
-    let read = reference.transcript.input_count();
-    let last_read = reference.transcript.inputs().last().unwrap_or_default();
-    let text = reference.transcript.terminal_text();
-    let last_line = text
-        .lines()
-        .rev()
-        .map(str::trim)
-        .find(|line| !line.is_empty())
-        .unwrap_or_default();
-    (read, last_read.to_string(), last_line.to_string())
 }
 
 /// Where the reference's game was over, for a sentence about a program that went on: ": the
 /// game was over after input 5 ("2"), where the reference printed "Player X wins!" and ended"
 /// (empty when the reference read nothing and printed nothing).
 fn where_it_ended(reference: &Recording) -> String {
-    let (read, last_read, last_line) = reference_end(reference);
-    if read == 0 && last_line.is_empty() {
+    let game = GameOver::of(reference);
+    if game.over_after == 0 && game.last_line.is_empty() {
         return String::new();
     }
-    let printed = match last_line.as_str() {
-        "" => String::new(),
-        line => format!(" printed \"{line}\" and"),
-    };
     format!(
-        ": the game was over {}, where the reference{printed} ended",
-        over_at(read, &last_read)
+        ": the game was over {}, where the reference{} ended",
+        game.at(),
+        game.printed()
     )
 }
 
@@ -322,17 +364,15 @@ pub fn played_on_after_the_game(student: &StudentRun, reference: &Recording) -> 
     if !asked_again || !answered {
         return None;
     }
-    let (over_after, last_read, last_line) = reference_end(reference);
+    let game = GameOver::of(reference);
     Some(PlayedOn {
-        over_after,
-        last_read,
-        last_line,
         next: student
             .transcript
             .inputs()
-            .nth(over_after)
+            .nth(game.over_after)
             .unwrap_or_default()
             .to_string(),
+        game,
     })
 }
 
@@ -343,12 +383,8 @@ pub fn played_on_after_the_game(student: &StudentRun, reference: &Recording) -> 
 /// read, and the first of them (empty when it read none before it was given end of input).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReadOnSilently {
-    /// How many lines the reference read before its game was over and it ended.
-    pub over_after: usize,
-    /// The last of them, as typed (empty when there was none).
-    pub last_read: String,
-    /// The reference's last line, where it ended (its result).
-    pub last_line: String,
+    /// Where the reference's game was over.
+    pub game: GameOver,
     /// The first line the program read after the game was over (none: the script ended there).
     pub next: Option<String>,
 }
@@ -356,16 +392,7 @@ pub struct ReadOnSilently {
 impl ReadOnSilently {
     /// The exit check's detail: what happened, as [`PlayedOn::detail`] says it.
     pub fn detail(&self) -> String {
-        let printed = match self.last_line.as_str() {
-            "" => String::new(),
-            line => format!(" printed \"{line}\" and"),
-        };
-        format!(
-            "the game was over {}: the reference{printed} ended there, but the program did not \
-             end: {}",
-            over_at(self.over_after, &self.last_read),
-            self.what_it_did()
-        )
+        self.game.but_the_program(&self.what_it_did())
     }
 
     /// What the program did after the game was over, in a clause.
@@ -374,7 +401,7 @@ impl ReadOnSilently {
             None => "it kept reading input without printing anything".to_string(),
             Some(next) => format!(
                 "it read input {} (\"{next}\") without printing anything and kept reading input",
-                self.over_after + 1
+                self.game.over_after + 1
             ),
         }
     }
@@ -431,16 +458,14 @@ pub fn read_on_silently(student: &StudentRun, reference: &Recording) -> Option<R
     if !(before.is_empty() || before.ends_with('\n')) || last.ends_with(['?', ':']) {
         return None;
     }
-    let (over_after, last_read, last_line) = reference_end(reference);
+    let game = GameOver::of(reference);
     Some(ReadOnSilently {
-        over_after,
-        last_read,
-        last_line,
         next: student
             .transcript
             .inputs()
-            .nth(over_after)
+            .nth(game.over_after)
             .map(String::from),
+        game,
     })
 }
 
@@ -790,40 +815,19 @@ fn evaluate_exit(student: &StudentRun, reference: &Recording, code: bool) -> Eva
         };
     }
     if let Some(on) = played_on_after_the_game(student, reference) {
-        return Evaluation::fail(
+        return on.game.failed_exit(
             on.detail(),
-            Difference {
-                location: "the end of the game".into(),
-                expected: format!(
-                    "the program ends {}, as the reference does",
-                    over_at(on.over_after, &on.last_read)
-                ),
-                actual: format!(
-                    "it read input {} (\"{}\"), answered it and asked for more",
-                    on.over_after + 1,
-                    on.next
-                ),
-                inputs_before: on.over_after,
-                relaxation: None,
-                student_line: None,
-            },
+            format!(
+                "it read input {} (\"{}\"), answered it and asked for more",
+                on.game.over_after + 1,
+                on.next
+            ),
         );
     }
     if let Some(silent) = read_on_silently(student, reference) {
-        return Evaluation::fail(
-            silent.detail(),
-            Difference {
-                location: "the end of the game".into(),
-                expected: format!(
-                    "the program ends {}, as the reference does",
-                    over_at(silent.over_after, &silent.last_read)
-                ),
-                actual: silent.what_it_did(),
-                inputs_before: silent.over_after,
-                relaxation: None,
-                student_line: None,
-            },
-        );
+        return silent
+            .game
+            .failed_exit(silent.detail(), silent.what_it_did());
     }
     let reference_read = reference.transcript.input_count();
     match student.exited {
