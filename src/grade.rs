@@ -1069,11 +1069,10 @@ fn fixed_case_replay(
             case.driver.start_args(transcript),
         )
     };
-    let (reference_args, reference_files) = match case.setup.program_run() {
-        _ if !start_args.is_empty() => (start_args.clone(), Vec::new()),
-        Some((args, files)) => (args.to_vec(), files.to_vec()),
-        None => (case.reference_args.clone(), Vec::new()),
-    };
+    let (reference_args, reference_files) =
+        crate::explore::ReplaySetup::reference_side(&case.setup, &start_args, || {
+            case.reference_args.clone()
+        });
     let finding = crate::explore::Finding {
         game: 0,
         original_lines: input.len(),

@@ -388,7 +388,14 @@ fn a_build_failure_is_reported_with_the_compilers_messages() {
         );
     }
     if have("javac") {
-        every_format_is_valid(&program("misc/CompileError.java"), "silver_dollar", true);
+        let path = program("misc/CompileError.java");
+        every_format_is_valid(&path, "silver_dollar", true);
+        let (code, text) = grade_text(&path, "silver_dollar", &[]);
+        assert_eq!(code, 1);
+        assert!(text.contains("error"), "javac's message is shown\n{text}");
+        // The command as a student types it, without the options of javac's own JVM.
+        assert!(text.contains("javac -Xlint -encoding UTF-8"), "{text}");
+        assert!(!text.contains("-J-XX"), "{text}");
     }
     if have("python3") {
         // A Python syntax error is found before any case runs: one build failure, not a

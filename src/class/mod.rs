@@ -1021,8 +1021,7 @@ pub fn grade_class(
         // The next student: what is stored for them, looked up once, and their build.
         type Next<'s> = (
             usize,
-            Stored,
-            Option<GradeResult>,
+            StudentAhead,
             Option<std::thread::ScopedJoinHandle<'s, grade::BuiltForGrading>>,
         );
         let mut ahead: Option<Next<'_>> = None;
@@ -1035,27 +1034,20 @@ pub fn grade_class(
                 break;
             }
             let this = match ahead.take() {
-                Some((index, stored, result, handle)) if index == done => StudentAhead {
-                    stored,
-                    result,
+                Some((index, stored, handle)) if index == done => StudentAhead {
                     built: handle.and_then(|h| h.join().ok()),
+                    ..stored
                 },
-                _ => {
-                    let (stored, result) = stored_for(&job, submission, student);
-                    StudentAhead {
-                        stored,
-                        result,
-                        built: None,
-                    }
-                }
+                _ => stored_for(&job, submission, student),
             };
             if let Some(&(next, next_student)) = chosen.get(done + 1) {
-                let (stored, result) = stored_for(&job, next, next_student);
-                let handle = (build_ahead && !is_kept(&job, next_student, &stored)).then(|| {
-                    let (set, options) = (job.set, job.options);
-                    scope.spawn(move || grade::build_for_grading(next, set, options))
-                });
-                ahead = Some((done + 1, stored, result, handle));
+                let stored = stored_for(&job, next, next_student);
+                let handle =
+                    (build_ahead && !is_kept(&job, next_student, &stored.stored)).then(|| {
+                        let (set, options) = (job.set, job.options);
+                        scope.spawn(move || grade::build_for_grading(next, set, options))
+                    });
+                ahead = Some((done + 1, stored, handle));
             }
             grade_student(
                 &job,
@@ -1320,17 +1312,22 @@ fn grade_student(
     Ok(())
 }
 
-/// What is stored for `student`'s `submission` in the output folder: nothing without one,
-/// or with `--force`.
-fn stored_for(job: &ClassRun, submission: &Path, student: &str) -> (Stored, Option<GradeResult>) {
+/// What is stored for `student`'s `submission` in the output folder (nothing without one, or
+/// with `--force`), not yet built.
+fn stored_for(job: &ClassRun, submission: &Path, student: &str) -> StudentAhead {
     let class = job.class;
-    let Some(dir) = class.output_dir.as_ref().filter(|_| !class.force) else {
-        return (Stored::Missing, None);
+    let (stored, result) = match class.output_dir.as_ref().filter(|_| !class.force) {
+        Some(dir) => match resume_key(submission, job.cases_digest, &job.keyed) {
+            Some(key) => resumed(dir, student, &key, job.seal.as_ref()),
+            None => (Stored::Missing, None),
+        },
+        None => (Stored::Missing, None),
     };
-    let Some(key) = resume_key(submission, job.cases_digest, &job.keyed) else {
-        return (Stored::Missing, None);
-    };
-    resumed(dir, student, &key, job.seal.as_ref())
+    StudentAhead {
+        stored,
+        result,
+        built: None,
+    }
 }
 
 /// True when `student`'s stored result is kept as it is: stored for this very submission,

@@ -129,15 +129,11 @@ impl Explorer<'_> {
         let (setup, files) = self
             .setup_for(game)
             .unwrap_or_else(|| (game.setup.clone(), Vec::new()));
-        let (reference_args, reference_files) = match setup.program_run() {
-            Some((args, files)) => (args.to_vec(), files.to_vec()),
-            None if !start_args.is_empty() => (start_args.to_vec(), Vec::new()),
-            None if game.board_file.is_some() => (
-                self.runs.args.first().cloned().into_iter().collect(),
-                Vec::new(),
-            ),
-            None => (options.reference_args.clone(), Vec::new()),
-        };
+        let (reference_args, reference_files) =
+            ReplaySetup::reference_side(&setup, start_args, || match game.board_file {
+                Some(_) => self.runs.args.first().cloned().into_iter().collect(),
+                None => options.reference_args.clone(),
+            });
         ReplaySetup {
             args: self.runs.args.to_vec(),
             files,

@@ -190,6 +190,25 @@ pub struct ReplaySetup {
     pub reference_files: Vec<(String, Vec<u8>)>,
 }
 
+impl ReplaySetup {
+    /// The reference's side of a replay, as the grading played it: an instructor's reference
+    /// program with the arguments and files its setup ran it with; a built-in game from the
+    /// program's own start when the driver read one (Silver Dollar's strip), else with
+    /// `otherwise` (the case's or the exploration's game arguments). One rule for fixed cases
+    /// and explored games, so both replay lines agree.
+    pub fn reference_side(
+        setup: &crate::games::Setup,
+        start_args: &[String],
+        otherwise: impl FnOnce() -> Vec<String>,
+    ) -> (Vec<String>, Vec<(String, Vec<u8>)>) {
+        match setup.program_run() {
+            Some((args, files)) => (args.to_vec(), files.to_vec()),
+            None if !start_args.is_empty() => (start_args.to_vec(), Vec::new()),
+            None => (otherwise(), Vec::new()),
+        }
+    }
+}
+
 /// The result of an exploration.
 #[derive(Clone, Debug, Serialize)]
 pub struct Exploration {
@@ -634,6 +653,59 @@ mod tests {
                  only when it draws the same strip again",
                 "printf '11\\n10 1\\n' | grade play silver_dollar --board '_ 0 1'   # the reference"
             ]
+        );
+    }
+
+    /// A reference program's setup (as an instructor's own assignment has), without the
+    /// program: only its arguments and files matter to a replay.
+    #[derive(Debug)]
+    struct ProgramReference(Vec<String>, Vec<(String, Vec<u8>)>);
+
+    impl crate::games::ReferenceGame for ProgramReference {
+        fn play(
+            &self,
+            _: &mut dyn crate::console::Console,
+        ) -> Result<(), crate::games::ReferenceFailure> {
+            Ok(())
+        }
+        fn same_as(&self, _: &dyn crate::games::ReferenceGame) -> bool {
+            false
+        }
+        fn as_any(&self) -> &dyn std::any::Any {
+            self
+        }
+        fn program_run(&self) -> Option<crate::games::ProgramRun<'_>> {
+            Some((&self.0, &self.1))
+        }
+    }
+
+    #[test]
+    fn the_reference_replays_with_what_the_grading_gave_it() {
+        let strings = |list: &[&str]| list.iter().map(|a| a.to_string()).collect::<Vec<_>>();
+        let start = strings(&["--board", "_ 0 1"]);
+        let otherwise = || strings(&["--seed", "7"]);
+        // An instructor's reference program ran with its setup's arguments and files, even
+        // when the driver read a start from the student's program.
+        let program = crate::games::Setup::new(ProgramReference(
+            strings(&["levels.txt"]),
+            vec![("levels.txt".into(), b"3\n".to_vec())],
+        ));
+        assert_eq!(
+            ReplaySetup::reference_side(&program, &start, otherwise),
+            (
+                strings(&["levels.txt"]),
+                vec![("levels.txt".to_string(), b"3\n".to_vec())]
+            )
+        );
+        // A built-in game: the program's own start first, else the game's arguments.
+        let built_in = crate::games::Setup::new(crate::assignments::nim::game::NewGame::HANDOUT);
+        assert_eq!(
+            ReplaySetup::reference_side(&built_in, &start, otherwise),
+            (start.clone(), Vec::new())
+        );
+        assert_eq!(
+            ReplaySetup::reference_side(&built_in, &[], otherwise),
+            (strings(&["--seed", "7"]), Vec::new())
         );
     }
 
