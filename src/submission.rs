@@ -553,6 +553,17 @@ fn run_build_in(build: &languages::Build<'_>, step: &BuildStep) -> Result<String
     )
 }
 
+/// A build's command as a report shows it: as the student would type it in their folder
+/// (paths relative to `dir`, without the options of javac's own JVM).
+fn shown_command(tool: &str, args: &[String], dir: &Path) -> String {
+    let typed: Vec<&str> = args
+        .iter()
+        .map(String::as_str)
+        .filter(|a| !(tool == "javac" && a.starts_with("-J")))
+        .collect();
+    format!("{tool} {}", typed.join(" ")).replace(&format!("{}/", dir.display()), "")
+}
+
 /// Runs `program` (shown as `tool`) with `args` in `dir`, inside the same sandbox as the
 /// student's program: a compiler reads the student's sources, and `#include` or `.incbin` of
 /// a case or reference file must fail just as reading it at run time does. `readable`: the
@@ -566,13 +577,7 @@ fn run_build_with(
     readable: Vec<PathBuf>,
     env: Vec<(String, String)>,
 ) -> Result<String, PrepareError> {
-    // As the student would type it: without the options of javac's own JVM.
-    let typed: Vec<&str> = args
-        .iter()
-        .map(String::as_str)
-        .filter(|a| !(tool == "javac" && a.starts_with("-J")))
-        .collect();
-    let shown = format!("{tool} {}", typed.join(" ")).replace(&format!("{}/", dir.display()), "");
+    let shown = shown_command(tool, args, dir);
     let mut command = vec![program.display().to_string()];
     command.extend(args.iter().cloned());
     let spec = RunSpec {
@@ -935,6 +940,28 @@ pub fn python_interpreter() -> Option<&'static Python> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_build_command_is_shown_as_the_student_types_it() {
+        let dir = Path::new("/tmp/grade-build-x");
+        let args = |list: &[&str]| list.iter().map(|a| a.to_string()).collect::<Vec<_>>();
+        let javac = args(&[
+            "-J-XX:TieredStopAtLevel=1",
+            "-Xlint",
+            "-d",
+            "/tmp/grade-build-x/classes",
+            "/tmp/grade-build-x/Main.java",
+        ]);
+        assert_eq!(
+            shown_command("javac", &javac, dir),
+            "javac -Xlint -d classes Main.java"
+        );
+        // Only javac's `-J` is its JVM's: another tool's argument is shown as it is.
+        assert_eq!(
+            shown_command("gcc", &args(&["-J", "/tmp/grade-build-x/main.c"]), dir),
+            "gcc -J main.c"
+        );
+    }
 
     /// The replay line runs the program as its student does, from their folder.
     #[test]
