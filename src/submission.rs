@@ -554,14 +554,16 @@ fn run_build_in(build: &languages::Build<'_>, step: &BuildStep) -> Result<String
 }
 
 /// A build's command as a report shows it: as the student would type it in their folder
-/// (paths relative to `dir`, without the options of javac's own JVM).
+/// (paths relative to `dir`, `dir` itself as `.`, without the options of javac's own JVM).
 fn shown_command(tool: &str, args: &[String], dir: &Path) -> String {
+    let folder = dir.display().to_string();
     let typed: Vec<&str> = args
         .iter()
         .map(String::as_str)
         .filter(|a| !(tool == "javac" && a.starts_with("-J")))
+        .map(|a| if a == folder { "." } else { a })
         .collect();
-    format!("{tool} {}", typed.join(" ")).replace(&format!("{}/", dir.display()), "")
+    format!("{tool} {}", typed.join(" ")).replace(&format!("{folder}/"), "")
 }
 
 /// Runs `program` (shown as `tool`) with `args` in `dir`, inside the same sandbox as the
@@ -950,11 +952,13 @@ mod tests {
             "-Xlint",
             "-d",
             "/tmp/grade-build-x/classes",
+            "-sourcepath",
+            "/tmp/grade-build-x",
             "/tmp/grade-build-x/Main.java",
         ]);
         assert_eq!(
             shown_command("javac", &javac, dir),
-            "javac -Xlint -d classes Main.java"
+            "javac -Xlint -d classes -sourcepath . Main.java"
         );
         // Only javac's `-J` is its JVM's: another tool's argument is shown as it is.
         assert_eq!(
