@@ -178,7 +178,8 @@ pub const ARCHIVE_CAPS: archive::Caps = archive::Caps {
     depth: SOURCE_DEPTH,
 };
 
-/// Options for javac's own JVM (`-J…`, left out of the build command a report shows): a
+/// Options for javac's own JVM (`-J…`, a build step's `tool_options`, which a report does
+/// not show): a
 /// student's sources compile in under a second, mostly the compiler's start-up, where the C2
 /// compiler and the parallel collector cost CPU they never pay back (javac of a 149-line game:
 /// 0.80 s and 1.36 CPU s → 0.61 s and 0.84 CPU s; docs/performance.md). The classes written
@@ -511,6 +512,9 @@ pub struct BuildStep {
     pub tool: String,
     /// Its arguments.
     pub args: Vec<String>,
+    /// Options for the tool itself, before its arguments and left out of the command a
+    /// report shows, as no student types them (javac's own JVM: [`JAVAC_JVM_OPTIONS`]).
+    pub tool_options: Vec<String>,
     /// The program to run when not the tool found on PATH (a resolved interpreter).
     pub program: Option<PathBuf>,
     /// Directories outside the system ones the tool reads (an interpreter's prefix, a
@@ -526,6 +530,7 @@ impl BuildStep {
         BuildStep {
             tool: tool.to_string(),
             args,
+            tool_options: Vec::new(),
             program: None,
             readable: Vec::new(),
             env: Vec::new(),
@@ -543,50 +548,35 @@ fn run_build_in(build: &languages::Build<'_>, step: &BuildStep) -> Result<String
             install: build.language.install,
         })?,
     };
-    run_build_with(
-        &step.tool,
-        &program,
-        &step.args,
-        build.dir,
-        step.readable.clone(),
-        step.env.clone(),
-    )
+    run_build_with(step, &program, build.dir)
 }
 
 /// A build's command as a report shows it: as the student would type it in their folder
-/// (paths relative to `dir`, `dir` itself as `.`, without the options of javac's own JVM).
+/// (paths relative to `dir`, `dir` itself as `.`).
 fn shown_command(tool: &str, args: &[String], dir: &Path) -> String {
     let folder = dir.display().to_string();
     let typed: Vec<&str> = args
         .iter()
-        .map(String::as_str)
-        .filter(|a| !(tool == "javac" && a.starts_with("-J")))
-        .map(|a| if a == folder { "." } else { a })
+        .map(|a| if *a == folder { "." } else { a.as_str() })
         .collect();
     format!("{tool} {}", typed.join(" ")).replace(&format!("{folder}/"), "")
 }
 
-/// Runs `program` (shown as `tool`) with `args` in `dir`, inside the same sandbox as the
-/// student's program: a compiler reads the student's sources, and `#include` or `.incbin` of
-/// a case or reference file must fail just as reading it at run time does. `readable`: the
-/// directories outside the system ones it reads; `env`: what it needs besides the clean one.
+/// Runs `step` with `program` (its tool found, or its own) in `dir`, inside the same sandbox
+/// as the student's program: a compiler reads the student's sources, and `#include` or
+/// `.incbin` of a case or reference file must fail just as reading it at run time does.
 /// Returns what the tool printed (a compiler's warnings), paths relative to `dir`.
-fn run_build_with(
-    tool: &str,
-    program: &Path,
-    args: &[String],
-    dir: &Path,
-    readable: Vec<PathBuf>,
-    env: Vec<(String, String)>,
-) -> Result<String, PrepareError> {
-    let shown = shown_command(tool, args, dir);
+fn run_build_with(step: &BuildStep, program: &Path, dir: &Path) -> Result<String, PrepareError> {
+    let tool = step.tool.as_str();
+    let shown = shown_command(tool, &step.args, dir);
     let mut command = vec![program.display().to_string()];
-    command.extend(args.iter().cloned());
+    command.extend(step.tool_options.iter().cloned());
+    command.extend(step.args.iter().cloned());
     let spec = RunSpec {
         command,
         files: Vec::new(),
-        readable,
-        env,
+        readable: step.readable.clone(),
+        env: step.env.clone(),
         input: Vec::new(),
         end_of_input: EndOfInput::Close,
         limits: Limits {
@@ -694,19 +684,20 @@ fn build_java(
             reason,
         }
     })?;
-    let mut args: Vec<String> = JAVAC_JVM_OPTIONS.iter().map(|o| o.to_string()).collect();
-    args.extend([
+    let mut args = vec![
         "-Xlint".to_string(),
         "-encoding".to_string(),
         "UTF-8".to_string(),
         "-d".to_string(),
         classes.display().to_string(),
-    ]);
+    ];
     if let Some(path) = sourcepath {
         args.extend(["-sourcepath".to_string(), path.display().to_string()]);
     }
     args.extend(sources);
-    let warnings = run_build_in(build, &BuildStep::new("javac", args))?;
+    let mut step = BuildStep::new("javac", args);
+    step.tool_options = JAVAC_JVM_OPTIONS.iter().map(|o| o.to_string()).collect();
+    let warnings = run_build_in(build, &step)?;
     let java = find_tool("java").ok_or(PrepareError::MissingTool {
         tool: "java".into(),
         language: build.language.name,
@@ -948,7 +939,6 @@ mod tests {
         let dir = Path::new("/tmp/grade-build-x");
         let args = |list: &[&str]| list.iter().map(|a| a.to_string()).collect::<Vec<_>>();
         let javac = args(&[
-            "-J-XX:TieredStopAtLevel=1",
             "-Xlint",
             "-d",
             "/tmp/grade-build-x/classes",
@@ -960,7 +950,6 @@ mod tests {
             shown_command("javac", &javac, dir),
             "javac -Xlint -d classes -sourcepath . Main.java"
         );
-        // Only javac's `-J` is its JVM's: another tool's argument is shown as it is.
         assert_eq!(
             shown_command("gcc", &args(&["-J", "/tmp/grade-build-x/main.c"]), dir),
             "gcc -J main.c"
