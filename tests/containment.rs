@@ -714,6 +714,42 @@ fn no_copy_of_the_grader_runs_inside_a_grading() {
     }
 }
 
+/// A submission's runs share a prepared sandbox (its working directory, emptied between
+/// them): a program that leaves files, an unreadable folder, an extended attribute, a mode
+/// and times on its working directory finds none of them in its next run, and nothing of
+/// the sandboxes is left once the grader has ended.
+#[test]
+fn nothing_passes_from_one_run_to_the_next_through_the_working_directory() {
+    let _g = serial();
+    if python().is_none() {
+        return;
+    }
+    let script = readable_copy("runner/leaves_state.py");
+    for who in users() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o1777))
+            .expect("chmod");
+        let out = grade_as(who)
+            .arg(&script)
+            .args(["--assignment", "nim", "--format", "json"])
+            .env("TMPDIR", tmp.path())
+            .logged_output()
+            .expect("grade runs");
+        let report = String::from_utf8_lossy(&out.stdout);
+        let clean = report.matches("nothing left by an earlier run").count();
+        assert!(
+            clean >= 10,
+            "{who:?}: too few runs seen ({clean}): {report}"
+        );
+        assert!(
+            !report.contains("LEFT BY AN EARLIER RUN"),
+            "{who:?}: a run found what an earlier one left: {report}"
+        );
+        assert!(!report.contains("xattr refused"), "{who:?}: {report}");
+        assert_eq!(run_dirs(tmp.path()), Vec::<PathBuf>::new(), "{who:?}");
+    }
+}
+
 /// The run working directories (`grade-run-*`) under `dir`.
 fn run_dirs(dir: &Path) -> Vec<PathBuf> {
     std::fs::read_dir(dir)

@@ -30,8 +30,10 @@
 //!   prompts appear before reads; for Node (`node`, `nodejs` or a `#!` script naming it)
 //!   `NODE_OPTIONS=--require <workdir>/.grade-node-stdin.cjs`, which gives `process.stdin`
 //!   a terminal's read-ahead of nothing (`node`); then `RunSpec::env`.
-//! * A fresh temporary working directory holding only `RunSpec::files` (and for Node the
-//!   preload above), removed afterwards.
+//! * A working directory holding only `RunSpec::files` (and for Node the preload above): a
+//!   prepared sandbox's ([`prepared`]: the directory, the root's plan and Landlock's rules
+//!   made once for the runs of one submission), emptied and checked after each run; under a
+//!   terminal a fresh temporary one, removed afterwards.
 //! * Own session and process group, no controlling terminal; stdin, stdout and stderr pipes,
 //!   or with `terminal` one pseudo-terminal for all three (stderr then merges into stdout, as
 //!   on a real terminal). No other descriptor reaches the program ([`layers::fds`]).
@@ -72,6 +74,7 @@ pub mod interrupt;
 pub mod layers;
 mod node;
 pub mod pace;
+mod prepared;
 pub mod procpoll;
 pub mod profile;
 pub mod sandbox;
@@ -515,7 +518,7 @@ fn chown_tree(dir: &std::path::Path, uid: u32) -> io::Result<()> {
 
 /// Layers switched off with `GRADE_DISABLE=cgroup,landlock,namespaces,netns,rootfs,uid,stdbuf,grader-lock` (diagnosis and
 /// benchmarks; `grade doctor` does not read it).
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Disabled {
     pub(crate) cgroup: bool,
     pub(crate) landlock: bool,
@@ -628,7 +631,8 @@ fn run_once(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutcome, 
         source: io::Error::new(io::ErrorKind::InvalidInput, "empty command"),
     })?;
     let off = disabled_layers();
-    let dir = RunDir::prepare(spec, caps.root && !off.uid)?;
+    let run_path = run_path(spec);
+    let mut dir = RunDir::prepare(spec, caps.root && !off.uid, off, &run_path)?;
     let cgroup_span = profile::span("run: cgroups created");
     let mut cgroups =
         cgroup::RunCgroups::create(!off.cgroup, spec.limits.memory_bytes, spec.limits.processes);
@@ -642,21 +646,28 @@ fn run_once(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutcome, 
     let marker = run_marker();
     drop(channels_span);
     let plans = profile::span("run: namespace and rootfs plans");
-    // The run's clean environment, built once: its PATH finds the program, and it is the
-    // base of the environment the program gets.
+    // The run's clean environment: its PATH finds the program, and it is the base of the
+    // environment the program gets.
     let base_env = sandbox::clean_env(&dir.path, spec.terminal, !off.stdbuf);
-    let run_path = run_path(spec, &base_env);
-    let toolchain = toolchain_dir(program, &dir.path, &run_path);
     let tty_path = channels.tty_path.as_deref();
     // The pooled network namespace is held until the run has ended (this function returns
     // after its processes are reaped).
-    let (plan, _network) = SandboxPlan::new(spec, caps, off, &dir, toolchain.as_deref(), tty_path);
+    let (mut namespaces, _network) = run_namespaces(spec, off, dir.uid);
+    let confinement = dir.take_confinement(|path| {
+        prepared::Confinement::plan(spec, caps, off, path, &run_path, &namespaces, tty_path)
+    })?;
+    if confinement.rootfs.is_some() {
+        // The run's devpts is mounted in its new /dev instead.
+        namespaces.devpts = false;
+    }
+    let toolchain = confinement.toolchain.as_deref();
     drop(plans);
-    let landlock = landlock_ruleset(caps, off, &dir.path, &plan.readable, tty_path)?;
+    let landlock = landlock_ruleset(confinement.landlock.as_ref())?;
     let exec_span = profile::span("run: child setup, environment, exec vectors");
     let (gate_wait, gate_open) = slots::gate().map_err(RunError::Setup)?;
-    let setup = plan.child_setup(
+    let setup = child_setup(
         spec,
+        (namespaces, confinement.rootfs.as_ref(), dir.uid),
         landlock.as_ref(),
         &filters,
         &cgroups,
@@ -666,8 +677,7 @@ fn run_once(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutcome, 
     // A pid namespace with its own /proc mounted: the supervisor lists the run's processes
     // there (memory accounting without a cgroup).
     let own_proc = setup.namespaces.pid && setup.namespaces.mount;
-    let spawn_failed =
-        |source| spawn_error(program, &run_path, toolchain.as_deref(), &dir.path, source);
+    let spawn_failed = |source| spawn_error(program, &run_path, toolchain, &dir.path, source);
     let env = run_env(spec, base_env, &marker, dir.node_preload.as_deref());
     let child_fds = channels.child.each_ref().map(AsRawFd::as_raw_fd);
     let exec =
@@ -711,6 +721,7 @@ fn run_once(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutcome, 
     drop(sup);
     drop(tree);
     drop(accounting);
+    dir.keep_confinement(confinement);
     clean_up(cgroups, dir);
     profile::run_ended();
     if interrupt::interrupted() {
@@ -719,10 +730,13 @@ fn run_once(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutcome, 
     Ok(outcome)
 }
 
-/// The run's working directory: a fresh temporary one, or the spec's own (a build's, kept
-/// afterwards), holding the case's files; as root it belongs to the per-run uid, so the
-/// program can write there and nowhere else.
+/// The run's working directory: a prepared sandbox's ([`prepared`]), or the spec's own (a
+/// build's, kept afterwards), or under a terminal a fresh temporary one, holding the case's
+/// files; as root it belongs to the per-run uid, so the program can write there and nowhere
+/// else.
 struct RunDir {
+    /// The prepared sandbox whose directory this is, given back after the run.
+    sandbox: Option<prepared::Sandbox>,
     /// The fresh directory, removed after the run; `None` for the spec's own.
     temporary: Option<tempfile::TempDir>,
     /// Where the program runs.
@@ -734,50 +748,102 @@ struct RunDir {
 }
 
 impl RunDir {
-    /// Makes the directory and writes the case's files (and Node's preload) into it; a
-    /// per-run uid, when `per_run_uid` asks for one, is chosen here and given the tree.
-    fn prepare(spec: &RunSpec, per_run_uid: bool) -> Result<RunDir, RunError> {
+    /// Takes the directory and writes the case's files (and Node's preload) into it; a
+    /// per-run uid, when `per_run_uid` asks for one, is chosen here and given the tree. A
+    /// run over pipes without a directory of its own takes a prepared sandbox for its
+    /// program, readable paths and layers `off` (looked up on `run_path`).
+    fn prepare(
+        spec: &RunSpec,
+        per_run_uid: bool,
+        off: Disabled,
+        run_path: &str,
+    ) -> Result<RunDir, RunError> {
         let _span = profile::span("run: working directory (mkdir, files, chown)");
-        let (temporary, path) = match &spec.workdir {
-            Some(dir) => (None, dir.clone()),
-            None => {
+        let (sandbox, temporary, path) = match &spec.workdir {
+            Some(dir) => (None, None, dir.clone()),
+            None if spec.terminal => {
                 let temporary = tempfile::Builder::new()
                     .prefix("grade-run-")
                     .tempdir()
                     .map_err(RunError::Setup)?;
                 let path = temporary.path().to_path_buf();
-                (Some(temporary), path)
+                (None, Some(temporary), path)
+            }
+            None => {
+                let key = prepared::Key {
+                    program: spec.command.first().cloned().unwrap_or_default(),
+                    run_path: run_path.to_string(),
+                    readable: spec.readable.clone(),
+                    off,
+                    protected: layers::protected::generation(),
+                };
+                let sandbox = prepared::take(key).map_err(RunError::Setup)?;
+                let path = sandbox.dir.clone();
+                (Some(sandbox), None, path)
             }
         };
-        write_files(&path, &spec.files).map_err(RunError::Setup)?;
-        // Node over pipes reads its stdin as at a terminal (see `node`).
-        let node_preload = (!spec.terminal && node::runs_node(&spec.command, &path))
-            .then(|| path.join(node::PRELOAD_NAME));
-        if let Some(preload) = &node_preload {
-            std::fs::write(preload, node::PRELOAD).map_err(RunError::Setup)?;
-        }
-        let uid = per_run_uid.then(sandbox::per_run_uid);
-        if let Some(uid) = uid {
-            chown_tree(&path, uid).map_err(RunError::Setup)?;
-        }
-        Ok(RunDir {
+        let mut dir = RunDir {
+            sandbox,
             temporary,
             path,
-            node_preload,
-            uid,
-        })
+            node_preload: None,
+            uid: None,
+        };
+        write_files(&dir.path, &spec.files).map_err(RunError::Setup)?;
+        // Node over pipes reads its stdin as at a terminal (see `node`).
+        if !spec.terminal && node::runs_node(&spec.command, &dir.path) {
+            let preload = dir.path.join(node::PRELOAD_NAME);
+            std::fs::write(&preload, node::PRELOAD).map_err(RunError::Setup)?;
+            dir.node_preload = Some(preload);
+        }
+        dir.uid = per_run_uid.then(sandbox::per_run_uid);
+        if let Some(uid) = dir.uid {
+            chown_tree(&dir.path, uid).map_err(RunError::Setup)?;
+        }
+        Ok(dir)
+    }
+
+    /// What the run is confined to: its prepared sandbox's, planned by its first run with
+    /// `plan` (given this directory), which [`RunDir::keep_confinement`] hands back.
+    fn take_confinement(
+        &mut self,
+        plan: impl FnOnce(&std::path::Path) -> Result<prepared::Confinement, RunError>,
+    ) -> Result<prepared::Confinement, RunError> {
+        match self.sandbox.as_mut().and_then(|s| s.confinement.take()) {
+            Some(confinement) => Ok(confinement),
+            None => plan(&self.path),
+        }
+    }
+
+    /// Keeps `confinement` with the prepared sandbox for its next run.
+    fn keep_confinement(&mut self, confinement: prepared::Confinement) {
+        if let Some(sandbox) = &mut self.sandbox {
+            sandbox.confinement = Some(confinement);
+        }
     }
 
     /// Removes the temporary directory, however deep a tree the program left (no recursion,
-    /// see `workdir`); a kept directory loses only the Node preload, keeping what the program
-    /// made.
-    fn remove(self) {
+    /// see `workdir`), or gives the prepared sandbox back emptied; a kept directory loses
+    /// only the Node preload, keeping what the program made.
+    fn remove(mut self) {
         let _span = profile::span("run: working directory removed");
-        if let Some(temporary) = self.temporary {
+        if let Some(sandbox) = self.sandbox.take() {
+            prepared::give_back(sandbox);
+        } else if let Some(temporary) = self.temporary.take() {
             let dir = temporary.keep();
             let _ = workdir::remove_tree(&dir);
         } else if let Some(preload) = &self.node_preload {
             let _ = std::fs::remove_file(preload);
+        }
+    }
+}
+
+impl Drop for RunDir {
+    /// A run that ended before its clean-up (a sandbox step it could not take) gives its
+    /// prepared sandbox back all the same: nothing of it ran, or its processes are gone.
+    fn drop(&mut self) {
+        if let Some(sandbox) = self.sandbox.take() {
+            prepared::give_back(sandbox);
         }
     }
 }
@@ -974,142 +1040,144 @@ fn run_marker() -> String {
     )
 }
 
-/// The PATH the program is looked up on (the last one given wins, as in `Exec::new`).
-fn run_path(spec: &RunSpec, base_env: &[(String, String)]) -> String {
+/// The PATH the program is looked up on: the spec's own (the last one given wins, as in
+/// `Exec::new`), else the clean environment's.
+fn run_path(spec: &RunSpec) -> String {
     spec.env
         .iter()
         .rev()
-        .chain(base_env.iter().rev())
         .find(|(k, _)| k == "PATH")
-        .map(|(_, v)| v.clone())
-        .unwrap_or_default()
+        .map_or(sandbox::RUN_PATH, |(_, v)| v.as_str())
+        .to_string()
 }
 
-/// The sandbox of one run, planned in the grader before the spawn: its namespaces, its own
-/// root filesystem, and what Landlock lets it read.
-struct SandboxPlan {
-    /// Namespaces and the session keyring.
-    namespaces: layers::namespaces::Plan,
-    /// The run's own root filesystem, where the machine allows one.
-    rootfs: Option<layers::rootfs::Plan>,
-    /// What the program may read besides system directories: the spec's paths, its
-    /// toolchain's folder, and the trees mounted on their own in its root.
-    readable: Vec<PathBuf>,
-    /// The per-run uid (root only).
+/// The run's namespaces as `uid` (root's per-run uid), and as root a network namespace of
+/// the pool, which the run joins and the caller holds until the run has ended (instead of
+/// one made and torn down per run).
+fn run_namespaces(
+    spec: &RunSpec,
+    off: Disabled,
     uid: Option<u32>,
+) -> (
+    layers::namespaces::Plan,
+    Option<layers::namespaces::PooledNetwork>,
+) {
+    let mut namespaces = layers::namespaces::plan(uid, !off.namespaces, !off.netns);
+    namespaces.devpts &= !spec.terminal;
+    let pooled_network = (uid.is_some() && namespaces.makes_network())
+        .then(layers::namespaces::pooled_network)
+        .flatten();
+    if let Some(network) = &pooled_network {
+        namespaces.join_network(network);
+    }
+    (namespaces, pooled_network)
 }
 
-impl SandboxPlan {
-    /// The plan for a run in `dir` of a program whose toolchain lies in `toolchain`, with the
-    /// terminal `tty` (if any); as root also a network namespace of the pool, which the run
-    /// joins and the caller holds until the run has ended (instead of one made and torn down
-    /// per run).
-    fn new(
+impl prepared::Confinement {
+    /// What a run of `spec` in `workdir` is confined to, with the terminal `tty` (if any):
+    /// its toolchain's folder, its own root where `namespaces` give it a mount namespace,
+    /// and Landlock's rules (the spec's paths, the toolchain's folder, and the trees mounted
+    /// on their own in its root). A kernel without Landlock gets no rules; rules that
+    /// cannot be made refuse the run, so that none goes on silently without them.
+    fn plan(
         spec: &RunSpec,
         caps: &Capabilities,
         off: Disabled,
-        dir: &RunDir,
-        toolchain: Option<&std::path::Path>,
+        workdir: &std::path::Path,
+        run_path: &str,
+        namespaces: &layers::namespaces::Plan,
         tty: Option<&std::path::Path>,
-    ) -> (SandboxPlan, Option<layers::namespaces::PooledNetwork>) {
-        let mut namespaces = layers::namespaces::plan(dir.uid, !off.namespaces, !off.netns);
-        namespaces.devpts &= !spec.terminal;
-        let pooled_network = (dir.uid.is_some() && namespaces.makes_network())
-            .then(layers::namespaces::pooled_network)
-            .flatten();
-        if let Some(network) = &pooled_network {
-            namespaces.join_network(network);
-        }
+    ) -> Result<prepared::Confinement, RunError> {
+        let program = spec.command.first().map_or("", String::as_str);
+        let toolchain = toolchain_dir(program, workdir, run_path);
         let mut readable = spec.readable.clone();
-        readable.extend(toolchain.map(std::path::Path::to_path_buf));
-        let rootfs = (namespaces.mount && caps.namespaces.rootfs && !off.rootfs).then(|| {
-            let plan = layers::rootfs::plan(&dir.path, &readable, tty, namespaces.devpts);
-            // The run's devpts is mounted in its new /dev instead.
-            namespaces.devpts = false;
-            plan
-        });
+        readable.extend(toolchain.clone());
+        let rootfs = (namespaces.mount && caps.namespaces.rootfs && !off.rootfs)
+            .then(|| layers::rootfs::plan(workdir, &readable, tty, namespaces.devpts));
         // Landlock's rules follow the mounts: a tree mounted on its own is allowed as itself
         // (its parent in the new root is not the grader's).
         if let Some(root) = &rootfs {
             readable.extend(root.read_only.iter().cloned());
         }
-        let plan = SandboxPlan {
-            namespaces,
-            rootfs,
-            readable,
-            uid: dir.uid,
+        let landlock = if off.landlock || caps.landlock_abi == 0 {
+            None
+        } else {
+            let _span = profile::span("run: landlock rules (paths opened)");
+            let rules = sandbox::landlock_rules(workdir, &readable, tty)
+                .map_err(|e| RunError::Setup(io::Error::other(format!("Landlock: {e}"))))?;
+            Some(rules)
         };
-        (plan, pooled_network)
-    }
-
-    /// What the child does before its exec: this plan, the run's limits, cgroups, Landlock
-    /// ruleset and seccomp filters, and the `gate` it waits at for its place among the
-    /// `--jobs`. The setup points at `landlock`, `filters`, `cgroups` and `gate`, which must
-    /// outlive the spawn.
-    fn child_setup(
-        self,
-        spec: &RunSpec,
-        landlock: Option<&layers::landlock::Landlock>,
-        filters: &Filters,
-        cgroups: &cgroup::RunCgroups,
-        gate: &OwnedFd,
-        fault: Option<Fault>,
-    ) -> sandbox::ChildSetup {
-        // The process limit counts per user: per-run uid as root, per user namespace
-        // otherwise.
-        let own_user = self.uid.is_some() || self.namespaces.user_flags != 0;
-        let pid_namespace = self.namespaces.pid;
-        sandbox::ChildSetup {
-            gate_fd: gate.as_raw_fd(),
-            cgroup_fds: cgroups.join_raw_fds(),
-            rlimits: limits::rlimits(&spec.limits, cgroups.memory_limited, own_user)
-                .into_iter()
-                .map(|(resource, soft, hard)| {
-                    // The program is pid 1 of its namespace, which ignores SIGXCPU: SIGKILL
-                    // at the limit instead of a second later.
-                    if resource == libc::RLIMIT_CPU && pid_namespace {
-                        (resource, soft, soft)
-                    } else {
-                        (resource, soft, hard)
-                    }
-                })
-                .collect(),
-            namespaces: self.namespaces,
-            rootfs: self.rootfs,
-            controlling_tty: spec.terminal,
-            landlock_fd: landlock.map(|l| l.fd.as_raw_fd()).unwrap_or(-1),
-            landlock_tmp_access: landlock
-                .map(|l| layers::landlock::tmp_access(l.abi))
-                .unwrap_or(0),
-            seccomp_prog: filters.seccomp_prog(),
-            seccomp_sock: filters
-                .sock_pair
-                .as_ref()
-                .map(|p| p.1.as_raw_fd())
-                .unwrap_or(-1),
-            marker_prog: filters.marker_prog(),
-            uid: self.uid,
-            fail_step: fault == Some(Fault::Step),
-        }
+        Ok(prepared::Confinement {
+            toolchain,
+            rootfs,
+            landlock,
+        })
     }
 }
 
-/// The run's Landlock ruleset, where the kernel has Landlock: one that cannot be built
-/// refuses the run, so that no run goes on silently without it (a kernel without it is
-/// reported by every report).
+/// What the child does before its exec: the run's namespaces, root and uid (`sandbox`), its
+/// limits, cgroups, Landlock ruleset and seccomp filters, and the `gate` it waits at for its
+/// place among the `--jobs`. The setup points at the root's plan, `landlock`, `filters`,
+/// `cgroups` and `gate`, which must outlive the spawn.
+fn child_setup<'a>(
+    spec: &RunSpec,
+    (namespaces, rootfs, uid): (
+        layers::namespaces::Plan,
+        Option<&'a layers::rootfs::Plan>,
+        Option<u32>,
+    ),
+    landlock: Option<&layers::landlock::Landlock>,
+    filters: &Filters,
+    cgroups: &cgroup::RunCgroups,
+    gate: &OwnedFd,
+    fault: Option<Fault>,
+) -> sandbox::ChildSetup<'a> {
+    // The process limit counts per user: per-run uid as root, per user namespace otherwise.
+    let own_user = uid.is_some() || namespaces.user_flags != 0;
+    let pid_namespace = namespaces.pid;
+    sandbox::ChildSetup {
+        gate_fd: gate.as_raw_fd(),
+        cgroup_fds: cgroups.join_raw_fds(),
+        rlimits: limits::rlimits(&spec.limits, cgroups.memory_limited, own_user)
+            .into_iter()
+            .map(|(resource, soft, hard)| {
+                // The program is pid 1 of its namespace, which ignores SIGXCPU: SIGKILL at
+                // the limit instead of a second later.
+                if resource == libc::RLIMIT_CPU && pid_namespace {
+                    (resource, soft, soft)
+                } else {
+                    (resource, soft, hard)
+                }
+            })
+            .collect(),
+        namespaces,
+        rootfs,
+        controlling_tty: spec.terminal,
+        landlock_fd: landlock.map(|l| l.fd.as_raw_fd()).unwrap_or(-1),
+        landlock_tmp_access: landlock
+            .map(|l| layers::landlock::tmp_access(l.abi))
+            .unwrap_or(0),
+        seccomp_prog: filters.seccomp_prog(),
+        seccomp_sock: filters
+            .sock_pair
+            .as_ref()
+            .map(|p| p.1.as_raw_fd())
+            .unwrap_or(-1),
+        marker_prog: filters.marker_prog(),
+        uid,
+        fail_step: fault == Some(Fault::Step),
+    }
+}
+
+/// The run's own Landlock ruleset, made from its prepared rules (none where the kernel has
+/// no Landlock or it is switched off).
 fn landlock_ruleset(
-    caps: &Capabilities,
-    off: Disabled,
-    workdir: &std::path::Path,
-    readable: &[PathBuf],
-    tty: Option<&std::path::Path>,
+    rules: Option<&layers::landlock::LandlockRules>,
 ) -> Result<Option<layers::landlock::Landlock>, RunError> {
     let _span = profile::span("run: landlock ruleset");
-    if off.landlock || caps.landlock_abi == 0 {
-        return Ok(None);
-    }
-    sandbox::build_landlock(workdir, readable, tty)
-        .map(Some)
+    rules
+        .map(layers::landlock::LandlockRules::ruleset)
+        .transpose()
         .map_err(|e| RunError::Setup(io::Error::other(format!("Landlock: {e}"))))
 }
 

@@ -10,13 +10,15 @@ use std::os::fd::RawFd;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
-pub use super::layers::landlock::{build_landlock, landlock_abi, Landlock, DEVICES, SYSTEM_DIRS};
+pub use super::layers::landlock::{
+    build_landlock, landlock_abi, landlock_rules, Landlock, DEVICES, SYSTEM_DIRS,
+};
 pub use super::layers::protected::protect;
 pub use super::layers::uid::{is_root, per_run_uid};
 
 /// Everything the child applies before exec, prepared by the parent.
 #[derive(Debug)]
-pub struct ChildSetup {
+pub struct ChildSetup<'a> {
     /// The read end of the run's gate ([`crate::run::slots`]): one byte read from it, just
     /// before `execve`, is the program's place among the `--jobs`; -1: exec at once.
     pub gate_fd: RawFd,
@@ -27,7 +29,7 @@ pub struct ChildSetup {
     /// Namespaces and the session keyring ([`crate::run::layers::namespaces`]).
     pub namespaces: crate::run::layers::namespaces::Plan,
     /// The run's own root filesystem ([`crate::run::layers::rootfs`]), or none.
-    pub rootfs: Option<crate::run::layers::rootfs::Plan>,
+    pub rootfs: Option<&'a crate::run::layers::rootfs::Plan>,
     /// Make fd 0 the controlling terminal (pseudo-terminal mode).
     pub controlling_tty: bool,
     /// Landlock ruleset fd, or -1.
@@ -62,9 +64,9 @@ impl std::fmt::Display for SandboxStepFailed {
 impl std::error::Error for SandboxStepFailed {}
 
 // SAFETY: the raw pointer refers to a filter owned by the run, alive until spawn returns.
-unsafe impl Send for ChildSetup {}
+unsafe impl Send for ChildSetup<'_> {}
 // SAFETY: read-only after construction.
-unsafe impl Sync for ChildSetup {}
+unsafe impl Sync for ChildSetup<'_> {}
 
 /// What the program is started as, built by the parent before the spawn: where to exec it
 /// (`PATH` searched in the run's own environment, as `execvp` would), its argument and
@@ -265,7 +267,7 @@ pub fn spawn(
 
 /// What the children read (the parent's, alive while it is paused in `spawn`).
 struct Shared<'a> {
-    setup: &'a ChildSetup,
+    setup: &'a ChildSetup<'a>,
     exec: &'a Exec,
     /// The errno of the step that failed, or 0.
     error: AtomicI32,
@@ -465,7 +467,7 @@ unsafe fn apply_inner(
         if s.fail_step {
             return Err(libc::ENOENT);
         }
-        match &s.rootfs {
+        match s.rootfs {
             Some(root) => crate::run::layers::rootfs::apply(root)?,
             None => namespaces::mount_proc(&s.namespaces)?,
         }
@@ -552,10 +554,7 @@ unsafe fn apply_inner(
 pub fn clean_env(workdir: &Path, terminal: bool, stdbuf: bool) -> Vec<(String, String)> {
     let dir = workdir.display().to_string();
     let mut env = vec![
-        (
-            "PATH".to_string(),
-            "/usr/local/bin:/usr/bin:/bin".to_string(),
-        ),
+        ("PATH".to_string(), RUN_PATH.to_string()),
         ("HOME".to_string(), dir.clone()),
         ("TMPDIR".to_string(), dir),
         ("LANG".to_string(), "C.UTF-8".to_string()),
@@ -578,6 +577,9 @@ pub fn clean_env(workdir: &Path, terminal: bool, stdbuf: bool) -> Vec<(String, S
     }
     env
 }
+
+/// The `PATH` of every run's clean environment.
+pub const RUN_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 
 /// coreutils' stdbuf helper, preloaded so C stdio buffers stdin and stdout by line on a pipe,
 /// as on a terminal.

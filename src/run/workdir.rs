@@ -127,6 +127,20 @@ pub fn remove_tree(path: &Path) -> io::Result<()> {
         }
         Err(e) => return Err(e),
     };
+    empty_dir(top)?;
+    // SAFETY: a valid C string.
+    check(unsafe { libc::rmdir(c.as_ptr()) })?;
+    Ok(())
+}
+
+/// Removes everything inside the directory `path` (not following a link there, nor any
+/// below), keeping the directory itself: a working directory made ready for its next run.
+pub fn empty_tree(path: &Path) -> io::Result<()> {
+    empty_dir(open_dir_at(libc::AT_FDCWD, &cstr(path)?)?)
+}
+
+/// Removes everything below the open directory `top`, without recursion.
+fn empty_dir(top: OwnedFd) -> io::Result<()> {
     // The path of directory names from `top` down to `cur`; `cur` is the deepest open one.
     let mut stack: Vec<CString> = Vec::new();
     let mut cur = top;
@@ -163,9 +177,6 @@ pub fn remove_tree(path: &Path) -> io::Result<()> {
         check(unsafe { libc::unlinkat(parent.as_raw_fd(), name.as_ptr(), libc::AT_REMOVEDIR) })?;
         cur = parent;
     }
-    drop(cur);
-    // SAFETY: a valid C string.
-    check(unsafe { libc::rmdir(c.as_ptr()) })?;
     Ok(())
 }
 

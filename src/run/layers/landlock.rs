@@ -16,7 +16,7 @@
 
 use std::os::fd::{AsFd, OwnedFd};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use super::protected::protected_paths;
 use landlock::{
@@ -55,7 +55,7 @@ fn is_stable(path: &Path) -> bool {
 }
 
 /// The descriptors of stable rule paths (see [`STABLE`]), and whether each is a directory.
-static OPENED: Mutex<std::collections::BTreeMap<PathBuf, (PathFd, bool)>> =
+static OPENED: Mutex<std::collections::BTreeMap<PathBuf, (Arc<PathFd>, bool)>> =
     Mutex::new(std::collections::BTreeMap::new());
 
 /// The read/execute rules last computed, and the protected paths they were computed for.
@@ -148,26 +148,33 @@ pub fn build_landlock(
     readable: &[PathBuf],
     terminal: Option<&Path>,
 ) -> Result<Landlock, String> {
+    landlock_rules(workdir, readable, terminal)?.ruleset()
+}
+
+/// A ruleset's rules with their paths opened: the path work done once for every run of a
+/// prepared sandbox (`crate::run::prepared`), a fresh ruleset made from them for each run
+/// (the child adds its own `/proc` and `/tmp` to it, so no two runs share one).
+#[derive(Debug)]
+pub struct LandlockRules {
+    /// The ABI version the rules are for.
+    abi: u32,
+    /// Each rule's path (to name it in an error), opened, and what it allows beneath it.
+    rules: Vec<(PathBuf, Arc<PathFd>, BitFlags<AccessFs>)>,
+}
+
+/// The rules of [`build_landlock`], their paths opened (those of the system kept for the
+/// grader's life, see [`STABLE`]); a path that does not exist gets no rule.
+pub fn landlock_rules(
+    workdir: &Path,
+    readable: &[PathBuf],
+    terminal: Option<&Path>,
+) -> Result<LandlockRules, String> {
     let version = landlock_abi();
     if version == 0 {
         return Err("Landlock is not available in this kernel".into());
     }
     let abi = ABI::from(i32::try_from(version).unwrap_or(i32::MAX));
-    let err = |e: landlock::RulesetError| e.to_string();
     let all = AccessFs::from_all(abi);
-    let mut ruleset = Ruleset::default()
-        .set_compatibility(CompatLevel::BestEffort)
-        .handle_access(all)
-        .map_err(err)?;
-    if version >= 4 {
-        ruleset = ruleset
-            .handle_access(AccessNet::from_all(abi))
-            .map_err(err)?;
-    }
-    if version >= 6 {
-        ruleset = ruleset.scope(Scope::from_all(abi)).map_err(err)?;
-    }
-    let mut created = ruleset.create().map_err(err)?;
     let read_exec = AccessFs::Execute | AccessFs::ReadFile | AccessFs::ReadDir;
     let device = AccessFs::ReadFile
         | AccessFs::WriteFile
@@ -188,19 +195,18 @@ pub fn build_landlock(
     let mut opened = OPENED
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut prepared = Vec::with_capacity(rules.len());
     for (path, access) in rules {
         // A missing system directory is not an error. What lies in the system directories is
         // opened once per grader (every run names the same ones).
         // (Not terminals: a pty's number is reused for a new one.)
-        let stable = is_stable(&path);
-        let fresh;
         let (fd, is_dir) = match opened.get(&path) {
-            Some((fd, is_dir)) => (fd.as_fd(), *is_dir),
+            Some((fd, is_dir)) => (Arc::clone(fd), *is_dir),
             None => {
                 // A path that exists but cannot be opened (no descriptor left) would leave the
                 // run without a rule it needs: the run is refused, not started short of it.
                 let fd = match PathFd::new(&path) {
-                    Ok(fd) => fd,
+                    Ok(fd) => Arc::new(fd),
                     Err(_)
                         if std::fs::metadata(&path)
                             .is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) =>
@@ -212,16 +218,10 @@ pub fn build_landlock(
                 let is_dir = std::fs::metadata(&path)
                     .map(|m| m.is_dir())
                     .unwrap_or(false);
-                if stable {
-                    opened.insert(path.clone(), (fd, is_dir));
-                    match opened.get(&path) {
-                        Some((fd, _)) => (fd.as_fd(), is_dir),
-                        None => continue,
-                    }
-                } else {
-                    fresh = fd;
-                    (fresh.as_fd(), is_dir)
+                if is_stable(&path) {
+                    opened.insert(path.clone(), (Arc::clone(&fd), is_dir));
                 }
+                (fd, is_dir)
             }
         };
         let access = if is_dir {
@@ -229,14 +229,41 @@ pub fn build_landlock(
         } else {
             access & all & AccessFs::from_file(abi)
         };
-        created = created
-            .add_rule(PathBeneath::new(fd, access))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        prepared.push((path, fd, access));
     }
-    drop(opened);
-    let fd: Option<OwnedFd> = created.into();
-    let fd = fd.ok_or("Landlock ruleset has no descriptor")?;
-    Ok(Landlock { fd, abi: version })
+    Ok(LandlockRules {
+        abi: version,
+        rules: prepared,
+    })
+}
+
+impl LandlockRules {
+    /// A fresh ruleset holding these rules, for one run.
+    pub fn ruleset(&self) -> Result<Landlock, String> {
+        let abi = ABI::from(i32::try_from(self.abi).unwrap_or(i32::MAX));
+        let err = |e: landlock::RulesetError| e.to_string();
+        let mut ruleset = Ruleset::default()
+            .set_compatibility(CompatLevel::BestEffort)
+            .handle_access(AccessFs::from_all(abi))
+            .map_err(err)?;
+        if self.abi >= 4 {
+            ruleset = ruleset
+                .handle_access(AccessNet::from_all(abi))
+                .map_err(err)?;
+        }
+        if self.abi >= 6 {
+            ruleset = ruleset.scope(Scope::from_all(abi)).map_err(err)?;
+        }
+        let mut created = ruleset.create().map_err(err)?;
+        for (path, fd, access) in &self.rules {
+            created = created
+                .add_rule(PathBeneath::new(fd.as_fd(), *access))
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        let fd: Option<OwnedFd> = created.into();
+        let fd = fd.ok_or("Landlock ruleset has no descriptor")?;
+        Ok(Landlock { fd, abi: self.abi })
+    }
 }
 
 /// `struct landlock_path_beneath_attr`.

@@ -4,11 +4,16 @@
 //! ([`super::landlock`], which leaves holes for them) hide them.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 /// Paths no program may read even inside an allowed system directory: the grader's own
 /// binary (it embeds the reference transcripts) and instructors' case directories.
 static PROTECTED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// How many paths [`protect`] has added: what was planned for a run before a change must not
+/// be used after it (`crate::run::prepared`).
+static GENERATION: AtomicU64 = AtomicU64::new(0);
 
 /// Keeps `path` (a file or a directory tree) unreadable by every later run, even when it lies
 /// inside a system directory such as /usr or /opt.
@@ -16,8 +21,14 @@ pub fn protect(path: &Path) {
     if let (Ok(real), Ok(mut list)) = (path.canonicalize(), PROTECTED.lock()) {
         if !list.contains(&real) {
             list.push(real);
+            GENERATION.fetch_add(1, Ordering::SeqCst);
         }
     }
+}
+
+/// Changes whenever a path is protected: plans made under another generation are stale.
+pub(crate) fn generation() -> u64 {
+    GENERATION.load(Ordering::SeqCst)
 }
 
 /// Every protected path: the instructor's cases and the build cache ([`protect`]), the running
