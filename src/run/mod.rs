@@ -1051,9 +1051,9 @@ fn run_path(spec: &RunSpec) -> String {
         .to_string()
 }
 
-/// The run's namespaces as `uid` (root's per-run uid), and as root a network namespace of
-/// the pool, which the run joins and the caller holds until the run has ended (instead of
-/// one made and torn down per run).
+/// The run's namespaces as `uid` (root's per-run uid), and a network namespace of the pool,
+/// which the run joins and the caller holds until the run has ended (instead of one made and
+/// torn down per run).
 fn run_namespaces(
     spec: &RunSpec,
     off: Disabled,
@@ -1064,7 +1064,9 @@ fn run_namespaces(
 ) {
     let mut namespaces = layers::namespaces::plan(uid, !off.namespaces, !off.netns);
     namespaces.devpts &= !spec.terminal;
-    let pooled_network = (uid.is_some() && namespaces.makes_network())
+    // As root only with the per-run uid: a root run in its own user namespace keeps its own.
+    let pools = uid.is_some() || !sandbox::is_root();
+    let pooled_network = (pools && namespaces.makes_network())
         .then(layers::namespaces::pooled_network)
         .flatten();
     if let Some(network) = &pooled_network {

@@ -19,11 +19,15 @@
 //!     namespace (double-forked `setsid` escapees included); the runner's pidfd, `wait4`
 //!     and process-group kill act on the program itself.
 //!   - keyring: `keyctl(KEYCTL_JOIN_SESSION_KEYRING, NULL)`: a new anonymous session keyring.
-//!   - network namespace, as root: not a new one per run (making and tearing one down is a
-//!     fifth of a class run's time) but one of a pool ([`pooled_network`]), made by the grader
-//!     (so owned by the first user namespace: no run can change it) and joined with `setns`
-//!     before the uid drop. Two runs at once never share one; a run hands its namespace on only
-//!     when it has ended, and with it every process and so every socket it made.
+//!   - network namespace: not a new one per run (making and tearing one down is a fifth of a
+//!     class run's time) but one of a pool ([`pooled_network`]), made by the grader and
+//!     joined with `setns` before the uid drop and before the run's user namespace is made.
+//!     As root the pool's namespaces belong to the first user namespace; an unprivileged
+//!     grader makes them in a user namespace of its own ([`grader_user_namespace`]), which
+//!     its runs' children enter first and make their own user namespace inside. Either way
+//!     no run's program has a capability over its namespace. Two runs at once never share
+//!     one; a run hands its namespace on only when it has ended, and with it every process
+//!     and so every socket it made.
 //! * doctor ([`describe`]): which of these hold here, and what is missing.
 
 use std::ffi::CString;
@@ -265,8 +269,12 @@ pub struct Plan {
     pub gid_map: CString,
     /// A new pid namespace: the program is started as pid 1 of it (see `sandbox::spawn`).
     pub pid: bool,
-    /// A network namespace of the pool to join as root before the uid drop.
+    /// A network namespace of the pool to join before the uid drop (and before the run's
+    /// user namespace is made).
     pub network_fd: Option<RawFd>,
+    /// The user namespace that pooled network namespace belongs to, entered first: an
+    /// unprivileged grader's own ([`grader_user_namespace`]); `None` as root.
+    pub network_owner: Option<RawFd>,
     /// Join a fresh session keyring.
     pub keyring: bool,
     /// A private `/proc` in a mount namespace (with `CLONE_NEWNS` in `user_flags`).
@@ -327,6 +335,7 @@ impl Plan {
         self.privileged_flags &= !libc::CLONE_NEWNET;
         self.user_flags &= !libc::CLONE_NEWNET;
         self.network_fd = network.fd.as_ref().map(AsRawFd::as_raw_fd);
+        self.network_owner = network.owner;
     }
 }
 
@@ -334,17 +343,37 @@ impl Plan {
 /// [`PooledNetwork`] when the run has ended.
 static NETWORK_POOL: Mutex<Vec<OwnedFd>> = Mutex::new(Vec::new());
 
-/// A network namespace for one run, as root: one of the pool, or a new one when every
-/// namespace of the pool is in a run. Held for the whole run (until every process of the
-/// run has been reaped), then given back. `None` where none can be made (not root, or the
-/// kernel refuses): the run then makes its own, as [`plan`] says.
+/// A network namespace for one run: one of the pool, or a new one when every namespace of
+/// the pool is in a run. Held for the whole run (until every process of the run has been
+/// reaped), then given back. As root the namespaces belong to the first user namespace; an
+/// unprivileged grader makes them in a user namespace of its own
+/// ([`grader_user_namespace`]), inside which each run makes its own user namespace: in both
+/// cases the run's processes have no capability over the namespace they are given. `None`
+/// where none can be made (the kernel refuses): the run then makes its own, as [`plan`]
+/// says.
 pub fn pooled_network() -> Option<PooledNetwork> {
-    let free = NETWORK_POOL.lock().ok().and_then(|mut pool| pool.pop());
-    let fd = match free {
-        Some(fd) => fd,
-        None => new_network()?,
+    let owner = if super::uid::is_root() {
+        None
+    } else {
+        Some(grader_user_namespace()?)
     };
-    Some(PooledNetwork { fd: Some(fd) })
+    let free = NETWORK_POOL.lock().ok().and_then(|mut pool| pool.pop());
+    let fd = match (free, owner) {
+        (Some(fd), _) => fd,
+        (None, None) => new_network()?,
+        (None, Some(user)) => namespace_made_in_child(
+            // SAFETY: setns and unshare take no pointer.
+            || unsafe {
+                libc::setns(user, libc::CLONE_NEWUSER) == 0
+                    && libc::unshare(libc::CLONE_NEWNET) == 0
+            },
+            c"/proc/self/ns/net",
+        )?,
+    };
+    Some(PooledNetwork {
+        fd: Some(fd),
+        owner,
+    })
 }
 
 /// A new network namespace, made in a thread of its own (a thread's namespaces are its own:
@@ -370,11 +399,79 @@ fn new_network() -> Option<OwnedFd> {
     .flatten()
 }
 
+/// An unprivileged grader's own user namespace, made once (its uid and gid mapped to
+/// themselves, `setgroups` denied, as a run's): the owner of the network namespaces it pools.
+/// A user namespace can be entered only by a process of its parent namespace (the grader's
+/// children before their own user namespace), never by a run's program, which lives in a
+/// user namespace of its own made inside this one. `None` where the kernel refuses.
+pub fn grader_user_namespace() -> Option<RawFd> {
+    static OWN: OnceLock<Option<OwnedFd>> = OnceLock::new();
+    OWN.get_or_init(|| {
+        // SAFETY: geteuid/getegid cannot fail.
+        let (u, g) = unsafe { (libc::geteuid(), libc::getegid()) };
+        let uid_map = CString::new(format!("{u} {u} 1\n")).ok()?;
+        let gid_map = CString::new(format!("{g} {g} 1\n")).ok()?;
+        namespace_made_in_child(
+            // SAFETY: unshare, then writes of C strings built before the fork.
+            || unsafe {
+                libc::unshare(libc::CLONE_NEWUSER) == 0
+                    && write_file(c"/proc/self/setgroups", b"deny").is_ok()
+                    && write_file(c"/proc/self/uid_map", uid_map.as_bytes()).is_ok()
+                    && write_file(c"/proc/self/gid_map", gid_map.as_bytes()).is_ok()
+            },
+            c"/proc/self/ns/user",
+        )
+    })
+    .as_ref()
+    .map(AsRawFd::as_raw_fd)
+}
+
+/// A namespace that `enter` puts a forked child into, kept open by its file `ns_file` (under
+/// `/proc/self/ns/`), which the child opens in the grader's own descriptor table
+/// (`CLONE_FILES`) in place of a descriptor reserved for it here. Namespaces that a
+/// multi-threaded process cannot enter (a user namespace) are made this way; the child
+/// only makes system calls and exits.
+fn namespace_made_in_child(enter: impl Fn() -> bool, ns_file: &std::ffi::CStr) -> Option<OwnedFd> {
+    // SAFETY: a valid C string; the descriptor returned is ours.
+    let reserved = unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC) };
+    if reserved < 0 {
+        return None;
+    }
+    // SAFETY: a fresh descriptor of our own.
+    let reserved = unsafe { OwnedFd::from_raw_fd(reserved) };
+    let target = reserved.as_raw_fd();
+    // SAFETY: a fork sharing the descriptor table; the child makes system calls only (on
+    // memory prepared before it) and exits.
+    let pid = unsafe {
+        libc::syscall(
+            libc::SYS_clone,
+            (libc::CLONE_FILES | libc::SIGCHLD) as libc::c_ulong,
+            0usize,
+            0usize,
+            0usize,
+            0usize,
+        ) as libc::pid_t
+    };
+    if pid == 0 {
+        // SAFETY: in the child: system calls, then its end.
+        unsafe {
+            let opened = enter() && {
+                let fd = libc::open(ns_file.as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC);
+                fd >= 0 && libc::dup3(fd, target, libc::O_CLOEXEC) == target
+            };
+            libc::_exit(if opened { 0 } else { 1 });
+        }
+    }
+    (finish_child(pid) == Some(0)).then_some(reserved)
+}
+
 /// A run's network namespace from the pool ([`pooled_network`]); back to the pool on drop.
 #[derive(Debug)]
 pub struct PooledNetwork {
     /// Always `Some` until the drop hands it back.
     fd: Option<OwnedFd>,
+    /// The user namespace it belongs to, for an unprivileged grader (its own).
+    owner: Option<RawFd>,
 }
 
 impl Drop for PooledNetwork {
@@ -385,13 +482,20 @@ impl Drop for PooledNetwork {
     }
 }
 
-/// Child side, as root before the uid drop: the namespaces that need no user namespace.
+/// Child side, before the uid drop: the pooled network namespace (an unprivileged grader's
+/// entered through the user namespace it belongs to, which the run's own is then made in)
+/// and, as root without user namespaces, the namespaces that need none.
 ///
 /// # Safety
 /// Call only in the forked child before exec.
 pub unsafe fn apply_privileged(plan: &Plan) -> Result<(), i32> {
     // SAFETY: unshare and setns take no pointer.
     unsafe {
+        if let Some(user) = plan.network_owner {
+            if libc::setns(user, libc::CLONE_NEWUSER) != 0 {
+                return Err(*libc::__errno_location());
+            }
+        }
         if let Some(fd) = plan.network_fd {
             if libc::setns(fd, libc::CLONE_NEWNET) != 0 {
                 return Err(*libc::__errno_location());
