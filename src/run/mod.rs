@@ -703,6 +703,7 @@ fn run_once(spec: &RunSpec, source: &mut dyn InputSource) -> Result<RunOutcome, 
         uid: dir.uid,
         marker: format!("GRADE_RUN_ID={marker}").into_bytes(),
         own_proc,
+        pid_namespace: setup.namespaces.pid,
     };
     let mut sup = Supervisor::new(spec, source, grader, start);
     supervise(

@@ -26,6 +26,7 @@ use std::io::Write as _;
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -106,18 +107,40 @@ pub fn v2_root() -> Option<PathBuf> {
     None
 }
 
-fn make_dir(root: &Path, own: Option<String>, name: &str) -> Option<PathBuf> {
+/// Makes the run's cgroup `name` in the grader's own cgroup of the hierarchy at `root` (of
+/// `controller`, or v2's with `None`), else at the hierarchy's top. A hierarchy where both were refused for
+/// want of permission (an unprivileged grader's, not delegated to it) is not tried again by
+/// this process: that was a tenth of such a grader's CPU per run.
+fn make_dir(root: &Path, controller: Option<&str>, name: &str) -> Option<PathBuf> {
+    static REFUSED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+    let refused = || REFUSED.lock().unwrap_or_else(PoisonError::into_inner);
+    if refused().iter().any(|r| r == root) {
+        return None;
+    }
     let mut candidates = Vec::new();
-    if let Some(own) = own {
+    if let Some(own) = own_path(controller) {
         let own = own.trim_start_matches('/');
         if !own.is_empty() {
             candidates.push(root.join(own).join(name));
         }
     }
     candidates.push(root.join(name));
-    candidates
-        .into_iter()
-        .find(|dir| fs::create_dir(dir).is_ok())
+    let mut denied = true;
+    for dir in candidates {
+        match fs::create_dir(&dir) {
+            Ok(()) => return Some(dir),
+            Err(e) => {
+                denied &= matches!(
+                    e.raw_os_error(),
+                    Some(libc::EACCES | libc::EPERM | libc::EROFS)
+                );
+            }
+        }
+    }
+    if denied {
+        refused().push(root.to_path_buf());
+    }
+    None
 }
 
 fn write(path: &Path, value: &str) -> bool {
@@ -255,7 +278,7 @@ impl RunCgroups {
             .any(|c| Path::new("/sys/fs/cgroup").join(c).join("tasks").exists());
         let v2 = if v1_available { None } else { v2_root() };
         if let Some(root) = v2 {
-            if let Some(dir) = make_dir(&root, own_path(None), &name) {
+            if let Some(dir) = make_dir(&root, None, &name) {
                 if let Some(parent) = dir.parent() {
                     // Pure v2: try to delegate memory and pids to our directory.
                     let _ = write(&parent.join("cgroup.subtree_control"), "+memory +pids");
@@ -284,7 +307,7 @@ impl RunCgroups {
         }
         let v1 = Path::new("/sys/fs/cgroup/memory");
         if !cg.memory_limited && v1.join("memory.limit_in_bytes").exists() {
-            if let Some(dir) = make_dir(v1, own_path(Some("memory")), &name) {
+            if let Some(dir) = make_dir(v1, Some("memory"), &name) {
                 let limit = memory_bytes.to_string();
                 if write(&dir.join("memory.limit_in_bytes"), &limit) {
                     let _ = write(&dir.join("memory.memsw.limit_in_bytes"), &limit);
@@ -301,7 +324,7 @@ impl RunCgroups {
         }
         let v1 = Path::new("/sys/fs/cgroup/pids");
         if !cg.pids_limited && v1.join("cgroup.procs").exists() {
-            if let Some(dir) = make_dir(v1, own_path(Some("pids")), &name) {
+            if let Some(dir) = make_dir(v1, Some("pids"), &name) {
                 if write(&dir.join("pids.max"), &processes.to_string()) {
                     if let Some(fd) = open_procs(&dir) {
                         cg.join_fds.push(fd);
@@ -316,7 +339,7 @@ impl RunCgroups {
         }
         let v1 = Path::new("/sys/fs/cgroup/cpuacct");
         if cg.v2.is_none() && v1.join("cpuacct.usage").exists() {
-            if let Some(dir) = make_dir(v1, own_path(Some("cpuacct")), &name) {
+            if let Some(dir) = make_dir(v1, Some("cpuacct"), &name) {
                 match open_procs(&dir) {
                     Some(fd) => {
                         cg.join_fds.push(fd);
