@@ -125,9 +125,21 @@ impl Transcript {
     /// [`Self::terminal_text`] plus, for each input line, the byte offset in that text where
     /// its echo starts — so a difference found in the text can be traced to the input before it.
     pub fn terminal_text_with_offsets(&self) -> (String, Vec<usize>) {
+        Self::render(&self.events)
+    }
+
+    /// What a terminal shows of the events from `first` on, as if they were the whole
+    /// transcript: the tail of [`Self::terminal_text`] where no control sequence reaches back
+    /// before them (plain lines, colours), rendered without the rest.
+    pub fn terminal_text_from(&self, first: usize) -> String {
+        Self::render(self.events.get(first..).unwrap_or_default()).0
+    }
+
+    /// The terminal's text of `events` and where each input's echo starts in it.
+    fn render(events: &[Event]) -> (String, Vec<usize>) {
         let mut text = ScreenText::new();
         let mut offsets = Vec::new();
-        for event in &self.events {
+        for event in events {
             match event {
                 Event::Output {
                     stream: Stream::Stdout,

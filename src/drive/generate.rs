@@ -101,9 +101,19 @@ impl Rng {
 }
 
 /// What the reference printed after the last line typed (`last`), in the terminal's form of
-/// `transcript` (inputs echoed): the text after that line's last echo.
+/// `transcript` (inputs echoed): the text after that line's last echo. Only the events from
+/// the last input on are rendered (the whole transcript at every line made a game's
+/// generation quadratic in its length): a reference's plain lines render the same alone.
 pub fn screen_after(transcript: &Transcript, last: Option<&String>) -> String {
-    let text = transcript.terminal_text();
+    let events = transcript.events();
+    let first = last
+        .and_then(|_| {
+            events
+                .iter()
+                .rposition(|e| matches!(e, crate::transcript::Event::Input { .. }))
+        })
+        .unwrap_or(0);
+    let text = transcript.terminal_text_from(first);
     let from = last.map_or(0, |l| {
         text.rfind(&format!("{l}\n")).map_or(0, |i| i + l.len() + 1)
     });
@@ -123,4 +133,65 @@ pub fn huge_numbers(game: &Game) -> Vec<&'static str> {
         }
     }
     hit
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::Event;
+
+    /// The text after the last echo of `last`, found in the whole terminal text: what
+    /// [`screen_after`] must give, by its definition.
+    fn after_last_echo(transcript: &Transcript, last: Option<&String>) -> String {
+        let text = transcript.terminal_text();
+        let from = last.map_or(0, |l| {
+            text.rfind(&format!("{l}\n")).map_or(0, |i| i + l.len() + 1)
+        });
+        text[from..].to_string()
+    }
+
+    #[test]
+    fn the_screen_after_a_line_is_the_whole_texts_tail_after_its_echo() {
+        let nim = crate::assignments::nim::ASSIGNMENT;
+        let mut compared = 0;
+        for seed in 0..20 {
+            let game = nim.random_game(seed).expect("a nim game");
+            let recording = crate::games::record(&game.setup, &game.lines).expect("played");
+            let events = recording.transcript.events();
+            // The transcript as the generator saw it when it typed each line: up to (not
+            // with) that line's input, then the line typed before it as `last`.
+            let mut typed: Vec<String> = Vec::new();
+            for (at, event) in events.iter().enumerate() {
+                if let Event::Input { line } = event {
+                    let seen = Transcript::from_events(events[..at].to_vec());
+                    assert_eq!(
+                        screen_after(&seen, typed.last()),
+                        after_last_echo(&seen, typed.last()),
+                        "seed {seed}, before input {}",
+                        typed.len()
+                    );
+                    typed.push(line.clone());
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 100, "{compared} screens compared");
+    }
+
+    #[test]
+    fn a_line_printed_again_after_its_echo_ends_the_screen_there_as_before() {
+        let mut t = Transcript::new();
+        t.push_output(crate::transcript::Stream::Stdout, b"How many? ");
+        t.push_input("3");
+        t.push_output(
+            crate::transcript::Stream::Stdout,
+            b"Computer removes 3\nLeft: 4\n",
+        );
+        let last = "3".to_string();
+        assert_eq!(screen_after(&t, Some(&last)), "Left: 4\n");
+        assert_eq!(
+            screen_after(&t, None),
+            "How many? 3\nComputer removes 3\nLeft: 4\n"
+        );
+    }
 }
