@@ -25,17 +25,17 @@ impl Tree<'_> {
     pub(super) fn kill(&self) {
         // SAFETY: the leader is our unreaped child, so its process group id is still ours.
         unsafe { libc::kill(-self.leader, libc::SIGKILL) };
-        if self.cgroups.kill_all(std::time::Duration::from_secs(2)) {
-            return;
-        }
         if self.pid_namespace {
             // When pid 1 of a namespace dies, the kernel kills every other process of it and
             // lets pid 1 be reaped only once they are all gone (`reap` waits for that), and
-            // no process can leave its pid namespace: the /proc sweep below (a read of every
-            // process's status and environment on the machine, most of an unprivileged
-            // grader's own CPU per run) would find nothing.
+            // no process can leave its pid namespace: the cgroup's kill and the /proc sweep
+            // below (a read of every process's status and environment on the machine, most
+            // of an unprivileged grader's own CPU per run) would find nothing more.
             // SAFETY: the leader is our unreaped child.
             unsafe { libc::kill(self.leader, libc::SIGKILL) };
+            return;
+        }
+        if self.cgroups.kill_all(std::time::Duration::from_secs(2)) {
             return;
         }
         for _ in 0..100 {
