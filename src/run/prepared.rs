@@ -9,8 +9,8 @@
 //! its pipes, its Landlock ruleset (made from the prepared rules: the child adds its own
 //! `/proc` and `/tmp` to it) and seccomp filters, and the files of its case.
 //!
-//! Nothing of a run reaches the next through the directory: its processes are dead (the
-//! pid namespace) before the directory is emptied, and the directory itself must come back
+//! Nothing of a run reaches the next through the directory: its processes are killed and
+//! reaped before the directory is emptied, and the directory itself must come back
 //! as it was made — the same inode, no extended attribute (a default ACL would shape the next
 //! run's files), the same inode flags — or it is removed and the next run gets a new one. Its
 //! mode, owner and times are set again. An idle sandbox's directory belongs to the grader
