@@ -264,8 +264,13 @@ mod tests {
         }
     }
 
-    /// What a run might leave: files, a folder it closed to everyone, its directory's mode.
+    /// What a run might leave: files, a folder it closed to everyone, its directory's mode,
+    /// and as root its directory owned by the run's uid.
     fn leave_things_in(dir: &Path) {
+        // SAFETY: geteuid cannot fail.
+        if unsafe { libc::geteuid() } == 0 {
+            std::os::unix::fs::chown(dir, Some(65534), Some(65534)).expect("chown");
+        }
         std::fs::write(dir.join("planted"), "state").expect("write");
         std::fs::create_dir_all(dir.join("closed/deeper")).expect("mkdir");
         std::fs::write(dir.join("closed/deeper/file"), "x").expect("write");
@@ -288,6 +293,8 @@ mod tests {
         assert_eq!(meta.permissions().mode() & 0o7777, 0o700);
         // SAFETY: geteuid cannot fail.
         assert_eq!(meta.uid(), unsafe { libc::geteuid() });
+        // SAFETY: getegid cannot fail.
+        assert_eq!(meta.gid(), unsafe { libc::getegid() });
         pool.give_back(again);
         pool.remove_all();
         assert!(!dir.exists());
