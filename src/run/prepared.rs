@@ -20,11 +20,12 @@
 //! directory of its own (a build's).
 
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
-use std::path::{Path, PathBuf};
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::path::PathBuf;
 use std::sync::Mutex;
 
 use super::layers::{landlock::LandlockRules, rootfs};
+use super::workdir::{fstat, open_dir};
 
 /// Idle sandboxes kept for later runs; the oldest is removed beyond this many. A class's
 /// students each leave theirs behind, so this bounds what a grading holds (a directory and a
@@ -170,7 +171,7 @@ fn discard(sandbox: Sandbox) {
 fn restore(sandbox: &Sandbox) -> io::Result<()> {
     super::workdir::empty_tree(&sandbox.dir)?;
     let fd = open_dir(&sandbox.dir)?;
-    let (st, made) = (fstat(&fd)?, fstat(&sandbox.made)?);
+    let (st, made) = (fstat(fd.as_raw_fd())?, fstat(sandbox.made.as_raw_fd())?);
     let changed = || io::Error::other("the working directory changed");
     if (st.st_dev, st.st_ino) != (made.st_dev, made.st_ino) || inode_flags(&fd) != sandbox.flags {
         return Err(changed());
@@ -193,37 +194,6 @@ fn restore(sandbox: &Sandbox) -> io::Result<()> {
         }
     }
     Ok(())
-}
-
-/// Opens `dir` itself (not a link there).
-fn open_dir(dir: &Path) -> io::Result<OwnedFd> {
-    use std::os::unix::ffi::OsStrExt;
-    let path = std::ffi::CString::new(dir.as_os_str().as_bytes())
-        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "NUL in a path"))?;
-    // SAFETY: a valid C string; the result is a fresh descriptor we own.
-    let fd = unsafe {
-        libc::open(
-            path.as_ptr(),
-            libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC,
-        )
-    };
-    if fd < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: fresh descriptor.
-    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
-}
-
-/// The status of the open file `fd`.
-fn fstat(fd: &OwnedFd) -> io::Result<libc::stat> {
-    // SAFETY: stat is plain data filled by fstat.
-    unsafe {
-        let mut st: libc::stat = std::mem::zeroed();
-        if libc::fstat(fd.as_raw_fd(), &mut st) != 0 {
-            return Err(io::Error::last_os_error());
-        }
-        Ok(st)
-    }
 }
 
 /// The directory's inode flags (`chattr`'s), where its filesystem has them.
@@ -253,6 +223,7 @@ fn remove_idle_at_exit() {
 mod tests {
     use super::*;
     use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    use std::path::Path;
 
     fn key(program: &str) -> Key {
         Key {

@@ -48,7 +48,8 @@ fn open_dir_at(dir: RawFd, name: &CStr) -> io::Result<OwnedFd> {
     open_at(dir, name, libc::O_RDONLY | libc::O_DIRECTORY)
 }
 
-fn fstat(fd: RawFd) -> io::Result<libc::stat> {
+/// The status of the open file `fd`.
+pub(super) fn fstat(fd: RawFd) -> io::Result<libc::stat> {
     // SAFETY: stat is plain data filled by fstat.
     unsafe {
         let mut st: libc::stat = std::mem::zeroed();
@@ -133,10 +134,15 @@ pub fn remove_tree(path: &Path) -> io::Result<()> {
     Ok(())
 }
 
+/// Opens the directory `path` itself (not a link there), close-on-exec.
+pub(super) fn open_dir(path: &Path) -> io::Result<OwnedFd> {
+    open_dir_at(libc::AT_FDCWD, &cstr(path)?)
+}
+
 /// Removes everything inside the directory `path` (not following a link there, nor any
 /// below), keeping the directory itself: a working directory made ready for its next run.
 pub fn empty_tree(path: &Path) -> io::Result<()> {
-    empty_dir(open_dir_at(libc::AT_FDCWD, &cstr(path)?)?)
+    empty_dir(open_dir(path)?)
 }
 
 /// Removes everything below the open directory `top`, without recursion.
