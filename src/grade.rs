@@ -959,6 +959,7 @@ fn grade_case(
     }
     let student = StudentRun::of(outcome, &samples);
     let sanitizer = sanitizer_verdict(case, submission, options);
+    let scoring = run::profile::span("grading: checks scored (a fixed case)");
     let mut checks: Vec<CheckResult> = check::score_sanitized(
         &case_checks,
         &student,
@@ -966,6 +967,7 @@ fn grade_case(
         case.points,
         sanitizer.as_ref(),
     );
+    drop(scoring);
     if let Some(why) = &unusable_start {
         // Only the checks of the start itself say why it is unusable.
         let of_the_start: Vec<&str> = case_checks

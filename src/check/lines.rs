@@ -283,7 +283,7 @@ fn items_at_inputs_except(
         }
     }
     if found.iter().any(|item| item.line == usize::MAX) {
-        let starts: Vec<usize> = view.lines().map(|(start, _)| start).collect();
+        let starts = view.line_starts();
         for item in &mut found {
             if item.line == usize::MAX {
                 item.line = starts
@@ -365,33 +365,34 @@ fn messages_at_inputs(
 ) -> Vec<Item> {
     let mut found = items_at_inputs(view, pattern, rules, true);
     let is_refused = |segment: usize| refused.get(segment).copied().unwrap_or(false);
-    let ordinary_lines: Vec<&str> = view
+    let shapes = view.line_shapes();
+    let ordinary_lines: Vec<(&str, &str)> = view
         .lines()
-        .filter(|(start, _)| !is_refused(segment_of(view, *start)))
-        .map(|(_, line)| line)
-        .filter(|line| line_shape(line).is_some())
+        .zip(shapes)
+        .filter(|((start, _), _)| !is_refused(segment_of(view, *start)))
+        .filter_map(|((_, line), shape)| Some((line, shape.as_deref()?)))
         .collect();
-    let ordinary: std::collections::HashSet<String> = ordinary_lines
-        .iter()
-        .filter_map(|line| line_shape(line))
-        .collect();
+    let ordinary: std::collections::HashSet<&str> =
+        ordinary_lines.iter().map(|(_, shape)| *shape).collect();
+    let ordinary_lines: Vec<&str> = ordinary_lines.into_iter().map(|(line, _)| line).collect();
     let mut placed = vec![false; found.len()];
-    for (index, (start, line)) in view.lines().enumerate() {
+    for (index, ((start, line), line_shape_whole)) in view.lines().zip(shapes).enumerate() {
         let segment = segment_of(view, start);
         if !is_refused(segment) || placed.get(segment).copied().unwrap_or(true) {
             continue;
         }
         // A line right after the refused input's break may begin with the prompts the
         // program held back, its message run on after them: only the rest can be one.
-        let rest = if view.held_prompt_input(start).is_some() {
-            after_held_prompts(line, &ordinary_lines)
+        let (rest, shape) = if view.held_prompt_input(start).is_some() {
+            let rest = after_held_prompts(line, &ordinary_lines);
+            (rest, line_shape(rest).map(Cow::Owned))
         } else {
-            line
+            (line, line_shape_whole.as_deref().map(Cow::Borrowed))
         };
-        let Some(shape) = line_shape(rest) else {
+        let Some(shape) = shape else {
             continue;
         };
-        if ordinary.contains(&shape) || begins_an_ordinary_line(&shape, &ordinary) {
+        if ordinary.contains(shape.as_ref()) || begins_an_ordinary_line(&shape, &ordinary) {
             continue;
         }
         if let (Some(item), Some(done)) = (found.get_mut(segment), placed.get_mut(segment)) {
@@ -478,11 +479,12 @@ fn shared_start(line: &str, other: &str) -> usize {
 /// flushed) and printed together, whose answers' output then joined the same line elsewhere
 /// ("Number? Position? " where the ordinary line reads "Number? Position? Board …"). Such a
 /// line is the program asking again, not a message.
-fn begins_an_ordinary_line(shape: &str, ordinary: &std::collections::HashSet<String>) -> bool {
+fn begins_an_ordinary_line(shape: &str, ordinary: &std::collections::HashSet<&str>) -> bool {
     !shape.starts_with('[')
-        && ordinary
-            .iter()
-            .any(|line| line.len() > shape.len() && line.starts_with(&format!("{shape} ")))
+        && ordinary.iter().any(|line| {
+            line.strip_prefix(shape)
+                .is_some_and(|rest| rest.starts_with(' '))
+        })
 }
 
 /// Why no message was found after input `at` where the reference prints `message` (a check
@@ -491,8 +493,9 @@ fn begins_an_ordinary_line(shape: &str, ordinary: &std::collections::HashSet<Str
 fn no_message_detail(student: &View, at: usize, message: &str) -> String {
     let printed = student
         .lines()
-        .filter(|(start, _)| segment_of(student, *start) == at)
-        .any(|(_, line)| line_shape(line).is_some());
+        .zip(student.line_shapes())
+        .filter(|((start, _), _)| segment_of(student, *start) == at)
+        .any(|(_, shape)| shape.is_some());
     let place = if at == 0 {
         "before the first input".to_string()
     } else {

@@ -247,9 +247,10 @@ pub struct LineMatch<'h> {
 /// Walks a text's lines forward, to name the line of each match in turn.
 struct LineCursor<'h> {
     text: &'h str,
-    /// The current line's index and start.
+    /// The current line's index, start and end (its line break, or the text's end).
     index: usize,
     start: usize,
+    end: usize,
 }
 
 impl<'h> LineCursor<'h> {
@@ -258,23 +259,26 @@ impl<'h> LineCursor<'h> {
             text,
             index: 0,
             start: 0,
+            end: Self::end_from(text, 0),
         }
+    }
+
+    /// Where the line starting at `start` ends: its line break, or the text's end.
+    fn end_from(text: &str, start: usize) -> usize {
+        text[start..].find('\n').map_or(text.len(), |i| start + i)
     }
 
     /// The line holding byte `at` (at or after the last one asked for): its index, start and
     /// text without its line break.
     fn line_of(&mut self, at: usize) -> (usize, usize, &'h str) {
-        while let Some(end) = self.text[self.start..].find('\n').map(|i| self.start + i) {
-            if end >= at {
-                break;
-            }
-            self.index += 1;
-            self.start = end + 1;
+        if at > self.end && self.end < self.text.len() {
+            // The lines passed over: those between the current line's break and `at`.
+            let passed = &self.text[self.end + 1..at];
+            self.index += 1 + passed.bytes().filter(|&b| b == b'\n').count();
+            self.start = self.end + 1 + passed.rfind('\n').map_or(0, |i| i + 1);
+            self.end = Self::end_from(self.text, at);
         }
-        let end = self.text[self.start..]
-            .find('\n')
-            .map_or(self.text.len(), |i| self.start + i);
-        (self.index, self.start, &self.text[self.start..end])
+        (self.index, self.start, &self.text[self.start..self.end])
     }
 }
 

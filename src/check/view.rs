@@ -34,6 +34,11 @@ pub struct View {
     echo: Vec<String>,
     /// The display, once rendered (only for [`InputShown::LineBreak`]).
     display: OnceCell<String>,
+    /// Where each line of `text` starts, once asked for: every check of a case reads the
+    /// same lines, so they are found once.
+    line_starts: OnceCell<Vec<usize>>,
+    /// Each line's [`super::lines::line_shape`], once asked for (messages in any words).
+    shapes: OnceCell<Vec<Option<String>>>,
 }
 
 impl PartialEq for View {
@@ -81,6 +86,8 @@ impl View {
             input_offsets,
             echo,
             display: OnceCell::new(),
+            line_starts: OnceCell::new(),
+            shapes: OnceCell::new(),
         }
     }
 
@@ -92,6 +99,8 @@ impl View {
             input_offsets: Vec::new(),
             echo: Vec::new(),
             display: OnceCell::new(),
+            line_starts: OnceCell::new(),
+            shapes: OnceCell::new(),
         }
     }
 
@@ -188,10 +197,36 @@ impl View {
     /// end).
     pub fn line_at(&self, offset: usize) -> usize {
         let end = offset.min(self.text.len());
-        self.text.as_bytes()[..end]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
+        // Lines starting at or before `end`, less the first (line 0 starts at 0): the line
+        // breaks before `end`. A text ending in a break starts no line after it.
+        self.line_starts()
+            .partition_point(|&start| start <= end)
+            .saturating_sub(1)
+            + usize::from(end == self.text.len() && self.text.ends_with('\n'))
+    }
+
+    /// Where each line of the text starts, in order ([`View::lines`]' offsets).
+    pub fn line_starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| {
+            let mut starts = Vec::new();
+            let mut start = 0;
+            while start < self.text.len() {
+                starts.push(start);
+                start = self.text[start..]
+                    .find('\n')
+                    .map_or(self.text.len(), |i| start + i + 1);
+            }
+            starts
+        })
+    }
+
+    /// The shape ([`super::lines::line_shape`]) of each line of the text, in order.
+    pub fn line_shapes(&self) -> &[Option<String>] {
+        self.shapes.get_or_init(|| {
+            self.lines()
+                .map(|(_, line)| super::lines::line_shape(line))
+                .collect()
+        })
     }
 
     /// The index of the first line printed after `inputs` inputs had been sent (the line an
@@ -214,12 +249,12 @@ impl View {
 
     /// The lines of the text, each with its line break, and the byte offset where each starts.
     fn lines_inclusive(&self) -> impl Iterator<Item = (usize, &str)> + '_ {
-        let mut start = 0;
-        self.text.split_inclusive('\n').map(move |line| {
-            let at = start;
-            start += line.len();
-            (at, line)
-        })
+        let starts = self.line_starts();
+        let ends = starts.iter().skip(1).copied().chain([self.text.len()]);
+        starts
+            .iter()
+            .zip(ends)
+            .map(|(&start, end)| (start, &self.text[start..end]))
     }
 }
 
@@ -419,6 +454,39 @@ mod tests {
         assert_eq!(lines[1], (17, "Computer removes 1."));
         assert_eq!(view.display(), "Remove (1 - 3): 3\nComputer removes 1.\n");
         assert_eq!(context(&["a", "b"], 5), "a\nb\n(end of output)");
+    }
+
+    #[test]
+    fn the_line_index_agrees_with_counting_line_breaks() {
+        for text in [
+            "",
+            "\n",
+            "a",
+            "a\n",
+            "\n\n",
+            "a\nb",
+            "a\nb\n",
+            "a\n\nb\n\n",
+            "é\nü\n",
+        ] {
+            let view = View::from_text(text);
+            let mut start = 0;
+            let split: Vec<(usize, &str)> = text
+                .split_inclusive('\n')
+                .map(|line| {
+                    start += line.len();
+                    (start - line.len(), line.strip_suffix('\n').unwrap_or(line))
+                })
+                .collect();
+            assert_eq!(view.lines().collect::<Vec<_>>(), split, "{text:?}");
+            for offset in 0..=text.len() + 1 {
+                let breaks = text.as_bytes()[..offset.min(text.len())]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count();
+                assert_eq!(view.line_at(offset), breaks, "{text:?} at {offset}");
+            }
+        }
     }
 
     #[test]

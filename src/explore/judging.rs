@@ -213,6 +213,7 @@ impl Explorer<'_> {
             }
         };
         let student = StudentRun::of(&outcome, &[]);
+        let scoring = run::profile::span("random games: checks scored (a game)");
         let results = if finished_start {
             // A start with no move: redrawing or announcing a winner are both fair, so only
             // the start and the ending are compared (as in grading).
@@ -238,6 +239,7 @@ impl Explorer<'_> {
         } else {
             check::score(self.checks, &student, &reference, 1.0)
         };
+        drop(scoring);
         let mut failing: Vec<CheckResult> = results
             .into_iter()
             .filter(|c| !c.passed && c.max_score > 0.0)
