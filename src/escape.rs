@@ -94,7 +94,11 @@ pub fn case_text(text: &str) -> String {
 
 /// A copy of `result` in which every string is safe to print (see the module documentation).
 pub fn for_display(result: &GradeResult) -> GradeResult {
-    let mut shown = result.clone();
+    into_display(result.clone())
+}
+
+/// [`for_display`] of a result the caller no longer needs (no copy of it is made).
+pub fn into_display(mut shown: GradeResult) -> GradeResult {
     shown.assignment = field(&shown.assignment);
     shown.submission = field(&shown.submission);
     if let Some(failure) = &mut shown.build_failure {

@@ -202,7 +202,7 @@ pub fn for_students(result: &GradeResult) -> GradeResult {
                 first_difference(case).map(|index| case.checks[index].name.clone());
         }
     }
-    crate::escape::for_display(&shown)
+    crate::escape::into_display(shown)
 }
 
 /// The warning every format puts first when a required sandbox layer was off, or None.
