@@ -1455,6 +1455,24 @@ mod tests {
     }
 
     #[test]
+    fn held_prompts_are_the_first_words_of_an_ordinary_line() {
+        let ordinary: std::collections::HashSet<&str> =
+            ["number position score board", "[|]"].into_iter().collect();
+        // Prompts held back and printed together: the start of the line they usually begin.
+        assert!(begins_an_ordinary_line("number", &ordinary));
+        assert!(begins_an_ordinary_line("number position", &ordinary));
+        // Not whole words of its start, the whole line itself, other words, or marks.
+        assert!(!begins_an_ordinary_line("numb", &ordinary));
+        assert!(!begins_an_ordinary_line(
+            "number position score board",
+            &ordinary
+        ));
+        assert!(!begins_an_ordinary_line("position", &ordinary));
+        assert!(!begins_an_ordinary_line("[", &ordinary));
+        assert!(!begins_an_ordinary_line("[|", &ordinary));
+    }
+
+    #[test]
     fn a_message_in_any_words_counts_where_the_reference_refuses_an_input() {
         // The Game of M's "12" then "10": refused after input 2, then "9" "10" accepted.
         let errors =
