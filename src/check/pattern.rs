@@ -271,7 +271,8 @@ impl<'h> LineCursor<'h> {
     /// The line holding byte `at` (at or after the last one asked for): its index, start and
     /// text without its line break.
     fn line_of(&mut self, at: usize) -> (usize, usize, &'h str) {
-        if at > self.end && self.end < self.text.len() {
+        // (`at` is at most the text's length, so past the current line there is a break.)
+        if at > self.end {
             // The lines passed over: those between the current line's break and `at`.
             let passed = &self.text[self.end + 1..at];
             self.index += 1 + passed.bytes().filter(|&b| b == b'\n').count();

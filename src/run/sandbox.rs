@@ -170,19 +170,8 @@ pub fn spawn(
 ) -> io::Result<libc::pid_t> {
     const STACK: usize = 256 << 10;
     const GUARD: usize = 64 << 10;
-    // Dumpability belongs to the memory, which the children share with the grader: the uid
-    // drop clears it and the next step sets it again so the child can write its uid map.
-    // Two spawns at once would clear it under each other's feet (EACCES on the map), so
-    // spawns that drop the uid take turns.
-    static UID_DROP: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _turn = setup.uid.map(|_| {
-        UID_DROP
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    });
-    // With the turn taken: a run's place among the `--jobs` is asked for here, so a place
-    // granted never waits for the turn (its holder has it), and the turn's holder waits at
-    // its gate only for places held by running programs.
+    // A run's place among the `--jobs` is asked for here: its process waits at the gate for
+    // one only once every step before its `execve` is done.
     before_clone();
     let shared = Shared {
         setup,
@@ -262,6 +251,70 @@ pub fn spawn(
             return Err(error);
         }
         Ok(program)
+    }
+}
+
+/// The turn of a spawned child to change its uid and write its user namespace's maps.
+/// Dumpability belongs to the memory, which the children share with the grader
+/// (`CLONE_VM`): a uid drop clears it, and a child writing its maps sets it again first, so
+/// two children doing so at once clear it under each other's feet (`EACCES` on the map).
+/// Only that stretch, a fraction of a millisecond, is taken in turns: the rest of a spawn
+/// (the root's mounts, the filters, the wait at the gate) goes on beside another's. The
+/// word holds the pid of the child whose turn it is (0: nobody's); atomics and raw system
+/// calls only, as a child before `execve` may use.
+static UID_TURN: AtomicI32 = AtomicI32::new(0);
+
+/// A child's turn ([`UID_TURN`]), given back when dropped.
+struct UidTurn;
+
+impl UidTurn {
+    /// Child side: waits for the turn. A holder that died without giving it back (killed
+    /// in its stretch) is found out within 10 ms and its turn taken over.
+    fn take() -> UidTurn {
+        // SAFETY: raw system calls with valid arguments.
+        unsafe {
+            let me = libc::syscall(libc::SYS_getpid) as i32;
+            loop {
+                let holder =
+                    match UID_TURN.compare_exchange(0, me, Ordering::AcqRel, Ordering::Acquire) {
+                        Ok(_) => return UidTurn,
+                        Err(holder) => holder,
+                    };
+                let wait = libc::timespec {
+                    tv_sec: 0,
+                    tv_nsec: 10_000_000,
+                };
+                libc::syscall(
+                    libc::SYS_futex,
+                    UID_TURN.as_ptr(),
+                    libc::FUTEX_WAIT | libc::FUTEX_PRIVATE_FLAG,
+                    holder,
+                    &wait as *const libc::timespec,
+                );
+                if UID_TURN.load(Ordering::Acquire) == holder
+                    && libc::kill(holder, 0) != 0
+                    && *libc::__errno_location() == libc::ESRCH
+                {
+                    let _ =
+                        UID_TURN.compare_exchange(holder, 0, Ordering::AcqRel, Ordering::Relaxed);
+                }
+            }
+        }
+    }
+}
+
+impl Drop for UidTurn {
+    fn drop(&mut self) {
+        UID_TURN.store(0, Ordering::Release);
+        // SAFETY: wakes one child waiting on the word (see `take`).
+        unsafe {
+            libc::syscall(
+                libc::SYS_futex,
+                UID_TURN.as_ptr(),
+                libc::FUTEX_WAKE | libc::FUTEX_PRIVATE_FLAG,
+                1,
+            );
+        }
     }
 }
 
@@ -415,6 +468,8 @@ unsafe fn apply_outer(
         stamps.stamp(2);
         namespaces::apply_privileged(&s.namespaces)?;
         stamps.stamp(3);
+        // Held until the maps are written (given back on every return).
+        let turn = (s.uid.is_some() || s.namespaces.user_flags != 0).then(UidTurn::take);
         if let Some(id) = s.uid {
             let (id, none) = (id as libc::c_long, std::ptr::null::<libc::gid_t>());
             if libc::syscall(libc::SYS_setgroups, 0 as libc::c_long, none) != 0
@@ -426,6 +481,7 @@ unsafe fn apply_outer(
         }
         stamps.stamp(4);
         namespaces::apply_user(&s.namespaces)?;
+        drop(turn);
         stamps.stamp(5);
         for &(resource, soft, hard) in &s.rlimits {
             let lim = libc::rlimit {
@@ -584,3 +640,66 @@ pub const RUN_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 /// coreutils' stdbuf helper, preloaded so C stdio buffers stdin and stdout by line on a pipe,
 /// as on a terminal.
 pub const STDBUF_LIB: &str = "/usr/libexec/coreutils/libstdbuf.so";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    #[test]
+    fn children_change_their_uid_one_at_a_time() {
+        let inside = AtomicUsize::new(0);
+        let most = AtomicUsize::new(0);
+        std::thread::scope(|scope| {
+            for _ in 0..4 {
+                scope.spawn(|| {
+                    for _ in 0..20 {
+                        let turn = UidTurn::take();
+                        let now = inside.fetch_add(1, Ordering::SeqCst) + 1;
+                        most.fetch_max(now, Ordering::SeqCst);
+                        std::thread::sleep(std::time::Duration::from_micros(200));
+                        inside.fetch_sub(1, Ordering::SeqCst);
+                        drop(turn);
+                    }
+                });
+            }
+        });
+        assert_eq!(most.load(Ordering::SeqCst), 1);
+        assert_eq!(
+            UID_TURN.load(Ordering::SeqCst),
+            0,
+            "every turn was given back"
+        );
+    }
+
+    #[test]
+    fn the_turn_of_a_child_that_died_holding_it_is_taken_over() {
+        // A process that has exited and been reaped: its pid names no process.
+        let mut gone = std::process::Command::new("true")
+            .spawn()
+            .expect("true starts");
+        let pid = gone.id() as i32;
+        gone.wait().expect("true ends");
+        // Whoever holds the turn now (a run of another test) is waited for first.
+        let started = std::time::Instant::now();
+        loop {
+            if UID_TURN
+                .compare_exchange(0, pid, Ordering::AcqRel, Ordering::Acquire)
+                .is_ok()
+            {
+                break;
+            }
+            std::thread::yield_now();
+        }
+        let turn = UidTurn::take();
+        let waited = started.elapsed();
+        // SAFETY: getpid cannot fail.
+        let me = unsafe { libc::syscall(libc::SYS_getpid) } as i32;
+        assert_eq!(UID_TURN.load(Ordering::SeqCst), me);
+        drop(turn);
+        assert!(
+            waited < std::time::Duration::from_secs(5),
+            "took {waited:?}"
+        );
+    }
+}
