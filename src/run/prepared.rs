@@ -286,8 +286,13 @@ mod tests {
         for sandbox in [b, c] {
             pool.give_back(sandbox);
         }
-        assert_eq!(pool.take(key("a")).expect("sandbox").dir, a_dir);
+        let a = pool.take(key("a")).expect("sandbox");
+        assert_eq!(a.dir, a_dir);
+        pool.give_back(a);
+        let dirs: Vec<PathBuf> = pool.idle().iter().map(|s| s.dir.clone()).collect();
+        assert_eq!(dirs.len(), 3);
         pool.remove_all();
+        assert!(dirs.iter().all(|d| !d.exists()), "{dirs:?} left behind");
     }
 
     #[test]
@@ -350,8 +355,10 @@ mod tests {
         }
         assert!(!dirs[0].exists(), "the oldest is removed");
         assert!(dirs[1].exists() && dirs[2].exists());
-        assert_eq!(pool.take(key("3")).expect("sandbox").dir, dirs[2]);
+        let third = pool.take(key("3")).expect("sandbox");
+        assert_eq!(third.dir, dirs[2]);
+        pool.give_back(third);
         pool.remove_all();
-        assert!(!dirs[1].exists());
+        assert!(!dirs[1].exists() && !dirs[2].exists());
     }
 }
