@@ -14,14 +14,14 @@
 //! * doctor: the kernel's ABI version ([`landlock_abi`]); a kernel without Landlock is
 //!   reported at the top of every report.
 
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use super::protected::protected_paths;
 use landlock::{
-    Access, AccessFs, AccessNet, BitFlags, CompatLevel, Compatible, PathBeneath, PathFd, Ruleset,
-    RulesetAttr, RulesetCreatedAttr, Scope, ABI,
+    Access, AccessFs, AccessNet, BitFlags, CompatLevel, Compatible, PathFd, Ruleset, RulesetAttr,
+    Scope, ABI,
 };
 
 /// The directories a program may always read and execute.
@@ -254,14 +254,21 @@ impl LandlockRules {
         if self.abi >= 6 {
             ruleset = ruleset.scope(Scope::from_all(abi)).map_err(err)?;
         }
-        let mut created = ruleset.create().map_err(err)?;
-        for (path, fd, access) in &self.rules {
-            created = created
-                .add_rule(PathBeneath::new(fd.as_fd(), *access))
-                .map_err(|e| format!("{}: {e}", path.display()))?;
-        }
-        let fd: Option<OwnedFd> = created.into();
+        let fd: Option<OwnedFd> = ruleset.create().map_err(err)?.into();
         let fd = fd.ok_or("Landlock ruleset has no descriptor")?;
+        // Each rule's access was fitted to its path's kind (file or directory) and the ABI
+        // when the rules were made; the crate's `add_rule` would `fstat` every path again
+        // for every run.
+        for (path, parent, access) in &self.rules {
+            // SAFETY: both descriptors are open for the call; the attribute is on the stack.
+            let added = unsafe {
+                add_path_beneath(fd.as_raw_fd(), parent.as_fd().as_raw_fd(), access.bits())
+            };
+            added.map_err(|errno| {
+                let e = std::io::Error::from_raw_os_error(errno);
+                format!("{}: {e}", path.display())
+            })?;
+        }
         Ok(Landlock { fd, abi: self.abi })
     }
 }
@@ -293,28 +300,41 @@ pub fn tmp_access(abi: u32) -> u64 {
 /// # Safety
 /// Call only in the forked child before exec, with a valid ruleset descriptor.
 pub unsafe fn allow_in_child(ruleset: i32, path: &std::ffi::CStr, access: u64) -> Result<(), i32> {
-    // SAFETY: open/syscall/close on a valid C string and a stack struct.
+    // SAFETY: open/close on a valid C string; the rule added while the descriptor is open.
     unsafe {
         let fd = libc::open(path.as_ptr(), libc::O_PATH | libc::O_CLOEXEC);
         if fd < 0 {
             return Err(*libc::__errno_location());
         }
-        let attr = PathBeneathAttr {
-            allowed_access: access,
-            parent_fd: fd,
-        };
-        let r = libc::syscall(
+        let added = add_path_beneath(ruleset, fd, access);
+        libc::close(fd);
+        added
+    }
+}
+
+/// Adds `access` beneath the file open at `parent` to `ruleset`: one system call, no
+/// allocation (so the child may call it too); the errno on failure.
+///
+/// # Safety
+/// `ruleset` and `parent` must be open descriptors for the whole call.
+unsafe fn add_path_beneath(ruleset: RawFd, parent: RawFd, access: u64) -> Result<(), i32> {
+    let attr = PathBeneathAttr {
+        allowed_access: access,
+        parent_fd: parent,
+    };
+    // SAFETY: the attribute lives on the stack for the call; the caller keeps both open.
+    let r = unsafe {
+        libc::syscall(
             libc::SYS_landlock_add_rule,
             ruleset,
             1 as libc::c_int, // LANDLOCK_RULE_PATH_BENEATH
             &attr as *const PathBeneathAttr,
             0u32,
-        );
-        let err = *libc::__errno_location();
-        libc::close(fd);
-        if r != 0 {
-            return Err(err);
-        }
+        )
+    };
+    if r != 0 {
+        // SAFETY: reading this thread's errno right after the call.
+        return Err(unsafe { *libc::__errno_location() });
     }
     Ok(())
 }
@@ -322,6 +342,85 @@ pub unsafe fn allow_in_child(ruleset: i32, path: &std::ffi::CStr, access: u64) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What a child restricted by the rules made for `workdir` and `readable` can open:
+    /// one bit per path of `tries` (flags, path) that opened.
+    fn opened_under(rules: &LandlockRules, tries: &[(libc::c_int, &Path)]) -> i32 {
+        let ruleset = rules.ruleset().expect("ruleset");
+        let paths: Vec<std::ffi::CString> = tries
+            .iter()
+            .map(|(_, p)| std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).expect("path"))
+            .collect();
+        // SAFETY: the child makes only system calls, then `_exit`s.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0, "fork");
+        if pid == 0 {
+            // SAFETY: in the child: system calls on valid strings, then its end.
+            unsafe {
+                if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+                    || libc::syscall(
+                        libc::SYS_landlock_restrict_self,
+                        ruleset.fd.as_raw_fd(),
+                        0u32,
+                    ) != 0
+                {
+                    libc::_exit(127);
+                }
+                let mut bits = 0;
+                for (i, ((flags, _), path)) in tries.iter().zip(&paths).enumerate() {
+                    if libc::open(path.as_ptr(), *flags | libc::O_CLOEXEC, 0o600) >= 0 {
+                        bits |= 1 << i;
+                    }
+                }
+                libc::_exit(bits);
+            }
+        }
+        let mut status = 0;
+        // SAFETY: waiting for our own child.
+        assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
+        assert!(libc::WIFEXITED(status), "child status {status}");
+        libc::WEXITSTATUS(status)
+    }
+
+    #[test]
+    fn a_ruleset_allows_the_workdir_and_the_readable_files_and_nothing_beside() {
+        if landlock_abi() == 0 {
+            return; // no Landlock in this kernel: nothing to apply
+        }
+        let root = tempfile::tempdir().expect("tempdir");
+        let base = root.path().canonicalize().expect("canonical");
+        let (work, sub, elsewhere) = (base.join("work"), base.join("sub"), base.join("elsewhere"));
+        for dir in [&work, &sub, &elsewhere] {
+            std::fs::create_dir(dir).expect("mkdir");
+        }
+        let (program, data, secret) = (sub.join("prog.py"), sub.join("data"), elsewhere.join("s"));
+        for file in [&program, &data, &secret] {
+            std::fs::write(file, "x").expect("write");
+        }
+        std::fs::create_dir(data.with_extension("d")).expect("mkdir");
+        std::fs::write(data.with_extension("d").join("f"), "x").expect("write");
+        // A file and a directory readable: each rule fitted to its kind when made (a file
+        // given a directory's rights would be refused by the kernel).
+        let rules = landlock_rules(&work, &[program.clone(), data.with_extension("d")], None)
+            .expect("rules");
+        let (read, write) = (libc::O_RDONLY, libc::O_WRONLY | libc::O_CREAT);
+        let tries = [
+            (read, program.as_path()),
+            (read, &data.with_extension("d").join("f")),
+            (write, &work.join("new")),
+            (read, Path::new("/etc/hostname")),
+            (read | libc::O_DIRECTORY, &data.with_extension("d")),
+            (write, program.as_path()),
+            (read, data.as_path()),
+            (read, secret.as_path()),
+            (write, &elsewhere.join("new")),
+        ];
+        assert_eq!(
+            opened_under(&rules, &tries),
+            0b1_1111,
+            "only the first five open"
+        );
+    }
 
     #[test]
     fn allowed_within_leaves_a_hole_for_protected_paths() {
