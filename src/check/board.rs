@@ -43,21 +43,35 @@ const EMPTY: Cell = 0;
 /// distinct token and a board holds numbers, not a string per cell.
 struct Cells<'s> {
     spec: &'s BoardSpec,
+    /// The first [`FIRST_TOKENS`] distinct tokens read, looked up before `known`: a board's
+    /// few tokens (its empty cell and marks) come first and recur on every row.
+    first: Vec<(Box<str>, Option<Cell>)>,
+    /// Every later distinct token.
     known: HashMap<String, Option<Cell>>,
     next: Cell,
+    /// A row's tokens (start column, byte range), kept between rows for its room.
+    tokens: Vec<(usize, usize, usize)>,
 }
+
+/// How many distinct tokens [`Cells`] looks up in a list before its hash map.
+const FIRST_TOKENS: usize = 8;
 
 impl<'s> Cells<'s> {
     fn new(spec: &'s BoardSpec) -> Self {
         Cells {
             spec,
+            first: Vec::with_capacity(FIRST_TOKENS),
             known: HashMap::new(),
             next: EMPTY + 1,
+            tokens: Vec::new(),
         }
     }
 
     /// The token as a cell, or `None` when it is not one.
     fn classify(&mut self, token: &str) -> Option<Cell> {
+        if let Some((_, known)) = self.first.iter().find(|(t, _)| **t == *token) {
+            return *known;
+        }
         if let Some(known) = self.known.get(token) {
             return *known;
         }
@@ -69,7 +83,11 @@ impl<'s> Cells<'s> {
         } else {
             None
         };
-        self.known.insert(token.to_string(), cell);
+        if self.first.len() < FIRST_TOKENS {
+            self.first.push((token.into(), cell));
+        } else {
+            self.known.insert(token.to_string(), cell);
+        }
         cell
     }
 }
@@ -104,15 +122,12 @@ fn is_border_line(line: &str) -> bool {
 
 /// A header of column letters ("A B C …" or "ABC…"), skipped when labels are on.
 fn is_column_header(line: &str) -> bool {
-    let letters: Vec<char> = line
-        .chars()
-        .filter(|c| !c.is_whitespace() && *c != '|')
-        .collect();
-    letters.len() >= 2
-        && letters
-            .iter()
-            .enumerate()
-            .all(|(i, c)| c.is_ascii_uppercase() && (*c as usize) == ('A' as usize) + i)
+    let mut letters = line.chars().filter(|c| !c.is_whitespace() && *c != '|');
+    let mut count = 0;
+    letters.all(|c| {
+        count += 1;
+        c.is_ascii_uppercase() && (c as usize) == ('A' as usize) + count - 1
+    }) && count >= 2
 }
 
 impl BoardSpec {
@@ -202,34 +217,52 @@ impl BoardSpec {
     }
 
     fn parse_spaced(&self, line: &str, known: &mut Cells) -> Option<Row> {
-        let mut tokens: Vec<(usize, &str)> = Vec::new();
+        let mut tokens = std::mem::take(&mut known.tokens);
+        tokens.clear();
         let mut start = None;
         for (column, (byte, c)) in line.char_indices().enumerate() {
             if c.is_whitespace() || is_border_char(c) && !is_empty_token(known, c) {
                 if let Some((col, from)) = start.take() {
-                    tokens.push((col, &line[from..byte]));
+                    tokens.push((col, from, byte));
                 }
             } else if start.is_none() {
                 start = Some((column, byte));
             }
         }
         if let Some((col, from)) = start {
-            tokens.push((col, &line[from..]));
+            tokens.push((col, from, line.len()));
         }
+        let row = self.row_of_tokens(line, &tokens, known);
+        known.tokens = tokens;
+        row
+    }
+
+    /// The row whose cells are `tokens` of `line` (start column, byte range), row labels
+    /// left out; `None` when a token is not a cell.
+    fn row_of_tokens(
+        &self,
+        line: &str,
+        tokens: &[(usize, usize, usize)],
+        known: &mut Cells,
+    ) -> Option<Row> {
+        let mut tokens = tokens;
+        let text = |&(_, from, to): &(usize, usize, usize)| &line[from..to];
         if self.labels && tokens.len() > 1 {
-            if tokens.first().is_some_and(|(_, t)| self.is_label(t)) {
-                tokens.remove(0);
+            if tokens.first().is_some_and(|t| self.is_label(text(t))) {
+                tokens = &tokens[1..];
             }
-            if tokens.len() > 1 && tokens.last().is_some_and(|(_, t)| self.is_label(t)) {
-                tokens.pop();
+            if tokens.len() > 1 && tokens.last().is_some_and(|t| self.is_label(text(t))) {
+                tokens = &tokens[..tokens.len() - 1];
             }
         }
         if tokens.is_empty() {
             return None;
         }
-        let mut cells = Vec::new();
-        let mut columns = Vec::new();
-        for (col, token) in tokens {
+        // One cell per token, as a board drawn with separators has.
+        let mut cells = Vec::with_capacity(tokens.len());
+        let mut columns = Vec::with_capacity(tokens.len());
+        for &(col, from, to) in tokens {
+            let token = &line[from..to];
             if let Some(cell) = known.classify(token) {
                 cells.push(cell);
                 columns.push(col);
@@ -629,6 +662,24 @@ fn board_difference(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_column_header_is_the_letters_from_a_in_order() {
+        for header in [
+            "A B",
+            "ABC",
+            "   A B C D E F G H I J K L M N O P Q R S",
+            "| A | B | C |",
+            "AB|C D",
+        ] {
+            assert!(is_column_header(header), "{header:?}");
+        }
+        for other in [
+            "", "A", "  A  ", "A C", "B C", "a b", "A B 1", "A B C B", "1 2 3", "A B | D",
+        ] {
+            assert!(!is_column_header(other), "{other:?}");
+        }
+    }
 
     fn view(text: &str) -> View {
         View::from_text(text)
