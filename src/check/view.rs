@@ -174,12 +174,10 @@ impl View {
     /// inputs as line breaks.
     pub fn held_prompt_input(&self, start: usize) -> Option<usize> {
         let bytes = self.text.as_bytes();
-        let j = self
-            .input_offsets
-            .iter()
-            .position(|&o| o + 1 == start && bytes.get(o) == Some(&b'\n'))?;
-        let o = self.input_offsets[j];
-        (o == 0 || bytes[o - 1] == b'\n').then_some(j)
+        // The first input at `start - 1` (the offsets ascend; a search, as every line asks).
+        let j = self.input_offsets.partition_point(|&o| o + 1 < start);
+        let o = *self.input_offsets.get(j).filter(|&&o| o + 1 == start)?;
+        (bytes.get(o) == Some(&b'\n') && (o == 0 || bytes[o - 1] == b'\n')).then_some(j)
     }
 
     /// How many inputs had been sent before the text at `offset` was printed.
@@ -454,6 +452,36 @@ mod tests {
         assert_eq!(lines[1], (17, "Computer removes 1."));
         assert_eq!(view.display(), "Remove (1 - 3): 3\nComputer removes 1.\n");
         assert_eq!(context(&["a", "b"], 5), "a\nb\n(end of output)");
+    }
+
+    #[test]
+    fn a_held_prompt_follows_the_break_of_an_input_typed_on_an_empty_line() {
+        // Inputs shown as line breaks. Input 0 typed after "Move?" on its line (its break at
+        // 5); inputs 1 and 2 typed together on the empty line after it (at 6, nothing
+        // between them); input 3 typed on the empty line after "Held? no" (at 16).
+        let view = View {
+            input_offsets: vec![5, 6, 6, 16],
+            ..View::from_text("Move?\n\nHeld? no\n\nx\n")
+        };
+        assert_eq!((&view.text[4..8], &view.text[14..18]), ("?\n\nH", "o\n\nx"));
+        let expected = [
+            (0, None),    // the text's start
+            (6, None),    // after input 0's break: "Move?" was shown on its line
+            (7, Some(1)), // after the break of inputs 1 and 2: the first of them
+            (8, None),    // no input's break at 7
+            (16, None),   // the break at 15 is the program's, not an input's
+            (17, Some(3)),
+            (19, None), // the text's end: no input at 18
+        ];
+        for (start, input) in expected {
+            assert_eq!(view.held_prompt_input(start), input, "line at {start}");
+        }
+        // An input typed first thing, at the text's start, on an empty line.
+        let first = View {
+            input_offsets: vec![0],
+            ..View::from_text("\nHeld?")
+        };
+        assert_eq!(first.held_prompt_input(1), Some(0));
     }
 
     #[test]
