@@ -70,7 +70,14 @@ fn normalize_line(line: Cow<'_, str>, level: Level) -> Cow<'_, str> {
     }
     let mut t = narrow(line, |l| without_break(l).trim_end());
     if level >= Level::Whitespace && !spacing_collapsed(&t) {
-        t = Cow::Owned(t.split_whitespace().collect::<Vec<_>>().join(" "));
+        let mut collapsed = String::with_capacity(t.len());
+        for word in t.split_whitespace() {
+            if !collapsed.is_empty() {
+                collapsed.push(' ');
+            }
+            collapsed.push_str(word);
+        }
+        t = Cow::Owned(collapsed);
     }
     if level >= Level::Case {
         if !t.is_ascii() {
@@ -264,6 +271,23 @@ mod tests {
         let e = evaluate(&view("Score: 1 to 3\n"), &reference, Level::Case);
         assert!(!e.passed);
         assert_eq!(e.difference.expect("difference").relaxation, None);
+    }
+
+    #[test]
+    fn whitespace_runs_become_one_space_and_the_ends_go() {
+        for (line, normalized) in [
+            ("  a \t b  ", "a b"),
+            ("x\u{3000}y", "x y"),
+            ("a\u{a0}\u{a0}b\n", "a b"),
+            ("   ", ""),
+            ("one", "one"),
+        ] {
+            assert_eq!(
+                normalize_line(Cow::Borrowed(line), Level::Whitespace),
+                normalized,
+                "{line:?}"
+            );
+        }
     }
 
     #[test]
