@@ -124,12 +124,22 @@ pub struct Generator {
     pub generate: fn(&mut Rng, &'static str) -> Option<Game>,
     /// The assignment's rule table: every rule of the reference exploration tries to reach.
     pub rules: &'static [&'static str],
-    /// The rules a game exercised, read from its input and the reference's terminal text.
-    pub rules_hit: fn(&Game, &str) -> Vec<&'static str>,
+    /// The rules a game exercised.
+    pub rules_hit: RulesHit,
     /// For games whose program reads a board file ([`Game::board_file`]): the reference's
     /// setup from the file's name and text, so a board shrunk while shrinking a finding is
     /// read again (`None`: no board file).
     pub board_setup: Option<fn(&Path, &str) -> Option<Setup>>,
+}
+
+/// How the rules a game exercised are read ([`Generator::rules_hit`]).
+#[derive(Clone, Copy)]
+pub enum RulesHit {
+    /// From the game's input alone: steering plays no reference game to read them.
+    FromInput(fn(&Game) -> Vec<&'static str>),
+    /// From its input and the reference's terminal text (the reference plays the game; one
+    /// that cannot reaches no rule).
+    FromTranscript(fn(&Game, &str) -> Vec<&'static str>),
 }
 
 /// A handout's "change a single variable N": how a case may run the program on another board.

@@ -275,7 +275,7 @@ fn descriptor(
             // (`AssignmentKind::random_game`): this entry is never called.
             generate: |_, _| None,
             rules: &[],
-            rules_hit: |_, _| Vec::new(),
+            rules_hit: crate::assignments::RulesHit::FromInput(|_| Vec::new()),
             board_setup: None,
         })
     } else {

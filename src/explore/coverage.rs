@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::assignments::{Assignment, Explore};
+use crate::assignments::{Assignment, Explore, RulesHit};
 use crate::drive::generate::Game;
 use crate::games;
 
@@ -26,12 +26,16 @@ pub fn rules_hit(assignment: Assignment, game: &Game) -> Vec<&'static str> {
     let Explore::Generator(generator) = assignment.def().explore else {
         return Vec::new();
     };
-    // A reference that could not play its game reaches no rule.
-    let Ok(recording) = games::record(&game.setup, &game.lines) else {
-        return Vec::new();
+    let mut hit = match generator.rules_hit {
+        RulesHit::FromInput(rules_hit) => rules_hit(game),
+        RulesHit::FromTranscript(rules_hit) => {
+            // A reference that could not play its game reaches no rule.
+            let Ok(recording) = games::record(&game.setup, &game.lines) else {
+                return Vec::new();
+            };
+            rules_hit(game, &recording.transcript.terminal_text())
+        }
     };
-    let text = recording.transcript.terminal_text();
-    let mut hit = (generator.rules_hit)(game, &text);
     hit.sort_unstable();
     hit.dedup();
     hit

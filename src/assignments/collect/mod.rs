@@ -23,7 +23,7 @@ pub const DEF: AssignmentDef = AssignmentDef {
         modes: &["plain", "big", "bounds", "huge", "plain"],
         generate: explore::generate,
         rules: explore::RULES,
-        rules_hit: explore::rules_hit,
+        rules_hit: super::RulesHit::FromTranscript(explore::rules_hit),
         board_setup: Some(|name, text| game::Board::parse(name, text).ok().map(Setup::new)),
     }),
     driver: None,

@@ -245,7 +245,7 @@ pub fn generate(rng: &mut Rng, mode: &'static str) -> Option<Game> {
 }
 
 /// Connect6's rules a game exercised.
-pub fn rules_hit(game: &Game, _text: &str) -> Vec<&'static str> {
+pub fn rules_hit(game: &Game) -> Vec<&'static str> {
     connect6_rules(&game.lines)
 }
 

@@ -25,7 +25,7 @@ pub const DEF: AssignmentDef = AssignmentDef {
         modes: &["edge-line", "region", "draw", "edge-region", "edge-line"],
         generate: explore::generate,
         rules: explore::RULES,
-        rules_hit: explore::rules_hit,
+        rules_hit: super::RulesHit::FromInput(explore::rules_hit),
         board_setup: None,
     }),
     driver: None,

@@ -24,7 +24,7 @@ pub const DEF: AssignmentDef = AssignmentDef {
         modes: &["plain", "edges", "huge", "plain"],
         generate: explore::generate,
         rules: explore::RULES,
-        rules_hit: explore::rules_hit,
+        rules_hit: super::RulesHit::FromTranscript(explore::rules_hit),
         board_setup: None,
     }),
     driver: None,

@@ -34,7 +34,7 @@ pub const DEF: AssignmentDef = AssignmentDef {
         modes: &["random", "illegal", "many-coins", "long"],
         generate: explore::generate,
         rules: explore::RULES,
-        rules_hit: explore::rules_hit,
+        rules_hit: super::RulesHit::FromTranscript(explore::rules_hit),
         board_setup: None,
     }),
     driver: Some(drive),
