@@ -696,6 +696,46 @@ mod tests {
     }
 
     #[test]
+    fn equal_tokens_are_one_cell_wherever_they_are_kept() {
+        let s = spec("[A-Z]", Some("[.]"), false);
+        let mut cells = Cells::new(&s);
+        let letters: Vec<String> = ('A'..='Z').map(String::from).collect();
+        let first: Vec<Option<Cell>> = letters.iter().map(|l| cells.classify(l)).collect();
+        assert_eq!(cells.classify("."), Some(EMPTY));
+        assert_eq!(cells.classify("x"), None);
+        // Each distinct token its own number, the same on every later read.
+        assert_eq!(first, (1..=26).map(Some).collect::<Vec<_>>());
+        let again: Vec<Option<Cell>> = letters.iter().map(|l| cells.classify(l)).collect();
+        assert_eq!(again, first);
+        // The first FIRST_TOKENS of them are kept in the list, the rest in the map.
+        assert_eq!(cells.first.len(), FIRST_TOKENS);
+        assert_eq!(&*cells.first[0].0, "A");
+        assert_eq!(cells.known.len(), 26 + 2 - FIRST_TOKENS);
+    }
+
+    #[test]
+    fn row_labels_are_left_out_only_beside_other_cells() {
+        // Digits as cells and as labels: the first and last number of a row are its labels,
+        // but a row's only number is its cell, and so is the last one left after a label.
+        let s = spec("[0-9]", Some("[.]"), true);
+        let mut cells = Cells::new(&s);
+        let width = |line: &str, cells: &mut Cells| {
+            s.parse_row(line, cells).map(|row| row.readings[0].len())
+        };
+        assert_eq!(width("1 . 2 1", &mut cells), Some(2));
+        assert_eq!(width("7", &mut cells), Some(1));
+        assert_eq!(width("1 2", &mut cells), Some(1));
+        let plain = spec("[0-9]", Some("[.]"), false);
+        let mut cells = Cells::new(&plain);
+        assert_eq!(
+            plain
+                .parse_row("1 . 2 1", &mut cells)
+                .map(|row| row.readings[0].len()),
+            Some(4)
+        );
+    }
+
+    #[test]
     fn collect_blank_cells_align_by_column() {
         let s = spec("[0-9]", None, false);
         let reference = view("1 0\n0 5       8\n2 1   7 6 5\n4 1 3 7 5 6\n\nYour score is: 32\n");
