@@ -6,7 +6,8 @@
 //!   submission's own files and its interpreter; read and write on the working directory, a
 //!   few devices, and with `--terminal` the run's own terminal; no TCP (ABI ≥ 4); no signals
 //!   or abstract unix sockets outside the run (ABI ≥ 6). The ruleset is created in the parent
-//!   and handed to the child as a descriptor.
+//!   (by the crate) and handed to the child as a descriptor; its rules, fitted to file or
+//!   directory once per prepared sandbox, are added by one `landlock_add_rule` each.
 //! * apply: `landlock_restrict_self(fd)` in the child after no-new-privileges: one syscall, no
 //!   allocation, checked (see `sandbox::spawn`). The crate's own `restrict_self`
 //!   is not used there: between `fork` and `exec` of a multi-threaded grader only
