@@ -16,7 +16,12 @@
 //! that cannot be reset (`oom_kill` in `memory.oom_control`) is kept as a baseline. What the
 //! previous run left charged (page cache of files it read) is reclaimed with
 //! `memory.force_empty` when above [`RECLAIM_ABOVE`], and what remains is the baseline the
-//! next run's peak is measured from. Pooled directories are removed when the process exits.
+//! next run's peak is measured from. A pooled set keeps its value files open (the peak, the
+//! limit-hit count, the charge, `memory.oom_control`, `cpuacct.usage`) and reads and writes
+//! them at offset 0: opening a cgroupfs file by path was most of what resetting a set and
+//! reading a run's accounting cost. `tasks` is opened afresh for every emptiness check: v1
+//! keeps a pid list cached for a second per open file. Pooled directories are removed when
+//! the process exits.
 //! A cgroup holds no file, socket or IPC object of its own: a reused one shows the next run
 //! nothing of the last. Pure v2 keeps one directory per run (`memory.peak` and
 //! `memory.events` cannot be reset there before Linux 6.12).
@@ -24,6 +29,7 @@
 use std::fs;
 use std::io::Write as _;
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+use std::os::unix::fs::FileExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
@@ -78,6 +84,88 @@ pub struct RunCgroups {
     memory_base: u64,
     /// Part of the pool's bookkeeping: false once removed for good.
     pooled: bool,
+    /// The v1 memory cgroup's value files, kept open (see the module's documentation).
+    memory_files: Option<MemoryFiles>,
+    /// The v1 `cpuacct.usage`, kept open.
+    cpu_file: Option<ValueFile>,
+}
+
+/// A cgroup value file held open: read and written at offset 0, where the kernel makes its
+/// text afresh for every read. Never `tasks` or `cgroup.procs` (a v1 pid list is cached per
+/// open file).
+#[derive(Debug)]
+struct ValueFile(fs::File);
+
+impl ValueFile {
+    /// Opens `name` in `dir`, for writing too when `writable`.
+    fn open(dir: &Path, name: &str, writable: bool) -> Option<ValueFile> {
+        fs::OpenOptions::new()
+            .read(true)
+            .write(writable)
+            .open(dir.join(name))
+            .ok()
+            .map(ValueFile)
+    }
+
+    /// Writes `value` (a cgroup file takes a whole value per write).
+    fn set(&self, value: &str) -> bool {
+        self.0.write_at(value.as_bytes(), 0).is_ok()
+    }
+
+    /// The file's text, read from its start (`None` when it does not fit in `buf`).
+    fn text<'b>(&self, buf: &'b mut [u8]) -> Option<&'b str> {
+        let n = self.0.read_at(buf, 0).ok()?;
+        if n == buf.len() {
+            return None;
+        }
+        std::str::from_utf8(&buf[..n]).ok()
+    }
+
+    /// The file's value as a number.
+    fn read_u64(&self) -> Option<u64> {
+        self.text(&mut [0; 32])?.trim().parse().ok()
+    }
+
+    /// The number after `key` in a `key value` file (`memory.oom_control`).
+    fn read_key(&self, key: &str) -> Option<u64> {
+        let mut buf = [0; 512];
+        let text = self.text(&mut buf)?;
+        text.lines()
+            .find_map(|l| l.strip_prefix(key))
+            .and_then(|v| v.trim().parse().ok())
+    }
+}
+
+/// The v1 memory cgroup's files a run resets and reads.
+#[derive(Debug)]
+struct MemoryFiles {
+    /// `memory.max_usage_in_bytes`: the peak, reset to the charge before each run.
+    peak: ValueFile,
+    /// `memory.failcnt`: how often the limit was hit.
+    failcnt: ValueFile,
+    /// `memory.memsw.max_usage_in_bytes`, where swap is accounted.
+    swap_peak: Option<ValueFile>,
+    /// `memory.usage_in_bytes`: what is charged now.
+    usage: ValueFile,
+    /// `memory.oom_control`: its `oom_kill` count.
+    oom_control: ValueFile,
+}
+
+impl MemoryFiles {
+    fn open(dir: &Path) -> Option<MemoryFiles> {
+        Some(MemoryFiles {
+            peak: ValueFile::open(dir, "memory.max_usage_in_bytes", true)?,
+            failcnt: ValueFile::open(dir, "memory.failcnt", true)?,
+            swap_peak: ValueFile::open(dir, "memory.memsw.max_usage_in_bytes", true),
+            usage: ValueFile::open(dir, "memory.usage_in_bytes", false)?,
+            oom_control: ValueFile::open(dir, "memory.oom_control", false)?,
+        })
+    }
+
+    /// The `oom_kill` count so far.
+    fn oom_kills(&self) -> u64 {
+        self.oom_control.read_key("oom_kill ").unwrap_or(0)
+    }
 }
 
 /// Where the calling process sits in a hierarchy (from /proc/self/cgroup).
@@ -168,30 +256,9 @@ fn open_procs(dir: &Path) -> Option<OwnedFd> {
         .map(OwnedFd::from)
 }
 
-fn read_u64(path: &Path) -> Option<u64> {
-    fs::read_to_string(path).ok()?.trim().parse().ok()
-}
-
-fn oom_kills(dir: &Path) -> u64 {
-    fs::read_to_string(dir.join("memory.oom_control"))
-        .ok()
-        .and_then(|t| {
-            t.lines()
-                .find_map(|l| l.strip_prefix("oom_kill "))
-                .and_then(|v| v.trim().parse().ok())
-        })
-        .unwrap_or(0)
-}
-
-/// Whether no process is left in the directory.
+/// Whether no process is left in the v1 directory (read afresh: see [`ValueFile`]).
 fn is_empty(dir: &Path) -> bool {
-    let tasks = dir.join("tasks");
-    let file = if tasks.exists() {
-        tasks
-    } else {
-        dir.join("cgroup.procs")
-    };
-    fs::read_to_string(file).is_ok_and(|t| t.trim().is_empty())
+    fs::read_to_string(dir.join("tasks")).is_ok_and(|t| t.trim().is_empty())
 }
 
 impl RunCgroups {
@@ -220,6 +287,9 @@ impl RunCgroups {
     /// Makes a pooled set ready for a new run; false when it cannot be (then removed).
     fn reset(&mut self, memory_bytes: u64, processes: u32) -> bool {
         if let Some(dir) = &self.v1_memory {
+            let Some(files) = &self.memory_files else {
+                return false;
+            };
             if self.limits.0 != memory_bytes {
                 let limit = memory_bytes.to_string();
                 // Lowering: the swap limit first (it may not be below the memory limit).
@@ -229,34 +299,34 @@ impl RunCgroups {
                 }
                 let _ = write(&dir.join("memory.memsw.limit_in_bytes"), &limit);
             }
-            if read_u64(&dir.join("memory.usage_in_bytes")).unwrap_or(0) > RECLAIM_ABOVE {
+            if files.usage.read_u64().unwrap_or(0) > RECLAIM_ABOVE {
                 let _ = write(&dir.join("memory.force_empty"), "0");
             }
-            if !write(&dir.join("memory.max_usage_in_bytes"), "0")
-                || !write(&dir.join("memory.failcnt"), "0")
-            {
+            if !files.peak.set("0") || !files.failcnt.set("0") {
                 return false;
             }
-            let _ = write(&dir.join("memory.memsw.max_usage_in_bytes"), "0");
-            self.oom_kill_base = oom_kills(dir);
-            self.memory_base = read_u64(&dir.join("memory.usage_in_bytes")).unwrap_or(0);
+            if let Some(swap_peak) = &files.swap_peak {
+                let _ = swap_peak.set("0");
+            }
+            self.oom_kill_base = files.oom_kills();
+            self.memory_base = files.usage.read_u64().unwrap_or(0);
         }
         if let Some(dir) = &self.v1_pids {
             if self.limits.1 != processes && !write(&dir.join("pids.max"), &processes.to_string()) {
                 return false;
             }
         }
-        if let Some(dir) = &self.v1_cpuacct {
-            if !write(&dir.join("cpuacct.usage"), "0") {
-                return false;
-            }
+        if self.v1_cpuacct.is_some() && !self.cpu_file.as_ref().is_some_and(|f| f.set("0")) {
+            return false;
         }
         self.limits = (memory_bytes, processes);
-        let dirs = [&self.v1_memory, &self.v1_pids, &self.v1_cpuacct];
-        for dir in dirs.into_iter().flatten() {
-            match open_procs(dir) {
-                Some(fd) => self.join_fds.push(fd),
-                None => return false,
+        if self.join_fds.is_empty() {
+            let dirs = [&self.v1_memory, &self.v1_pids, &self.v1_cpuacct];
+            for dir in dirs.into_iter().flatten() {
+                match open_procs(dir) {
+                    Some(fd) => self.join_fds.push(fd),
+                    None => return false,
+                }
             }
         }
         true
@@ -314,6 +384,7 @@ impl RunCgroups {
                     if let Some(fd) = open_procs(&dir) {
                         cg.join_fds.push(fd);
                         cg.memory_limited = true;
+                        cg.memory_files = MemoryFiles::open(&dir);
                         cg.v1_memory = Some(dir.clone());
                     }
                 }
@@ -343,6 +414,7 @@ impl RunCgroups {
                 match open_procs(&dir) {
                     Some(fd) => {
                         cg.join_fds.push(fd);
+                        cg.cpu_file = ValueFile::open(&dir, "cpuacct.usage", true);
                         cg.v1_cpuacct = Some(dir);
                     }
                     None => {
@@ -359,9 +431,12 @@ impl RunCgroups {
         self.join_fds.iter().map(|f| f.as_raw_fd()).collect()
     }
 
-    /// Closes the parent's copies of the join fds (after spawn).
+    /// Closes the parent's copies of the join fds (after spawn); a pooled set keeps them for
+    /// its next run (writing to `tasks` reads no cached list).
     pub fn close_join_fds(&mut self) {
-        self.join_fds.clear();
+        if !self.pooled {
+            self.join_fds.clear();
+        }
     }
 
     /// The directory whose `cgroup.procs` lists exactly the run's processes.
@@ -431,13 +506,8 @@ impl RunCgroups {
 
     /// CPU time used by the whole tree so far.
     pub fn cpu(&self) -> Option<Duration> {
-        if let Some(dir) = &self.v1_cpuacct {
-            let ns: u64 = fs::read_to_string(dir.join("cpuacct.usage"))
-                .ok()?
-                .trim()
-                .parse()
-                .ok()?;
-            return Some(Duration::from_nanos(ns));
+        if self.v1_cpuacct.is_some() {
+            return Some(Duration::from_nanos(self.cpu_file.as_ref()?.read_u64()?));
         }
         let text = fs::read_to_string(self.v2.as_ref()?.join("cpu.stat")).ok()?;
         let usec: u64 = text
@@ -452,8 +522,12 @@ impl RunCgroups {
     /// Peak memory of the tree in bytes.
     pub fn peak_memory(&self) -> Option<u64> {
         let read = |p: PathBuf| -> Option<u64> { fs::read_to_string(p).ok()?.trim().parse().ok() };
-        if let Some(dir) = &self.v1_memory {
-            return read(dir.join("memory.max_usage_in_bytes"))
+        if self.v1_memory.is_some() {
+            return self
+                .memory_files
+                .as_ref()?
+                .peak
+                .read_u64()
                 .map(|peak| peak.saturating_sub(self.memory_base));
         }
         read(self.v2.as_ref()?.join("memory.peak"))
@@ -471,8 +545,11 @@ impl RunCgroups {
                 })
                 .unwrap_or(0)
         };
-        if let Some(dir) = &self.v1_memory {
-            return count(dir.join("memory.oom_control"), "oom_kill ") > self.oom_kill_base;
+        if self.v1_memory.is_some() {
+            return self
+                .memory_files
+                .as_ref()
+                .is_some_and(|f| f.oom_kills() > self.oom_kill_base);
         }
         if let Some(dir) = &self.v2 {
             return count(dir.join("memory.events"), "oom_kill ") > 0;
@@ -483,7 +560,6 @@ impl RunCgroups {
     /// Done with the run (its tree is dead): back to the pool when every directory is empty,
     /// else removed (retrying briefly while busy).
     pub fn remove(&mut self) {
-        self.join_fds.clear();
         if self.pooled && self.tracks() {
             let dirs = [&self.v1_memory, &self.v1_pids, &self.v1_cpuacct];
             let empty = dirs.into_iter().flatten().all(|d| is_empty(d));
@@ -500,7 +576,9 @@ impl RunCgroups {
                             v1_memory: self.v1_memory.take(),
                             v1_pids: self.v1_pids.take(),
                             v1_cpuacct: self.v1_cpuacct.take(),
-                            join_fds: Vec::new(),
+                            join_fds: std::mem::take(&mut self.join_fds),
+                            memory_files: self.memory_files.take(),
+                            cpu_file: self.cpu_file.take(),
                             memory_limited: self.memory_limited,
                             pids_limited: self.pids_limited,
                             limits: self.limits,
@@ -518,8 +596,11 @@ impl RunCgroups {
         self.remove_dirs();
     }
 
-    /// Removes the directories; retries briefly while busy.
+    /// Closes the files held and removes the directories; retries briefly while busy.
     fn remove_dirs(&mut self) {
+        self.join_fds.clear();
+        self.memory_files = None;
+        self.cpu_file = None;
         for dir in [
             self.v2.take(),
             self.v1_memory.take(),
@@ -542,5 +623,118 @@ impl RunCgroups {
 impl Drop for RunCgroups {
     fn drop(&mut self) {
         self.remove();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs a forked child in `cg`'s cgroups: it burns `cpu` of CPU time and touches
+    /// `memory` bytes, then exits. Returns its wait status.
+    fn run_child(cg: &RunCgroups, cpu: Duration, memory: usize) -> i32 {
+        let fds = cg.join_raw_fds();
+        // SAFETY: the child calls only async-signal-safe functions (write, clock_gettime,
+        // mmap, _exit) before it exits.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0, "fork failed");
+        if pid == 0 {
+            unsafe {
+                for &fd in &fds {
+                    if libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
+                        libc::_exit(3);
+                    }
+                }
+                let mut now = std::mem::zeroed::<libc::timespec>();
+                loop {
+                    libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut now);
+                    let used = Duration::new(now.tv_sec as u64, now.tv_nsec as u32);
+                    if used >= cpu {
+                        break;
+                    }
+                }
+                if memory > 0 {
+                    let area = libc::mmap(
+                        std::ptr::null_mut(),
+                        memory,
+                        libc::PROT_READ | libc::PROT_WRITE,
+                        libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                        -1,
+                        0,
+                    );
+                    if area == libc::MAP_FAILED {
+                        libc::_exit(4);
+                    }
+                    for page in (0..memory).step_by(4096) {
+                        *area.cast::<u8>().add(page) = 1;
+                    }
+                }
+                libc::_exit(0);
+            }
+        }
+        let mut status = 0;
+        // SAFETY: waiting for our own child.
+        unsafe { libc::waitpid(pid, &mut status, 0) };
+        status
+    }
+
+    /// A v1 set with memory and CPU accounting, or `None` (the test is skipped) where this
+    /// machine or user has none.
+    #[allow(clippy::print_stderr)] // a skipped test says so, as the suite's others do
+    fn v1_set(memory_bytes: u64) -> Option<RunCgroups> {
+        let cg = RunCgroups::create(true, memory_bytes, 64);
+        if cg.v1_memory.is_none() || cg.v1_cpuacct.is_none() || cg.memory_files.is_none() {
+            eprintln!("skipped: no v1 memory and cpuacct cgroups here");
+            return None;
+        }
+        Some(cg)
+    }
+
+    const MIB: u64 = 1 << 20;
+
+    #[test]
+    fn a_reused_set_counts_each_run_from_zero() {
+        let Some(mut cg) = v1_set(512 * MIB) else {
+            return;
+        };
+        let status = run_child(&cg, Duration::from_millis(60), 64 << 20);
+        assert_eq!(status, 0);
+        let cpu = cg.cpu().expect("cpuacct.usage read");
+        assert!(cpu >= Duration::from_millis(60), "{cpu:?}");
+        let peak = cg.peak_memory().expect("the peak read");
+        assert!(peak >= 64 * MIB, "{peak}");
+        assert!(!cg.oom_killed());
+
+        // Made ready for the next run of the same submission (what the pool does).
+        assert!(cg.reset(512 * MIB, 64));
+        assert!(cg.cpu().expect("read") < Duration::from_millis(5));
+        assert!(cg.peak_memory().expect("read") < MIB);
+        let status = run_child(&cg, Duration::from_millis(10), 8 << 20);
+        assert_eq!(status, 0);
+        let cpu = cg.cpu().expect("read");
+        assert!(
+            cpu >= Duration::from_millis(10) && cpu < Duration::from_millis(50),
+            "{cpu:?}"
+        );
+        let peak = cg.peak_memory().expect("read");
+        assert!((7 * MIB..32 * MIB).contains(&peak), "{peak}");
+    }
+
+    #[test]
+    fn an_oom_kill_belongs_to_its_run_alone() {
+        let Some(mut cg) = v1_set(32 * MIB) else {
+            return;
+        };
+        let status = run_child(&cg, Duration::ZERO, 96 << 20);
+        assert!(libc::WIFSIGNALED(status) && libc::WTERMSIG(status) == libc::SIGKILL);
+        assert!(cg.oom_killed());
+        assert!(cg.reset(32 * MIB, 64));
+        assert!(
+            !cg.oom_killed(),
+            "the last run's kill is the next one's baseline"
+        );
+        let status = run_child(&cg, Duration::ZERO, 4 << 20);
+        assert_eq!(status, 0);
+        assert!(!cg.oom_killed());
     }
 }
