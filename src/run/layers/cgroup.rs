@@ -381,10 +381,12 @@ impl RunCgroups {
                 let limit = memory_bytes.to_string();
                 if write(&dir.join("memory.limit_in_bytes"), &limit) {
                     let _ = write(&dir.join("memory.memsw.limit_in_bytes"), &limit);
-                    if let Some(fd) = open_procs(&dir) {
+                    // Without its value files the set could not tell a run's peak or OOM
+                    // kill: then it is not used (the limit falls back to rlimits).
+                    if let (Some(fd), Some(files)) = (open_procs(&dir), MemoryFiles::open(&dir)) {
                         cg.join_fds.push(fd);
                         cg.memory_limited = true;
-                        cg.memory_files = MemoryFiles::open(&dir);
+                        cg.memory_files = Some(files);
                         cg.v1_memory = Some(dir.clone());
                     }
                 }
@@ -411,13 +413,16 @@ impl RunCgroups {
         let v1 = Path::new("/sys/fs/cgroup/cpuacct");
         if cg.v2.is_none() && v1.join("cpuacct.usage").exists() {
             if let Some(dir) = make_dir(v1, Some("cpuacct"), &name) {
-                match open_procs(&dir) {
-                    Some(fd) => {
+                match (
+                    open_procs(&dir),
+                    ValueFile::open(&dir, "cpuacct.usage", true),
+                ) {
+                    (Some(fd), Some(usage)) => {
                         cg.join_fds.push(fd);
-                        cg.cpu_file = ValueFile::open(&dir, "cpuacct.usage", true);
+                        cg.cpu_file = Some(usage);
                         cg.v1_cpuacct = Some(dir);
                     }
-                    None => {
+                    _ => {
                         let _ = fs::remove_dir(&dir);
                     }
                 }
