@@ -684,14 +684,27 @@ mod tests {
     }
 
     /// A v1 set with memory and CPU accounting, or `None` (the test is skipped) where this
-    /// machine or user has none.
+    /// machine has no v1 memory and cpuacct hierarchies this user may write to. Where it
+    /// has them the set must be made.
     #[allow(clippy::print_stderr)] // a skipped test says so, as the suite's others do
     fn v1_set(memory_bytes: u64) -> Option<RunCgroups> {
-        let cg = RunCgroups::create(true, memory_bytes, 64);
-        if cg.v1_memory.is_none() || cg.v1_cpuacct.is_none() || cg.memory_files.is_none() {
-            eprintln!("skipped: no v1 memory and cpuacct cgroups here");
+        let writable = |controller: &str| {
+            let dir = Path::new("/sys/fs/cgroup").join(controller);
+            let Ok(c_dir) = std::ffi::CString::new(dir.as_os_str().as_encoded_bytes()) else {
+                return false;
+            };
+            // SAFETY: access only reads the NUL-terminated path.
+            dir.join("tasks").exists() && unsafe { libc::access(c_dir.as_ptr(), libc::W_OK) } == 0
+        };
+        if !writable("memory") || !writable("cpuacct") {
+            eprintln!("skipped: no writable v1 memory and cpuacct cgroups here");
             return None;
         }
+        let cg = RunCgroups::create(true, memory_bytes, 64);
+        assert!(
+            cg.v1_memory.is_some() && cg.v1_cpuacct.is_some() && cg.memory_files.is_some(),
+            "v1 memory and cpuacct hierarchies are writable here: a set is made"
+        );
         Some(cg)
     }
 
@@ -741,5 +754,61 @@ mod tests {
         let status = run_child(&cg, Duration::ZERO, 4 << 20);
         assert_eq!(status, 0);
         assert!(!cg.oom_killed());
+    }
+
+    #[test]
+    fn a_set_is_empty_only_once_its_last_process_is_gone() {
+        let Some(cg) = v1_set(64 * MIB) else {
+            return;
+        };
+        let fds = cg.join_raw_fds();
+        // SAFETY: the child only writes to its join fds and pauses until it is killed.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0, "fork failed");
+        if pid == 0 {
+            unsafe {
+                for &fd in &fds {
+                    libc::write(fd, b"0".as_ptr().cast(), 1);
+                }
+                loop {
+                    libc::pause();
+                }
+            }
+        }
+        let dirs = [&cg.v1_memory, &cg.v1_pids, &cg.v1_cpuacct];
+        let joined = Instant::now() + Duration::from_secs(5);
+        while dirs.into_iter().flatten().any(|d| is_empty(d)) && Instant::now() < joined {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        for dir in dirs.into_iter().flatten() {
+            assert!(!is_empty(dir), "{} holds the child", dir.display());
+        }
+        // SAFETY: killing and reaping our own child.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+            libc::waitpid(pid, std::ptr::null_mut(), 0);
+        }
+        for dir in dirs.into_iter().flatten() {
+            assert!(is_empty(dir), "{} is left empty", dir.display());
+        }
+    }
+
+    #[test]
+    fn a_set_not_pooled_leaves_no_directory() {
+        let Some(mut cg) = v1_set(64 * MIB) else {
+            return;
+        };
+        assert_eq!(run_child(&cg, Duration::ZERO, 0), 0);
+        let dirs: Vec<PathBuf> = [&cg.v1_memory, &cg.v1_pids, &cg.v1_cpuacct]
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect();
+        assert_eq!(dirs.len(), 3);
+        cg.pooled = false; // as `GRADE_CGROUP_POOL=0`, or a full pool
+        drop(cg);
+        for dir in &dirs {
+            assert!(!dir.exists(), "{} removed", dir.display());
+        }
     }
 }
