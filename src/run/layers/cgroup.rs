@@ -775,6 +775,18 @@ mod tests {
                 }
             }
         }
+        /// Kills and reaps the child however the test ends.
+        struct Child(libc::pid_t);
+        impl Drop for Child {
+            fn drop(&mut self) {
+                // SAFETY: killing and reaping our own child, once.
+                unsafe {
+                    libc::kill(self.0, libc::SIGKILL);
+                    libc::waitpid(self.0, std::ptr::null_mut(), 0);
+                }
+            }
+        }
+        let child = Child(pid);
         let dirs = [&cg.v1_memory, &cg.v1_pids, &cg.v1_cpuacct];
         let joined = Instant::now() + Duration::from_secs(5);
         while dirs.into_iter().flatten().any(|d| is_empty(d)) && Instant::now() < joined {
@@ -783,11 +795,7 @@ mod tests {
         for dir in dirs.into_iter().flatten() {
             assert!(!is_empty(dir), "{} holds the child", dir.display());
         }
-        // SAFETY: killing and reaping our own child.
-        unsafe {
-            libc::kill(pid, libc::SIGKILL);
-            libc::waitpid(pid, std::ptr::null_mut(), 0);
-        }
+        drop(child);
         for dir in dirs.into_iter().flatten() {
             assert!(is_empty(dir), "{} is left empty", dir.display());
         }
