@@ -635,48 +635,59 @@ impl Drop for RunCgroups {
 mod tests {
     use super::*;
 
-    /// Runs a forked child in `cg`'s cgroups: it burns `cpu` of CPU time and touches
-    /// `memory` bytes, then exits. Returns its wait status.
-    fn run_child(cg: &RunCgroups, cpu: Duration, memory: usize) -> i32 {
+    /// Forks a child that joins `cg`'s cgroups (exit status 3 when it cannot), runs `then`
+    /// and exits; `then` may call only async-signal-safe functions (the test process has
+    /// other threads). Returns the child's pid.
+    fn fork_joined(cg: &RunCgroups, then: impl FnOnce()) -> libc::pid_t {
         let fds = cg.join_raw_fds();
-        // SAFETY: the child calls only async-signal-safe functions (write, clock_gettime,
-        // mmap, _exit) before it exits.
+        // SAFETY: the child writes to its join fds and goes on in `then` (see above).
         let pid = unsafe { libc::fork() };
         assert!(pid >= 0, "fork failed");
         if pid == 0 {
-            unsafe {
-                for &fd in &fds {
-                    if libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
-                        libc::_exit(3);
-                    }
+            for &fd in &fds {
+                // SAFETY: writing one byte from a static buffer.
+                if unsafe { libc::write(fd, b"0".as_ptr().cast(), 1) } != 1 {
+                    // SAFETY: ending the child.
+                    unsafe { libc::_exit(3) };
                 }
-                let mut now = std::mem::zeroed::<libc::timespec>();
-                loop {
-                    libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut now);
-                    let used = Duration::new(now.tv_sec as u64, now.tv_nsec as u32);
-                    if used >= cpu {
-                        break;
-                    }
-                }
-                if memory > 0 {
-                    let area = libc::mmap(
-                        std::ptr::null_mut(),
-                        memory,
-                        libc::PROT_READ | libc::PROT_WRITE,
-                        libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                        -1,
-                        0,
-                    );
-                    if area == libc::MAP_FAILED {
-                        libc::_exit(4);
-                    }
-                    for page in (0..memory).step_by(4096) {
-                        *area.cast::<u8>().add(page) = 1;
-                    }
-                }
-                libc::_exit(0);
             }
+            then();
+            // SAFETY: ending the child.
+            unsafe { libc::_exit(0) };
         }
+        pid
+    }
+
+    /// Runs a forked child in `cg`'s cgroups: it burns `cpu` of CPU time and touches
+    /// `memory` bytes, then exits. Returns its wait status.
+    fn run_child(cg: &RunCgroups, cpu: Duration, memory: usize) -> i32 {
+        // SAFETY: clock_gettime, mmap and _exit only.
+        let pid = fork_joined(cg, || unsafe {
+            let mut now = std::mem::zeroed::<libc::timespec>();
+            loop {
+                libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut now);
+                let used = Duration::new(now.tv_sec as u64, now.tv_nsec as u32);
+                if used >= cpu {
+                    break;
+                }
+            }
+            if memory > 0 {
+                let area = libc::mmap(
+                    std::ptr::null_mut(),
+                    memory,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                    -1,
+                    0,
+                );
+                if area == libc::MAP_FAILED {
+                    libc::_exit(4);
+                }
+                for page in (0..memory).step_by(4096) {
+                    *area.cast::<u8>().add(page) = 1;
+                }
+            }
+        });
         let mut status = 0;
         // SAFETY: waiting for our own child.
         unsafe { libc::waitpid(pid, &mut status, 0) };
@@ -761,20 +772,10 @@ mod tests {
         let Some(cg) = v1_set(64 * MIB) else {
             return;
         };
-        let fds = cg.join_raw_fds();
-        // SAFETY: the child only writes to its join fds and pauses until it is killed.
-        let pid = unsafe { libc::fork() };
-        assert!(pid >= 0, "fork failed");
-        if pid == 0 {
-            unsafe {
-                for &fd in &fds {
-                    libc::write(fd, b"0".as_ptr().cast(), 1);
-                }
-                loop {
-                    libc::pause();
-                }
-            }
-        }
+        // SAFETY: pause only, until the child is killed.
+        let pid = fork_joined(&cg, || loop {
+            unsafe { libc::pause() };
+        });
         /// Kills and reaps the child however the test ends.
         struct Child(libc::pid_t);
         impl Drop for Child {
