@@ -84,9 +84,10 @@ pub struct RunCgroups {
     memory_base: u64,
     /// Part of the pool's bookkeeping: false once removed for good.
     pooled: bool,
-    /// The v1 memory cgroup's value files, kept open (see the module's documentation).
+    /// The v1 memory cgroup's value files, kept open (see the module's documentation);
+    /// present exactly when `v1_memory` is.
     memory_files: Option<MemoryFiles>,
-    /// The v1 `cpuacct.usage`, kept open.
+    /// The v1 `cpuacct.usage`, kept open; present exactly when `v1_cpuacct` is.
     cpu_file: Option<ValueFile>,
 }
 
@@ -299,8 +300,10 @@ impl RunCgroups {
                 }
                 let _ = write(&dir.join("memory.memsw.limit_in_bytes"), &limit);
             }
-            if files.usage.read_u64().unwrap_or(0) > RECLAIM_ABOVE {
+            let mut charged = files.usage.read_u64().unwrap_or(0);
+            if charged > RECLAIM_ABOVE {
                 let _ = write(&dir.join("memory.force_empty"), "0");
+                charged = files.usage.read_u64().unwrap_or(0);
             }
             if !files.peak.set("0") || !files.failcnt.set("0") {
                 return false;
@@ -309,7 +312,8 @@ impl RunCgroups {
                 let _ = swap_peak.set("0");
             }
             self.oom_kill_base = files.oom_kills();
-            self.memory_base = files.usage.read_u64().unwrap_or(0);
+            // (No process is in the set: what is charged stays as read.)
+            self.memory_base = charged;
         }
         if let Some(dir) = &self.v1_pids {
             if self.limits.1 != processes && !write(&dir.join("pids.max"), &processes.to_string()) {
@@ -511,8 +515,8 @@ impl RunCgroups {
 
     /// CPU time used by the whole tree so far.
     pub fn cpu(&self) -> Option<Duration> {
-        if self.v1_cpuacct.is_some() {
-            return Some(Duration::from_nanos(self.cpu_file.as_ref()?.read_u64()?));
+        if let Some(usage) = &self.cpu_file {
+            return Some(Duration::from_nanos(usage.read_u64()?));
         }
         let text = fs::read_to_string(self.v2.as_ref()?.join("cpu.stat")).ok()?;
         let usec: u64 = text
@@ -527,10 +531,8 @@ impl RunCgroups {
     /// Peak memory of the tree in bytes.
     pub fn peak_memory(&self) -> Option<u64> {
         let read = |p: PathBuf| -> Option<u64> { fs::read_to_string(p).ok()?.trim().parse().ok() };
-        if self.v1_memory.is_some() {
-            return self
-                .memory_files
-                .as_ref()?
+        if let Some(files) = &self.memory_files {
+            return files
                 .peak
                 .read_u64()
                 .map(|peak| peak.saturating_sub(self.memory_base));
@@ -550,11 +552,8 @@ impl RunCgroups {
                 })
                 .unwrap_or(0)
         };
-        if self.v1_memory.is_some() {
-            return self
-                .memory_files
-                .as_ref()
-                .is_some_and(|f| f.oom_kills() > self.oom_kill_base);
+        if let Some(files) = &self.memory_files {
+            return files.oom_kills() > self.oom_kill_base;
         }
         if let Some(dir) = &self.v2 {
             return count(dir.join("memory.events"), "oom_kill ") > 0;
